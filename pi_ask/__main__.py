@@ -1,0 +1,9 @@
+"""``python -m pi_ask``: the same as the ``pi-ask`` command."""
+
+from __future__ import annotations
+
+import sys
+
+from pi_ask.cli import main
+
+sys.exit(main())

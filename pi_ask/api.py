@@ -1,0 +1,144 @@
+"""``ask_user``: validate a payload, record it, pick the face, return the result.
+
+The faces (TUI, RPC dialogs, the non-interactive fallback) are imported inside the branch
+that needs them, so a face that is not used costs nothing at start.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+from pi_ask.contract import InvalidPayload, LoadedPayload, invalid_result, load_payload
+
+if TYPE_CHECKING:
+    from pi_ask.config import SettingsStore
+    from pi_ask.contract.results import ToolResult
+    from pi_ask.state.model import Answer
+
+UiMode = Literal["auto", "tui", "rpc", "none"]
+
+EXIT_OK = 0
+EXIT_CANCELLED = 1
+EXIT_INVALID = 2
+
+
+def exit_code(result: ToolResult) -> int:
+    """The command's exit status for a result (python-port.md §2)."""
+    if result.details.error_issues is not None:
+        return EXIT_INVALID
+    return EXIT_CANCELLED if result.details.cancelled else EXIT_OK
+
+
+def has_terminal() -> bool:
+    """True when the controlling terminal can be opened for the TUI."""
+    try:
+        fd = os.open("/dev/tty", os.O_RDWR | os.O_NOCTTY)
+    except OSError:
+        return False
+    os.close(fd)
+    return True
+
+
+def ask_user(
+    payload: str | bytes | Mapping[str, object],
+    *,
+    ui: UiMode = "auto",
+    config: Path | None = None,
+    title: str | None = None,
+) -> ToolResult:
+    """Ask the user the payload's questions and return the ``ask_user`` tool result.
+
+    Args:
+        payload: the tool input, as JSON text or an already decoded object.
+        ui: ``"tui"`` draws on the controlling terminal, ``"none"`` returns the
+            non-interactive "Needs user input" result, ``"auto"`` picks the TUI when a
+            terminal is there. ``"rpc"`` is only available from the command line.
+        config: settings file to use instead of the default one.
+        title: replaces the payload's title.
+
+    Returns:
+        The result: ``result.text`` for the agent, ``result.details`` structured.
+
+    Example:
+        >>> result = ask_user({"questions": [...]}, ui="none")
+        >>> result.details.cancelled
+        True
+    """
+    store = _open_store(config)
+    loaded = load_payload(
+        payload, present_single_as_multi=store.snapshot().behaviour.present_single_as_multi
+    )
+    if isinstance(loaded, InvalidPayload):
+        return invalid_result(loaded)
+    result, _ = run_flow(loaded, ui=ui, store=store, title=title)
+    return result
+
+
+def run_flow(
+    loaded: LoadedPayload | InvalidPayload,
+    *,
+    ui: UiMode,
+    store: SettingsStore | None = None,
+    config: Path | None = None,
+    source: str = "tool",
+    ask_id: str | None = None,
+    title: str | None = None,
+    initial_answers: tuple[tuple[str, Answer], ...] = (),
+) -> tuple[ToolResult, int]:
+    """Open the face ``ui`` on an already loaded payload and return (result, exit status).
+
+    Args:
+        loaded: what ``contract.load_payload`` returned.
+        ui: the face to open (see ``ask_user``).
+        store: the settings store; opened from ``config`` when not given.
+        config: settings file, when ``store`` is not given.
+        source: who asked: ``"tool"``, ``"answer"``, ``"ask:replay"``, ``"ask:resume"``...
+        ask_id: the ask's id in the session log, when it has one.
+        title: replaces the payload's title.
+        initial_answers: answers to start from (a resumed draft).
+    """
+    del ask_id  # recorded by the session log once it is wired in
+    if store is None:
+        store = _open_store(config)
+    if isinstance(loaded, InvalidPayload):
+        result = invalid_result(loaded)
+        return result, exit_code(result)
+    payload = loaded.payload
+    if title is not None:
+        payload = dataclasses.replace(payload, title=title.strip() or None)
+    face = _pick_face(ui)
+    if face == "none":
+        from pi_ask.state import non_interactive_result
+
+        result = non_interactive_result(payload)
+    elif face == "rpc":
+        import sys
+
+        from pi_ask.dialogs.rpc import run_rpc
+
+        result = run_rpc(payload, stdin=sys.stdin, stdout=sys.stdout, stderr=sys.stderr)
+    else:
+        from pi_ask.state import new_state
+        from pi_ask.tui import run_ask_flow
+
+        state = new_state(payload)
+        if initial_answers:
+            state = dataclasses.replace(state, answers=initial_answers)
+        result = run_ask_flow(state, store=store, source=source)
+    return result, exit_code(result)
+
+
+def _pick_face(ui: UiMode) -> Literal["tui", "rpc", "none"]:
+    if ui == "auto":
+        return "tui" if has_terminal() else "none"
+    return ui
+
+
+def _open_store(config: Path | None) -> SettingsStore:
+    from pi_ask.config import open_store
+
+    return open_store(config)

@@ -1,0 +1,245 @@
+"""The ``pi-ask`` command.
+
+Each subcommand's handler imports what it needs when it runs, so ``pi-ask ask`` pays only
+for the face it opens. Areas with several verbs (``config``, ``settings``, ``replay``...) add
+their own parsers through a ``register(subparsers)`` function in their ``commands`` module.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib
+import json
+import signal
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+
+from pi_ask import __version__
+from pi_ask.errors import PiAskError, UsageError
+
+_AREA_COMMANDS = (
+    "pi_ask.config.commands",
+    "pi_ask.tui.commands",
+    "pi_ask.session.commands",
+)
+_UI_CHOICES = ("auto", "tui", "rpc", "none")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    handler = getattr(args, "handler", None)
+    if handler is None:
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        status: int = handler(args)
+    except PiAskError as err:
+        print(f"pi-ask: {err}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 128 + signal.SIGINT
+    except BrokenPipeError:
+        # The reader of stdout went away; nothing more can be said there.
+        return 1
+    return status
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="pi-ask",
+        description=(
+            "Ask the user structured questions in the terminal and print the answers as JSON."
+        ),
+    )
+    parser.add_argument("--version", action="version", version=f"pi-ask {__version__}")
+    subparsers = parser.add_subparsers(title="commands", metavar="COMMAND")
+    _add_ask(subparsers)
+    _add_demo(subparsers)
+    _add_schema(subparsers)
+    _add_tool(subparsers)
+    _add_notify(subparsers)
+    for module_name in _AREA_COMMANDS:
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as err:
+            if err.name != module_name:
+                raise
+            continue
+        module.register(subparsers)
+    return parser
+
+
+def _add_ask(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    ask = subparsers.add_parser(
+        "ask",
+        help="ask the questions of an ask_user payload",
+        description=(
+            "Open the ask flow on PAYLOAD (a JSON file with the ask_user tool input; - or nothing "
+            "reads standard input). The result JSON goes to stdout; the UI draws on the terminal. "
+            "Exit status: 0 submitted, 1 cancelled or no UI, 2 invalid payload or bad usage."
+        ),
+    )
+    ask.add_argument("payload", nargs="?", default="-", metavar="PAYLOAD")
+    _add_face_options(ask)
+    ask.add_argument("--title", help="replace the payload's title")
+    ask.set_defaults(handler=_run_ask)
+
+
+def _add_demo(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    demo = subparsers.add_parser(
+        "demo",
+        help="open the flow on a built-in example",
+        description="Open the ask flow on a built-in three-question example and print the result.",
+    )
+    _add_face_options(demo)
+    demo.set_defaults(handler=_run_demo)
+
+
+def _add_face_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--ui",
+        choices=_UI_CHOICES,
+        default="auto",
+        help="auto (TUI when a terminal is there, else none), tui, rpc (pi RPC dialogs), none",
+    )
+    parser.add_argument("--config", type=Path, metavar="FILE", help="settings file to use")
+
+
+def _add_schema(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    schema = subparsers.add_parser(
+        "schema",
+        help="print the tool's input JSON Schema",
+        description="Print the ask_user input JSON Schema.",
+    )
+    schema.set_defaults(handler=_run_schema)
+
+
+def _add_tool(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    tool = subparsers.add_parser(
+        "tool",
+        help="print the tool metadata for registering ask_user in an agent",
+        description="Print name, description, prompt snippet, guidelines and schema as JSON.",
+    )
+    tool.set_defaults(handler=_run_tool)
+
+
+def _add_notify(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    notify = subparsers.add_parser(
+        "notify",
+        help="send a test notification through the configured channels",
+        description=(
+            "Send a test notification through every configured channel and report each outcome."
+        ),
+    )
+    notify.add_argument(
+        "--test", action="store_true", required=True, help="send a test notification"
+    )
+    notify.add_argument("--config", type=Path, metavar="FILE", help="settings file to use")
+    notify.set_defaults(handler=_run_notify)
+
+
+def _run_ask(args: argparse.Namespace) -> int:
+    if args.ui == "rpc" and args.payload == "-":
+        raise UsageError(
+            "ask --ui rpc needs a PAYLOAD file: standard input carries the dialog responses"
+        )
+    return _ask(_read_payload(args.payload), args)
+
+
+def _run_demo(args: argparse.Namespace) -> int:
+    from pi_ask.demo import DEMO_PAYLOAD
+
+    args.title = None
+    return _ask(json.dumps(DEMO_PAYLOAD), args)
+
+
+def _ask(source: str | bytes, args: argparse.Namespace) -> int:
+    from pi_ask.api import run_flow
+    from pi_ask.config import open_store
+    from pi_ask.contract import load_payload
+
+    store = open_store(args.config)
+    loaded = load_payload(
+        source, present_single_as_multi=store.snapshot().behaviour.present_single_as_multi
+    )
+    result, status = run_flow(loaded, ui=args.ui, store=store, title=args.title)
+    _print_json(result.to_json())
+    return status
+
+
+def _read_payload(name: str) -> bytes:
+    if name == "-":
+        if sys.stdin.isatty():
+            raise UsageError(
+                "ask: no PAYLOAD given: pass a JSON file or pipe the payload on standard input"
+            )
+        return sys.stdin.buffer.read()
+    try:
+        return Path(name).read_bytes()
+    except FileNotFoundError:
+        raise UsageError(f"ask: payload file {name!r} does not exist") from None
+    except IsADirectoryError:
+        raise UsageError(f"ask: payload {name!r} is a folder, not a JSON file") from None
+    except PermissionError:
+        raise UsageError(f"ask: payload file {name!r} cannot be read (permission denied)") from None
+    except OSError as err:
+        raise UsageError(f"ask: payload file {name!r} cannot be read: {err.strerror}") from None
+
+
+def _run_schema(args: argparse.Namespace) -> int:
+    from pi_ask.contract import INPUT_SCHEMA
+
+    _print_json(INPUT_SCHEMA, indent=2)
+    return 0
+
+
+def _run_tool(args: argparse.Namespace) -> int:
+    from pi_ask.contract import tool_metadata
+
+    _print_json(tool_metadata(), indent=2)
+    return 0
+
+
+def _run_notify(args: argparse.Namespace) -> int:
+    from pi_ask.config import open_store
+    from pi_ask.notifications import run_test
+
+    settings = open_store(args.config, create=False).snapshot().notifications
+    with _terminal_writer() as write:
+        lines, status = run_test(
+            settings.channels,
+            enabled=settings.enabled,
+            timeout_s=settings.timeout_s,
+            write_terminal=write,
+        )
+    for line in lines:
+        print(line)
+    return status
+
+
+@contextlib.contextmanager
+def _terminal_writer() -> Iterator[Callable[[str], None]]:
+    """A writer to the controlling terminal for BEL/OSC channels; a no-op without one."""
+    try:
+        tty = open("/dev/tty", "w", encoding="utf-8")  # noqa: SIM115 - closed below
+    except OSError:
+        yield lambda _text: None
+        return
+
+    def write(text: str) -> None:
+        tty.write(text)
+        tty.flush()
+
+    try:
+        yield write
+    finally:
+        tty.close()
+
+
+def _print_json(value: object, *, indent: int | None = None) -> None:
+    sys.stdout.write(json.dumps(value, ensure_ascii=False, indent=indent) + "\n")
+    sys.stdout.flush()

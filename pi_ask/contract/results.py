@@ -1,0 +1,215 @@
+"""Result values of the ``ask_user`` tool, and their JSON wire form.
+
+The wire form uses the contract's camelCase keys and omits absent fields (never ``null``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from pi_ask.contract.payload import Option, Question
+
+Mode = Literal["submit", "elaborate"]
+QuestionStatus = Literal["answered", "needs_clarification", "unanswered"]
+JsonObject = dict[str, object]
+
+ELABORATION_INSTRUCTION = (
+    "First answer the user's noted clarification directly and concisely using the provided "
+    "question and option context. Do not treat these notes as final answers. Then re-ask only "
+    "the affected questions if a choice is still needed afterward. Do not jump straight to a "
+    "follow-up question unless the note is already resolved."
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Issue:
+    """One validation problem: a 0-based JSON path and the contract's message."""
+
+    path: str
+    message: str
+
+    def to_json(self) -> JsonObject:
+        return {"path": self.path, "message": self.message}
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerRecord:
+    """A serialized answer (``details.answers[id]``)."""
+
+    values: tuple[str, ...] = ()
+    labels: tuple[str, ...] = ()
+    indices: tuple[int, ...] = ()
+    custom_text: str | None = None
+    note: str | None = None
+    # (option value, note) pairs in selection order; only selected options.
+    option_notes: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def is_empty(self) -> bool:
+        return not (
+            self.values
+            or self.labels
+            or self.indices
+            or self.custom_text
+            or self.note
+            or self.option_notes
+        )
+
+    @property
+    def is_committed(self) -> bool:
+        """True when it holds a choice (option or custom text), not just notes."""
+        return bool(self.values or self.labels or self.indices or self.custom_text)
+
+    def to_json(self) -> JsonObject:
+        out: JsonObject = {
+            "values": list(self.values),
+            "labels": list(self.labels),
+            "indices": list(self.indices),
+        }
+        if self.custom_text is not None:
+            out["customText"] = self.custom_text
+        if self.note is not None:
+            out["note"] = self.note
+        if self.option_notes:
+            out["optionNotes"] = dict(self.option_notes)
+        return out
+
+
+def option_to_json(option: Option) -> JsonObject:
+    out: JsonObject = {"value": option.value, "label": option.label}
+    if option.description is not None:
+        out["description"] = option.description
+    if option.preview is not None:
+        out["preview"] = option.preview
+    if option.recommended is not None:
+        out["recommended"] = option.recommended
+    return out
+
+
+def question_meta_to_json(question: Question) -> JsonObject:
+    """``details.questions[]`` entry: requested type plus ``presentedType`` when it differs."""
+    out: JsonObject = {
+        "id": question.id,
+        "label": question.label,
+        "prompt": question.prompt,
+        "type": question.requested_type,
+    }
+    if question.presented_type is not None:
+        out["presentedType"] = question.presented_type
+    return out
+
+
+def question_context_to_json(question: Question) -> JsonObject:
+    """Full question context carried by every elaboration item."""
+    out = question_meta_to_json(question)
+    out["options"] = [option_to_json(o) for o in question.options if not o.freeform]
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class ElaborationItem:
+    """One note the user asked the agent to elaborate on."""
+
+    question: Question
+    note: str
+    answered: bool
+    answer: AnswerRecord | None = None
+    # Set for option-targeted items only.
+    option: Option | None = None
+    selected: bool = False
+
+    def to_json(self) -> JsonObject:
+        out: JsonObject
+        if self.option is None:
+            out = {"target": {"kind": "question"}, "question": question_context_to_json(self.question)}
+        else:
+            out = {
+                "target": {"kind": "option", "optionValue": self.option.value},
+                "question": question_context_to_json(self.question),
+                "option": option_to_json(self.option),
+                "selected": self.selected,
+            }
+        out["answered"] = self.answered
+        if self.answer is not None:
+            out["answer"] = self.answer.to_json()
+        out["note"] = self.note
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Continuation:
+    affected_question_ids: tuple[str, ...]
+    preserved_answers: tuple[tuple[str, AnswerRecord], ...]
+    question_states: tuple[tuple[str, QuestionStatus], ...]
+    strategy: Literal["refine_only", "resume"] = "refine_only"
+
+    def to_json(self) -> JsonObject:
+        return {
+            "strategy": self.strategy,
+            "affectedQuestionIds": list(self.affected_question_ids),
+            "preservedAnswers": {k: v.to_json() for k, v in self.preserved_answers},
+            "questionStates": {k: {"status": s} for k, s in self.question_states},
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Elaboration:
+    items: tuple[ElaborationItem, ...]
+    instruction: str = ELABORATION_INSTRUCTION
+    next_action: Literal["clarify", "clarify_then_reask"] = "clarify_then_reask"
+
+    def to_json(self) -> JsonObject:
+        return {
+            "instruction": self.instruction,
+            "nextAction": self.next_action,
+            "items": [i.to_json() for i in self.items],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ResultDetails:
+    """``details`` of the tool result."""
+
+    cancelled: bool
+    mode: Mode = "submit"
+    title: str | None = None
+    questions: tuple[Question, ...] = ()
+    answers: tuple[tuple[str, AnswerRecord], ...] = ()
+    continuation: Continuation | None = None
+    elaboration: Elaboration | None = None
+    error_issues: tuple[Issue, ...] | None = None
+
+    def answer(self, question_id: str) -> AnswerRecord | None:
+        return dict(self.answers).get(question_id)
+
+    def to_json(self) -> JsonObject:
+        out: JsonObject = {}
+        if self.title is not None:
+            out["title"] = self.title
+        out["cancelled"] = self.cancelled
+        if self.error_issues is not None:
+            out["error"] = {
+                "kind": "invalid_input",
+                "issues": [i.to_json() for i in self.error_issues],
+            }
+        out["mode"] = self.mode
+        out["questions"] = [question_meta_to_json(q) for q in self.questions]
+        out["answers"] = {k: v.to_json() for k, v in self.answers}
+        if self.continuation is not None:
+            out["continuation"] = self.continuation.to_json()
+        if self.elaboration is not None:
+            out["elaboration"] = self.elaboration.to_json()
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class ToolResult:
+    """What ``ask_user`` returns: the text for the agent and the structured details."""
+
+    text: str
+    details: ResultDetails = field(default_factory=lambda: ResultDetails(cancelled=True))
+
+    def to_json(self) -> JsonObject:
+        return {"content": [{"type": "text", "text": self.text}], "details": self.details.to_json()}
+

@@ -1,0 +1,18 @@
+"""Exceptions raised by pi-ask.
+
+    PiAskError
+     └── UsageError      bad command-line use: an unreadable payload file, a missing argument
+
+Cancelling an ask is a result, never an exception. The CLI turns a ``PiAskError`` into one
+line on stderr and exit status 2; anything else keeps its traceback because it is a bug.
+"""
+
+from __future__ import annotations
+
+
+class PiAskError(Exception):
+    """Base class of every error pi-ask raises on purpose."""
+
+
+class UsageError(PiAskError):
+    """The command was used wrongly: the message says what to change."""
