@@ -1,0 +1,164 @@
+"""The one-way import rule of docs/architecture.md, checked on the source with ``ast``."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "pi_ask"
+
+# Lowest first. A module may import its own package and anything on a lower layer.
+LAYERS: dict[str, int] = {
+    "pi_ask.errors": 0,
+    "pi_ask.demo": 0,
+    "pi_ask.contract": 0,
+    "pi_ask.state": 1,
+    "pi_ask.keymaps": 1,
+    "pi_ask.config": 2,
+    "pi_ask.events": 3,
+    "pi_ask.session": 3,
+    "pi_ask.notifications": 3,
+    "pi_ask.tui": 4,
+    "pi_ask.dialogs": 4,
+    "pi_ask.api": 5,
+    "pi_ask.cli": 6,
+    "pi_ask.__main__": 7,
+}
+FACES = ("pi_ask.tui", "pi_ask.dialogs")
+PURE = ("pi_ask.contract", "pi_ask.state")
+TOP_LAYER = LAYERS["pi_ask.cli"]
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
+def unit_of(module: str) -> str | None:
+    """The layer unit a module belongs to (its package, or the top-level module)."""
+    for unit in sorted(LAYERS, key=len, reverse=True):
+        if module == unit or module.startswith(unit + "."):
+            return unit
+    return None
+
+
+def layer_of(module: str) -> int:
+    # A subcommand module is a command-line face, whatever package it sits in.
+    if module.endswith(".commands") or module == "pi_ask":
+        return TOP_LAYER
+    unit = unit_of(module)
+    assert unit is not None, f"{module} is not placed on a layer in tests/test_architecture.py"
+    return LAYERS[unit]
+
+
+def imports_of(path: Path) -> list[tuple[str, int]]:
+    """Absolute module names imported by a file, with line numbers (TYPE_CHECKING included)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    own = module_name(path)
+    package = own if path.name == "__init__.py" else own.rpartition(".")[0]
+    found: list[tuple[str, int]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.extend((alias.name, node.lineno) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - node.level + 1]
+                target = ".".join([*base, node.module] if node.module else base)
+            else:
+                target = node.module or ""
+            found.append((target, node.lineno))
+    return found
+
+
+def source_files() -> list[Path]:
+    return sorted(PACKAGE.rglob("*.py"))
+
+
+def test_every_module_sits_on_a_layer() -> None:
+    for path in source_files():
+        layer_of(module_name(path))
+
+
+def test_imports_only_run_downwards() -> None:
+    problems = []
+    for path in source_files():
+        own = module_name(path)
+        own_unit, own_layer = unit_of(own), layer_of(own)
+        for target, line in imports_of(path):
+            if not target.startswith("pi_ask"):
+                continue
+            target_unit = unit_of(target)
+            if target_unit is None or target_unit == own_unit:
+                continue
+            if layer_of(target) >= own_layer and target != "pi_ask":
+                problems.append(
+                    f"{path.relative_to(PACKAGE.parent)}:{line}: {own} imports {target}"
+                )
+    assert not problems, "imports against the layer order:\n" + "\n".join(problems)
+
+
+def test_faces_do_not_import_each_other() -> None:
+    problems = []
+    for path in source_files():
+        own_unit = unit_of(module_name(path))
+        if own_unit not in FACES:
+            continue
+        for target, line in imports_of(path):
+            if unit_of(target) in FACES and unit_of(target) != own_unit:
+                problems.append(f"{path.relative_to(PACKAGE.parent)}:{line} imports {target}")
+    assert not problems, "\n".join(problems)
+
+
+def test_engine_imports_only_the_standard_library() -> None:
+    problems = []
+    for path in source_files():
+        if unit_of(module_name(path)) not in PURE:
+            continue
+        for target, line in imports_of(path):
+            top = target.split(".")[0]
+            if top in ("pi_ask", "__future__") or top in sys.stdlib_module_names:
+                continue
+            problems.append(f"{path.relative_to(PACKAGE.parent)}:{line} imports {target}")
+    assert not problems, "the engine must stay pure:\n" + "\n".join(problems)
+
+
+def test_only_the_tui_imports_prompt_toolkit_bindings() -> None:
+    problems = []
+    for path in source_files():
+        own = module_name(path)
+        for target, line in imports_of(path):
+            wants_ptk = (
+                target.startswith("prompt_toolkit") or target == "pi_ask.keymaps.ptk_bindings"
+            )
+            allowed = unit_of(own) == "pi_ask.tui" or own == "pi_ask.keymaps.ptk_bindings"
+            if wants_ptk and not allowed:
+                problems.append(f"{path.relative_to(PACKAGE.parent)}:{line} imports {target}")
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("module", ["pi_ask.contract", "pi_ask.state"])
+def test_engine_import_leaves_heavy_libraries_out(module: str) -> None:
+    heavy = ["prompt_toolkit", "pydantic", "pydantic_settings", "apprise", "tomlkit", "openai"]
+    code = f"import sys, {module}\nprint(','.join(m for m in {heavy!r} if m in sys.modules))"
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    assert out == "", f"import {module} loaded {out}"
+
+
+def test_a_wrong_way_import_is_caught(tmp_path: Path) -> None:
+    """The checker itself must be able to fail: an engine module importing the TUI."""
+    bad = PACKAGE / "state" / "_architecture_probe.py"
+    bad.write_text("from pi_ask.tui import something\n", encoding="utf-8")
+    try:
+        with pytest.raises(AssertionError, match=r"pi_ask\.state\._architecture_probe imports"):
+            test_imports_only_run_downwards()
+    finally:
+        bad.unlink()
