@@ -1,5 +1,34 @@
-"""pi-ask: let a coding agent pause and ask the user structured questions."""
+"""pi-ask: let a coding agent pause and ask the user structured questions.
+
+The public names are loaded on first use, so ``import pi_ask`` stays cheap for the CLI.
+"""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 __version__ = "0.1.0"
+__all__ = ["AskPayload", "PiAskError", "ToolResult", "ask_user", "run_flow"]
+
+if TYPE_CHECKING:
+    from pi_ask.api import ask_user, run_flow
+    from pi_ask.contract.payload import AskPayload
+    from pi_ask.contract.results import ToolResult
+    from pi_ask.errors import PiAskError
+
+_HOMES = {
+    "ask_user": "pi_ask.api",
+    "run_flow": "pi_ask.api",
+    "AskPayload": "pi_ask.contract.payload",
+    "ToolResult": "pi_ask.contract.results",
+    "PiAskError": "pi_ask.errors",
+}
+
+
+def __getattr__(name: str) -> object:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'pi_ask' has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(home), name)
