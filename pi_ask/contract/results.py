@@ -122,7 +122,10 @@ class ElaborationItem:
     def to_json(self) -> JsonObject:
         out: JsonObject
         if self.option is None:
-            out = {"target": {"kind": "question"}, "question": question_context_to_json(self.question)}
+            out = {
+                "target": {"kind": "question"},
+                "question": question_context_to_json(self.question),
+            }
         else:
             out = {
                 "target": {"kind": "option", "optionValue": self.option.value},
@@ -212,4 +215,3 @@ class ToolResult:
 
     def to_json(self) -> JsonObject:
         return {"content": [{"type": "text", "text": self.text}], "details": self.details.to_json()}
-

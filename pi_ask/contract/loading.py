@@ -1,0 +1,198 @@
+"""Loading a payload: raw text or decoded arguments in, a valid payload or its issues out.
+
+The pipeline, in order (python-port.md §10, behaviour.md §2):
+
+1. text only: at most 1 MiB, UTF-8, valid JSON (``NaN``/``Infinity`` refused);
+2. nested at most 32 levels deep;
+3. label preparation (``prepare_payload``);
+4. the structural check, then the semantic rules, all issues collected;
+5. normalization.
+
+Whole-payload problems (steps 1-2, or a payload that is not an object) stop the pipeline with one
+issue whose path is ``""``. Nothing here raises on bad input: every problem is an issue.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import cast
+
+from pi_ask.contract.normalization import normalize
+from pi_ask.contract.payload import AskPayload
+from pi_ask.contract.preparation import prepare_payload
+from pi_ask.contract.results import Issue, JsonObject
+from pi_ask.contract.semantics import check_semantics
+from pi_ask.contract.structure import check_structure
+
+MAX_PAYLOAD_BYTES = 1024 * 1024
+MAX_PAYLOAD_DEPTH = 32
+
+
+@dataclass(frozen=True, slots=True)
+class LoadedPayload:
+    """A valid payload.
+
+    Attributes:
+        payload: The normalized payload the engine runs on.
+        params: The prepared, un-normalized arguments: what the session log persists as
+            ``ask:payload`` ``params`` (behaviour.md §15.1).
+    """
+
+    payload: AskPayload
+    params: JsonObject
+
+
+@dataclass(frozen=True, slots=True)
+class InvalidPayload:
+    """A payload that cannot be asked, with every reason.
+
+    Attributes:
+        issues: At least one issue, structural ones first, then the semantic ones.
+        raw_title: The payload's ``title`` exactly as given when it is a string, else ``None``.
+        prepared: The arguments after label preparation, in whatever shape they came; ``None``
+            when the source text could not be decoded.
+    """
+
+    issues: tuple[Issue, ...]
+    raw_title: str | None = None
+    prepared: object = None
+
+
+class _Undecodable(Exception):
+    """Raised inside this module when source text is not a JSON document we accept."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def _refuse_constant(name: str) -> object:
+    raise _Undecodable(f"payload is not valid JSON: {name} is not a JSON value")
+
+
+def _decode(source: str | bytes) -> object:
+    raw = source if isinstance(source, bytes) else source.encode("utf-8", "surrogatepass")
+    size = len(raw)
+    if size > MAX_PAYLOAD_BYTES:
+        raise _Undecodable(
+            f"payload is too large: {size} bytes; the limit is 1 MiB ({MAX_PAYLOAD_BYTES} bytes)"
+        )
+    if isinstance(source, bytes):
+        try:
+            source = source.decode("utf-8-sig")
+        except UnicodeDecodeError as err:
+            raise _Undecodable(
+                f"payload is not valid UTF-8: byte {err.start} cannot be decoded"
+            ) from err
+    try:
+        return json.loads(source, parse_constant=_refuse_constant)
+    except json.JSONDecodeError as err:
+        raise _Undecodable(
+            f"payload is not valid JSON: {err.msg} (line {err.lineno}, column {err.colno})"
+        ) from err
+    except RecursionError as err:
+        raise _Undecodable(_too_deep()) from err
+
+
+def _too_deep() -> str:
+    return f"payload is nested too deeply; the limit is {MAX_PAYLOAD_DEPTH} levels"
+
+
+def _is_too_deep(value: object) -> bool:
+    """True when arrays/objects nest more than ``MAX_PAYLOAD_DEPTH`` levels (the root is 1)."""
+    # Iterative, and each container is walked again only when reached deeper than before, so
+    # shared or cyclic Python objects (API callers) cannot blow up the walk.
+    deepest: dict[int, int] = {}
+    stack: list[tuple[object, int]] = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if not isinstance(node, (dict, list)):
+            continue
+        if depth > MAX_PAYLOAD_DEPTH:
+            return True
+        if deepest.get(id(node), 0) >= depth:
+            continue
+        deepest[id(node)] = depth
+        children = node.values() if isinstance(node, dict) else node
+        stack.extend((child, depth + 1) for child in children)
+    return False
+
+
+def _raw_title(params: object) -> str | None:
+    title = params.get("title") if isinstance(params, dict) else None
+    return title if isinstance(title, str) else None
+
+
+def _validate(
+    params: object, *, present_single_as_multi: bool, allow_freeform: bool
+) -> LoadedPayload | InvalidPayload:
+    if _is_too_deep(params):
+        return InvalidPayload((Issue("", _too_deep()),), _raw_title(params), params)
+    prepared = prepare_payload(params)
+    issues = check_structure(prepared) + check_semantics(prepared, allow_freeform=allow_freeform)
+    if issues:
+        return InvalidPayload(issues, _raw_title(prepared), prepared)
+    payload = normalize(prepared, present_single_as_multi=present_single_as_multi)
+    return LoadedPayload(payload, cast(JsonObject, prepared))
+
+
+def parse_payload(
+    source: str | bytes, *, present_single_as_multi: bool = False, allow_freeform: bool = False
+) -> LoadedPayload | InvalidPayload:
+    """Load a payload from raw JSON text (a PAYLOAD file, standard input, an RPC line).
+
+    Args:
+        source: The JSON text; bytes are read as UTF-8 (a leading BOM is allowed).
+        present_single_as_multi: Present requested ``single`` questions as ``multi``.
+        allow_freeform: Accept ``freeform: true`` options (``pi-ask answer`` forms only).
+
+    Returns:
+        ``LoadedPayload`` when valid, else ``InvalidPayload``; never raises on bad input.
+
+    Example:
+        >>> parse_payload("[]").issues
+        (Issue(path='', message='payload must be a JSON object'),)
+    """
+    try:
+        params = _decode(source)
+    except _Undecodable as err:
+        return InvalidPayload((Issue("", err.message),))
+    return _validate(
+        params, present_single_as_multi=present_single_as_multi, allow_freeform=allow_freeform
+    )
+
+
+def load_payload(
+    source: str | bytes | object,
+    *,
+    present_single_as_multi: bool = False,
+    allow_freeform: bool = False,
+) -> LoadedPayload | InvalidPayload:
+    """Load a payload from JSON text or from already-decoded arguments: the one entry point.
+
+    ``str``/``bytes`` go through ``parse_payload``; anything else is taken as decoded tool
+    arguments (a ``dict`` from ``json.loads``, a session entry, a Python API call). Arrays must
+    be ``list`` and objects ``dict``, as ``json.loads`` makes them.
+
+    Args:
+        source: JSON text, or the decoded arguments.
+        present_single_as_multi: Present requested ``single`` questions as ``multi``.
+        allow_freeform: Accept ``freeform: true`` options (``pi-ask answer`` forms only).
+
+    Returns:
+        ``LoadedPayload`` when valid, else ``InvalidPayload``; never raises on bad input.
+
+    Example:
+        >>> loaded = load_payload({"questions": [{"id": "lang", "prompt": "Language?",
+        ...     "options": [{"value": "python"}]}]})
+        >>> loaded.payload.questions[0].options[0].label
+        'Python'
+    """
+    if isinstance(source, (str, bytes)):
+        return parse_payload(
+            source, present_single_as_multi=present_single_as_multi, allow_freeform=allow_freeform
+        )
+    return _validate(
+        source, present_single_as_multi=present_single_as_multi, allow_freeform=allow_freeform
+    )
