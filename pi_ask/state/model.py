@@ -1,6 +1,8 @@
-"""The ask-flow state: frozen values that transitions replace, never mutate.
+"""The ask-flow state: frozen values that ``state.flow.apply`` replaces, never mutates.
 
-A sketch of the shape every face reads; ``state.transitions`` owns how it changes.
+Everything a face needs to draw the flow lives here, so a face never keeps its own flow
+logic: the cursor, the open editor, the answers, the footer notice and the pending
+confirmations (dirty dismiss, destructive type change, review double-press).
 """
 
 from __future__ import annotations
@@ -14,6 +16,9 @@ from pi_ask.contract.results import Mode
 CUSTOM_VALUE = "__other__"
 CUSTOM_LABEL = "Type your own"
 FREEFORM_LABEL = "Type your answer:"
+
+# The review tab's actions, in row order (digits 1-3 pick them).
+REVIEW_ACTIONS: tuple[str, ...] = ("Submit", "Elaborate", "Cancel")
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,7 +43,11 @@ class Selection:
 
 @dataclass(frozen=True, slots=True)
 class Answer:
-    """Everything the user gave for one question (behaviour.md §1.3)."""
+    """Everything the user gave for one question (behaviour.md §1.3).
+
+    Text is stored trimmed (python-port.md §6 decision 5): ``custom_text`` and the notes are
+    either non-blank or absent.
+    """
 
     selected: tuple[Selection, ...] = ()
     custom_text: str | None = None
@@ -46,6 +55,29 @@ class Answer:
     note: str | None = None
     # (option value, note) in the order the notes were first written.
     option_notes: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def is_empty(self) -> bool:
+        """True when nothing is left: such entries are removed from the state."""
+        return not (self.selected or self.custom_text or self.note or self.option_notes)
+
+    @property
+    def is_answered(self) -> bool:
+        """True with a selected option or selected non-blank custom text."""
+        return bool(self.selected) or (self.custom_selected and bool(self.custom_text))
+
+    @property
+    def has_notes(self) -> bool:
+        """True with a question note or any option note (selected or not)."""
+        return self.note is not None or bool(self.option_notes)
+
+    def option_note(self, value: str) -> str | None:
+        """The note written for option ``value``, if any."""
+        return dict(self.option_notes).get(value)
+
+    def is_selected(self, value: str) -> bool:
+        """True when option ``value`` is selected."""
+        return any(s.value == value for s in self.selected)
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +116,12 @@ View = Navigate | Review | EditAnswer | EditNote
 
 @dataclass(frozen=True, slots=True)
 class AskState:
-    """The whole state of one ask flow."""
+    """The whole state of one ask flow.
+
+    ``tab`` runs over the questions and then the review tab (``tab == len(questions)``).
+    ``row`` is the cursor row on a question tab, ``action`` the highlighted review action
+    (0 Submit, 1 Elaborate, 2 Cancel).
+    """
 
     questions: tuple[Question, ...]
     title: str | None = None
@@ -92,8 +129,20 @@ class AskState:
     row: int = 0
     action: int = 0
     view: View = field(default_factory=Navigate)
-    # question id -> answer; entries that become empty are removed.
+    # question id -> answer, in question order; entries that become empty are removed.
     answers: tuple[tuple[str, Answer], ...] = ()
     completed: bool = False
     cancelled: bool = False
     mode: Mode = "submit"
+    # Footer notice slot: the dirty-dismiss warning or a type-change notice.
+    notice: str | None = None
+    # The config-load notice, shown when ``notice`` is empty.
+    config_notice: str | None = None
+    # The dirty-dismiss warning was shown: the next cancel or dismiss discards.
+    pending_dismiss: bool = False
+    # Question id whose destructive type change waits for a second press.
+    pending_type_change: str | None = None
+    # Review digit (1-3) armed by a first press when double-press is on.
+    pending_review_digit: int | None = None
+    # The answer editor was closed with Esc: do not reopen it until the next commit.
+    suppress_auto_open: bool = False

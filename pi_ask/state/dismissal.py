@@ -1,0 +1,27 @@
+"""Cancelling the flow, and the dirty-dismiss guard in front of it (behaviour.md §5.9, §6.4)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from pi_ask.state.model import AskState, Behaviour
+from pi_ask.state.selectors import is_dirty
+
+DISMISS_NOTICE = "Unsaved ask answers or drafts. Press cancel/dismiss again to discard."
+
+
+def request_cancel(state: AskState, editor_text: str, behaviour: Behaviour) -> AskState:
+    """Cancel or dismiss: a dirty flow first only warns, the next cancel or dismiss discards.
+
+    The guard has its own pending flag (python-port.md §6 decision 4): another notice in the
+    footer slot never arms or disarms it. An open editor's draft is never saved.
+    """
+    guarded = behaviour.confirm_dismiss_when_dirty and is_dirty(state, editor_text)
+    if guarded and not state.pending_dismiss:
+        return replace(state, pending_dismiss=True, notice=DISMISS_NOTICE)
+    return abort(state)
+
+
+def abort(state: AskState) -> AskState:
+    """End the flow as cancelled; the answers present now stay in the result."""
+    return replace(state, completed=True, cancelled=True, mode="submit")

@@ -1,0 +1,74 @@
+"""What the review tab shows for each question, by highlighted action (behaviour.md §7.7).
+
+With Submit or Cancel highlighted only committed answers show (with their question note and
+selected-option notes); with Elaborate highlighted note-only questions and notes on
+unselected options show too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pi_ask.contract.payload import Question
+from pi_ask.state.model import Answer, AskState
+from pi_ask.state.selectors import answer_for
+
+ELABORATE_ACTION = 1
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewChoice:
+    """One committed choice: an option label with its note, or the custom text."""
+
+    label: str
+    note: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewEntry:
+    """One question on the review tab."""
+
+    label: str
+    # Committed choices in selection order, custom text last; empty means no answer line.
+    choices: tuple[ReviewChoice, ...] = ()
+    custom_only: bool = False
+    note: str | None = None
+    # (option label, note) of unselected options; only with Elaborate highlighted.
+    other_notes: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def is_unanswered(self) -> bool:
+        """True when nothing is visible: the face shows ``→ unanswered``."""
+        return not (self.choices or self.note or self.other_notes)
+
+    @property
+    def one_per_line(self) -> bool:
+        """Choices go one per line (each with its note) when several or any has a note."""
+        return len(self.choices) > 1 or any(c.note for c in self.choices)
+
+
+def review_entries(state: AskState) -> tuple[ReviewEntry, ...]:
+    """The review entries of every question, for the highlighted action."""
+    elaborate = state.action == ELABORATE_ACTION
+    return tuple(_entry(q, answer_for(state, q.id), elaborate) for q in state.questions)
+
+
+def _entry(question: Question, answer: Answer | None, elaborate: bool) -> ReviewEntry:
+    if answer is None or not (answer.is_answered or elaborate):
+        return ReviewEntry(question.label)
+    choices = tuple(ReviewChoice(s.label, answer.option_note(s.value)) for s in answer.selected)
+    if answer.custom_selected and answer.custom_text:
+        choices = (*choices, ReviewChoice(answer.custom_text))
+    labels = {o.value: o.label for o in question.options}
+    other_notes = tuple(
+        (labels[value], note)
+        for value, note in answer.option_notes
+        if elaborate and value in labels and not answer.is_selected(value)
+    )
+    return ReviewEntry(
+        question.label,
+        choices=choices,
+        custom_only=bool(choices) and not answer.selected,
+        note=answer.note,
+        other_notes=other_notes,
+    )

@@ -1,0 +1,131 @@
+"""Result text: the summary handed to the agent (§4.6) and the transcript lines (§4.7).
+
+Both read only the result details, so every face (TUI, RPC dialogs, remote) shares them.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Literal
+
+from pi_ask.contract.payload import Question
+from pi_ask.contract.results import AnswerRecord, ElaborationItem, ResultDetails, ToolResult
+
+CANCELLED_TEXT = "User cancelled the ask flow"
+PRESENTATION_NOTE = "Note: Some questions were presented as multi-select by user preference."
+
+TranscriptRole = Literal["text", "success", "warning", "muted"]
+TranscriptLine = tuple[TranscriptRole, str]
+
+
+def summary_text(details: ResultDetails) -> str:
+    """The ``content[0].text`` of a flow result (§4.6).
+
+    Args:
+        details: The result details.
+
+    Returns:
+        ``User cancelled the ask flow``, the per-question submit summary, or the
+        elaboration requests.
+    """
+    if details.cancelled:
+        return CANCELLED_TEXT
+    if details.mode == "elaborate":
+        return "\n".join(_elaborate_lines(details))
+    return "\n".join(_submit_lines(details)) or "User submitted the ask flow"
+
+
+def transcript_lines(result: ToolResult) -> tuple[TranscriptLine, ...]:
+    """How a result is shown in a transcript, as (style role, text) lines (§4.7)."""
+    details = result.details
+    if details.error_issues is not None:
+        return (("warning", "Invalid tool payload"),)
+    if details.cancelled:
+        return (("warning", "Cancelled"),)
+    if details.mode == "elaborate":
+        lines: list[TranscriptLine] = [("text", line) for line in _elaborate_lines(details)]
+        return tuple(lines) or (("text", "Elaboration requested"),)
+    return _submit_transcript(details) or (("text", "Submitted"),)
+
+
+def _submit_lines(details: ResultDetails) -> list[str]:
+    lines: list[str] = []
+    for question in details.questions:
+        record = details.answer(question.id)
+        answer_text = ", ".join(record.labels) if record else ""
+        lines.append(f"{question.label}: {answer_text or '(no answer)'}")
+        if record is None:
+            continue
+        if record.note is not None:
+            lines.append(f"{question.label} note: {record.note}")
+        lines.extend(
+            f"{question.label} / {label} note: {note}"
+            for label, note in _selected_option_notes(question, record)
+        )
+    if _has_presentation_override(details):
+        lines.append(PRESENTATION_NOTE)
+    return lines
+
+
+def _submit_transcript(details: ResultDetails) -> tuple[TranscriptLine, ...]:
+    lines: list[TranscriptLine] = []
+    for question in details.questions:
+        record = details.answer(question.id)
+        if record is not None and record.labels:
+            wrote = "(wrote) " if not record.indices and record.custom_text else ""
+            lines.append(("success", f"✓ {question.label}: {wrote}{', '.join(record.labels)}"))
+        else:
+            lines.append(("muted", f"? {question.label}: (no answer)"))
+        if record is None:
+            continue
+        if record.note is not None:
+            lines.append(("muted", f"  note: {record.note}"))
+        lines.extend(
+            ("muted", f"  {label} note: {note}")
+            for label, note in _selected_option_notes(question, record)
+        )
+    if _has_presentation_override(details):
+        lines.append(("muted", f"  {PRESENTATION_NOTE}"))
+    return tuple(lines)
+
+
+def _selected_option_notes(question: Question, record: AnswerRecord) -> list[tuple[str, str]]:
+    """(option label, note) for each selected option with a note, in selection order."""
+    notes = dict(record.option_notes)
+    labels = {o.value: o.label for o in question.options}
+    # The option values come first in ``values``; a custom text after them is not an option.
+    chosen = record.values[: len(record.indices)]
+    return [(labels.get(v, v), notes[v]) for v in chosen if v in notes]
+
+
+def _has_presentation_override(details: ResultDetails) -> bool:
+    """True when a question that has an answer entry was presented differently."""
+    answered = {qid for qid, _ in details.answers}
+    return any(q.presented_type is not None and q.id in answered for q in details.questions)
+
+
+def _elaborate_lines(details: ResultDetails) -> list[str]:
+    items = details.elaboration.items if details.elaboration is not None else ()
+    if items:
+        return [_item_line(item) for item in items]
+    lines = [
+        f"User asked to elaborate on question {_quote(q.prompt)} "
+        f"after current answer {_quote(', '.join(record.labels))}"
+        for q in details.questions
+        if (record := details.answer(q.id)) is not None and record.is_committed
+    ]
+    return lines or ["User asked for elaboration based on notes"]
+
+
+def _item_line(item: ElaborationItem) -> str:
+    target = f"question {_quote(item.question.prompt)}"
+    if item.option is not None:
+        target += f" option {_quote(item.option.label)}"
+    labels = item.answer.labels if item.answer is not None else ()
+    context = f" after current answer {_quote(', '.join(labels))}" if labels else ""
+    return f"User asked to elaborate on {target}{context} with note {_quote(item.note)}"
+
+
+def _quote(text: str) -> str:
+    """JSON string quoting, as the reference's summaries use (non-ASCII kept)."""
+    return json.dumps(text, ensure_ascii=False)
