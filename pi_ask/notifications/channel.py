@@ -1,0 +1,106 @@
+"""What every notification channel shares: the notification, the send context, the protocol.
+
+A channel is a frozen value parsed from the config (``channel_list.parse_channels``). The
+dispatcher calls its ``send`` on a worker thread; ``send`` returns a short detail on success
+and raises ``ChannelError`` (or anything else) on failure. A channel never waits past its
+context's timeout on purpose, and registers how to stop itself with the cancel scope.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+from pi_ask.notifications.message import EVENT, TITLE
+from pi_ask.notifications.terminal_text import clean_line
+
+
+class ChannelError(Exception):
+    """A channel could not deliver; the message says why, in words for the user."""
+
+
+@dataclass(frozen=True, slots=True)
+class Notification:
+    """One notification. Every field holds one clean line (``clean_line``), whatever it got."""
+
+    title: str = TITLE
+    message: str = ""
+    event: str = EVENT
+
+    def __post_init__(self) -> None:
+        # Cleaning here means no channel can receive raw payload text, however it is built.
+        for name in ("title", "message", "event"):
+            object.__setattr__(self, name, clean_line(getattr(self, name)))
+
+
+class CancelScope:
+    """A one-shot, thread-safe stop signal: callbacks run once, when it is cancelled.
+
+    The dispatcher cancels a channel's scope when the channel times out or the ask ends; a
+    command channel registers "kill my process group" with it.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._callbacks: list[Callable[[], None]] = []
+        self._cancelled = False
+
+    @property
+    def is_cancelled(self) -> bool:
+        """True once ``cancel`` has been called."""
+        return self._cancelled
+
+    def on_cancel(self, callback: Callable[[], None]) -> None:
+        """Run ``callback`` when the scope is cancelled (at once if it already is)."""
+        with self._lock:
+            if not self._cancelled:
+                self._callbacks.append(callback)
+                return
+        callback()
+
+    def cancel(self) -> None:
+        """Cancel the scope and run every registered callback once, ignoring their errors."""
+        with self._lock:
+            if self._cancelled:
+                return
+            self._cancelled = True
+            callbacks, self._callbacks = self._callbacks, []
+        for callback in callbacks:
+            # Stopping is best effort; the channel's outcome is recorded either way.
+            with contextlib.suppress(Exception):
+                callback()
+
+
+@dataclass(frozen=True, slots=True)
+class SendContext:
+    """What a channel may use while sending.
+
+    Attributes:
+        write_terminal: Writes text to the terminal the UI is on (thread-safe, non-blocking).
+        timeout_s: How long the channel may take before it is abandoned.
+        cancel_scope: Cancelled when the channel is abandoned; register clean-up with it.
+    """
+
+    write_terminal: Callable[[str], None]
+    timeout_s: float
+    cancel_scope: CancelScope
+
+
+class Channel(Protocol):
+    """A notification channel: a frozen value that knows how to send one notification."""
+
+    @property
+    def label(self) -> str:
+        """A short name for reports, free of secrets (``bell``, ``command``, ``ntfys://…``)."""
+        ...
+
+    def send(self, notification: Notification, context: SendContext) -> str:
+        """Deliver ``notification``; return a short detail (may be empty) or raise."""
+        ...
+
+    def to_plain(self) -> str | dict[str, str]:
+        """The config value this channel was parsed from (``"bell"``, ``{type=...}``)."""
+        ...

@@ -1,0 +1,66 @@
+"""``pi-ask notify --test``: send a test notification and report every channel's outcome.
+
+The CLI parses its arguments and hands the configured values here; this module prints
+nothing itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from pi_ask.notifications.channel_list import parse_channels
+from pi_ask.notifications.dispatcher import Attempt, dispatch
+from pi_ask.notifications.message import TITLE, waiting_message
+
+TEST_SUBJECT = "test notification from pi-ask notify --test"
+_WORDS = {"attempted": "sent", "failed": "failed", "skipped": "skipped"}
+
+
+def describe_attempt(number: int, attempt: Attempt) -> str:
+    """One report line: ``2. ntfys://…: failed — timed out after 5 s; abandoned``."""
+    line = f"{number}. {attempt.channel}: {_WORDS[attempt.status]}"
+    return f"{line} — {attempt.detail}" if attempt.detail else line
+
+
+def run_test(
+    channels_raw: object,
+    *,
+    enabled: bool,
+    timeout_s: float,
+    write_terminal: Callable[[str], None],
+) -> tuple[list[str], int]:
+    """Send a test notification through the configured channels and wait for every outcome.
+
+    Args:
+        channels_raw: The plain ``notifications.channels`` value from the settings.
+        enabled: ``notifications.enabled``; when false nothing is sent.
+        timeout_s: ``notifications.timeout_s``, the time each channel may take.
+        write_terminal: Writes to the terminal (for ``bell``, ``osc9``, ``osc777``).
+
+    Returns:
+        The report lines (config warnings first, then one line per channel) and the exit
+        code: 0 when every configured channel was valid and sent, else 1.
+
+    Example:
+        >>> sent: list[str] = []
+        >>> run_test(["bell"], enabled=True, timeout_s=5, write_terminal=sent.append)
+        (['1. bell: sent'], 0)
+    """
+    channels, warnings = parse_channels(channels_raw)
+    lines = [f"warning: {warning}" for warning in warnings]
+    if not enabled:
+        lines.append("notifications are disabled (notifications.enabled = false); nothing sent")
+        return lines, 1
+    running = dispatch(
+        channels,
+        title=TITLE,
+        message=waiting_message(TEST_SUBJECT),
+        write_terminal=write_terminal,
+        timeout_s=timeout_s,
+    )
+    running.wait()
+    running.close(grace=0)
+    attempts = running.attempts
+    lines.extend(describe_attempt(number, attempt) for number, attempt in enumerate(attempts, 1))
+    all_sent = all(attempt.status == "attempted" for attempt in attempts)
+    return lines, 0 if all_sent and not warnings else 1
