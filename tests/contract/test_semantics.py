@@ -63,7 +63,7 @@ def test_wrong_shapes_are_skipped() -> None:
         (True, "true"),
         (["single"], '["single"]'),
         ({"a": 1}, '{"a":1}'),
-        ("é\"q", '"é\\"q"'),
+        ('é"q', '"é\\"q"'),
     ],
 )
 def test_invalid_type_quotes_the_value_as_json(value: object, shown: str) -> None:
