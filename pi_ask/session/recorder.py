@@ -1,0 +1,114 @@
+"""``AskRecorder``: what every face calls so an ask survives a dead terminal.
+
+The face calls ``start`` before its UI opens, ``draft`` on every committed change and
+``finish`` when the form closes (submitted or cancelled). A write that fails turns drafts off
+for the rest of the ask and sets ``notice``; the flow itself never sees an exception.
+"""
+
+from __future__ import annotations
+
+import uuid
+from pathlib import Path
+
+from pi_ask.contract.results import JsonObject
+from pi_ask.session.entries import (
+    DISMISSED_TYPE,
+    DRAFT_TYPE,
+    PAYLOAD_TYPE,
+    PayloadSource,
+    dismissed_data,
+    draft_data,
+    payload_data,
+)
+from pi_ask.session.locations import write_path
+from pi_ask.session.log import SessionLog
+from pi_ask.state.model import AskState
+
+
+class AskRecorder:
+    """The journal of one ask in a session log.
+
+    Example:
+        >>> recorder = AskRecorder.open()
+        >>> ask_id = recorder.start(params, "tool")
+        >>> recorder.draft(state)          # after each committed change
+        >>> recorder.finish()              # submitted or cancelled
+    """
+
+    def __init__(self, log: SessionLog | None, *, notice: str | None = None) -> None:
+        """Record into ``log``; ``None`` records nothing (``notice`` then says why)."""
+        self._log = log
+        self.notice = notice
+        self.ask_id: str | None = None
+        self._last_draft: JsonObject | None = None
+        self._finished = False
+
+    @classmethod
+    def open(cls, session: Path | None = None, *, cwd: Path | None = None) -> AskRecorder:
+        """A recorder for the log of ``session`` (when it is ours) or of ``cwd``.
+
+        Args:
+            session: the ``--session`` file, if any; pi's files are never written.
+            cwd: the working directory naming the default log (the current one by default).
+        """
+        where = cwd or Path.cwd()
+        return cls(SessionLog(write_path(session, where), cwd=where))
+
+    @property
+    def drafts_enabled(self) -> bool:
+        """False once the log could not be written (or was never available)."""
+        return self._log is not None
+
+    @property
+    def path(self) -> Path | None:
+        """The log file written to, while drafts are on."""
+        return self._log.path if self._log is not None else None
+
+    def start(self, params: object, source: PayloadSource, *, ask_id: str | None = None) -> str:
+        """Begin recording an ask and return its id.
+
+        Args:
+            params: the payload as received after label preparation, not normalized.
+            source: ``"tool"`` for ``ask_user`` payloads, ``"answer-extraction"`` for
+                ``pi-ask answer`` forms.
+            ask_id: the id of an ask being resumed: no new payload entry is written and its
+                drafts and dismissal continue under that id.
+
+        Returns:
+            The ask id (a new UUID unless ``ask_id`` was given).
+        """
+        self._finished = False
+        self._last_draft = None
+        if ask_id is not None:
+            self.ask_id = ask_id
+            return ask_id
+        self.ask_id = str(uuid.uuid4())
+        self._append(PAYLOAD_TYPE, payload_data(params, source, self.ask_id))
+        return self.ask_id
+
+    def draft(self, state: AskState) -> None:
+        """Record the answers of ``state`` unless they equal the last recorded ones."""
+        if self.ask_id is None or self._finished:
+            return
+        data = draft_data(self.ask_id, state)
+        comparable = {k: v for k, v in data.items() if k != "timestamp"}
+        if comparable == self._last_draft:
+            return
+        self._last_draft = comparable
+        self._append(DRAFT_TYPE, data)
+
+    def finish(self) -> None:
+        """Mark the ask dismissed, so it is no longer offered for resume (idempotent)."""
+        if self.ask_id is None or self._finished:
+            return
+        self._finished = True
+        self._append(DISMISSED_TYPE, dismissed_data(self.ask_id))
+
+    def _append(self, custom_type: str, data: JsonObject) -> None:
+        if self._log is None:
+            return
+        try:
+            self._log.append_custom(custom_type, data)
+        except OSError as err:
+            self._log = None
+            self.notice = f"Drafts are off: {err}"

@@ -1,0 +1,127 @@
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+from pi_ask.session.log import SessionLog, SessionWriteError, read_session
+
+FIXTURES = Path(__file__).parent.parent / "fixtures" / "sessions"
+
+
+def _lines(path: Path) -> list[dict[str, object]]:
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def test_reads_a_pi_session_and_follows_the_branch_of_the_last_entry() -> None:
+    session = read_session(FIXTURES / "pi-branched.jsonl")
+    assert session.header is not None
+    assert session.header["version"] == 3
+    ids = [e.id for e in session.branch()]
+    assert ids == [f"a000000{n}" for n in range(9)]
+    assert "b0000001" in session.by_id  # the sibling is read, just not on the branch
+
+
+def test_a_damaged_line_and_a_torn_last_line_are_skipped_and_reported() -> None:
+    session = read_session(FIXTURES / "pi-branched.jsonl")
+    reasons = {s.line: s.reason for s in session.skipped}
+    assert sorted(reasons) == [9, 13]
+    assert reasons[13] == "torn last line (no newline at the end)"
+    assert "Expecting value" in reasons[9]
+
+
+def test_a_missing_file_reads_as_empty(tmp_path: Path) -> None:
+    session = read_session(tmp_path / "absent.jsonl")
+    assert session.entries == ()
+    assert session.branch() == ()
+    assert session.header is None
+
+
+def test_version_1_entries_without_ids_are_chained_in_file_order(tmp_path: Path) -> None:
+    path = tmp_path / "old.jsonl"
+    path.write_text(
+        '{"type":"session","version":1,"id":"s","timestamp":"t","cwd":"/"}\n'
+        '{"type":"message","message":{"role":"user","content":"hi"}}\n'
+        '{"type":"message","message":{"role":"assistant","content":[],"stopReason":"stop"}}\n'
+    )
+    branch = read_session(path).branch()
+    assert [e.type for e in branch] == ["message", "message"]
+    assert branch[1].parent_id == branch[0].id
+
+
+def test_first_append_writes_a_version_3_header_then_chains_entries(tmp_path: Path) -> None:
+    path = tmp_path / "state" / "sessions" / "log.jsonl"
+    log = SessionLog(path, cwd=Path("/home/ann/proj"))
+    first = log.append_custom("ask:payload", {"n": 1})
+    second = log.append_custom("ask:draft", {"n": 2})
+    header, one, two = _lines(path)
+    assert header["type"] == "session"
+    assert header["version"] == 3
+    assert header["cwd"] == "/home/ann/proj"
+    assert one == first.raw
+    assert one["parentId"] is None
+    assert two["parentId"] == first.id
+    assert second.parent_id == first.id
+    assert len(first.id) == 8
+    assert isinstance(one["timestamp"], str)
+    assert one["timestamp"].endswith("Z")
+
+
+def test_an_append_after_a_torn_line_starts_on_a_new_line(tmp_path: Path) -> None:
+    path = tmp_path / "log.jsonl"
+    SessionLog(path).append_custom("ask:payload", {"n": 1})
+    with path.open("a") as handle:
+        handle.write('{"type":"custom","customType":"ask:dra')
+    entry = SessionLog(path).append_custom("ask:draft", {"n": 2})
+    session = read_session(path)
+    assert [e.id for e in session.branch()][-1] == entry.id
+    assert entry.parent_id == session.entries[0].id
+    assert len(session.skipped) == 1
+
+
+def test_appenders_see_each_others_entries(tmp_path: Path) -> None:
+    path = tmp_path / "log.jsonl"
+    one, two = SessionLog(path), SessionLog(path)
+    a = one.append_custom("x", {})
+    b = two.append_custom("x", {})
+    c = one.append_custom("x", {})
+    assert b.parent_id == a.id
+    assert c.parent_id == b.id
+
+
+def test_concurrent_processes_append_whole_lines_in_one_chain(tmp_path: Path) -> None:
+    path = tmp_path / "log.jsonl"
+    script = textwrap.dedent(
+        f"""
+        from pathlib import Path
+        from pi_ask.session.log import SessionLog
+        log = SessionLog(Path({str(path)!r}))
+        for n in range(25):
+            log.append_custom("ask:draft", {{"n": n, "text": "x" * 3000}})
+        """
+    )
+    workers = [subprocess.Popen([sys.executable, "-c", script]) for _ in range(4)]
+    assert [w.wait(timeout=60) for w in workers] == [0, 0, 0, 0]
+    session = read_session(path)
+    assert session.skipped == ()
+    assert len(session.entries) == 100
+    assert len(session.by_id) == 100
+    headers = [line for line in _lines(path) if line["type"] == "session"]
+    assert len(headers) == 1
+    for before, after in zip(session.entries, session.entries[1:], strict=False):
+        assert after.parent_id == before.id
+    assert len(session.branch()) == 100
+
+
+def test_an_unwritable_location_raises_session_write_error(tmp_path: Path) -> None:
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("")
+    log = SessionLog(blocker / "sessions" / "log.jsonl")
+    try:
+        log.append_custom("x", {})
+    except SessionWriteError as err:
+        assert str(blocker) in str(err)
+    else:
+        raise AssertionError("append into a path under a file must fail")
