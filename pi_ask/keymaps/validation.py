@@ -1,0 +1,425 @@
+"""``resolve_keymaps``: check a keymaps document and merge it with the defaults.
+
+The document is plain data (the ``keymaps`` table of the config, already unwrapped from
+TOML or JSON). Every problem is collected, none raised: the settings store decides what an
+error means (python-port.md §10: any error → default keymaps for the session).
+
+Order of the checks, per context in canonical order: unknown actions, each action's
+binding (type, syntax, case, terminal availability), reserved digits, duplicates inside the
+context; then keys of ``global`` reused in ``main``, ``editor`` or ``note_editor``.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+from pi_ask.keymaps.contexts import (
+    CONTEXTS,
+    GLOBAL_SHARERS,
+    RESERVED_KEYS,
+    ActionSpec,
+    ContextSpec,
+)
+from pi_ask.keymaps.key_ids import KeyIdError, parse_key_id
+from pi_ask.keymaps.keymap import DEFAULT_KEYMAPS, ActionBinding, Keymaps
+from pi_ask.keymaps.legacy import convert_legacy_keymaps, is_legacy_keymaps, legacy_field
+from pi_ask.keymaps.problems import KeymapProblem, Severity, describe, quote
+from pi_ask.keymaps.terminal_keys import terminal_keys, unavailable_reason
+
+_CONTEXT_LIST = ", ".join(spec.name for spec in CONTEXTS)
+_Spec = TypeVar("_Spec", ContextSpec, ActionSpec)
+
+
+@dataclass(frozen=True, slots=True)
+class KeymapResolution:
+    """What ``resolve_keymaps`` found.
+
+    Attributes:
+        keymaps: The document merged with the defaults: actions it leaves out, actions
+            whose binding is wrong and actions left with no usable key keep their defaults;
+            unavailable ids are recorded but not bound.
+        problems: Every problem, in validation order.
+    """
+
+    keymaps: Keymaps
+    problems: tuple[KeymapProblem, ...]
+
+    @property
+    def errors(self) -> tuple[KeymapProblem, ...]:
+        """The problems of severity ``error``."""
+        return tuple(problem for problem in self.problems if problem.severity == "error")
+
+    @property
+    def has_errors(self) -> bool:
+        """True when any problem is an error."""
+        return any(problem.severity == "error" for problem in self.problems)
+
+    @property
+    def session_keymaps(self) -> Keymaps:
+        """``DEFAULT_KEYMAPS`` when there is an error, else ``keymaps`` (python-port.md §10)."""
+        return DEFAULT_KEYMAPS if self.has_errors else self.keymaps
+
+
+@dataclass(slots=True)
+class _Collector:
+    """Problems gathered while one document is resolved, and where each action was read."""
+
+    root: str
+    problems: list[KeymapProblem] = field(default_factory=list)
+    # (context, action) -> path as written in the file, for the actions it configures.
+    written: dict[tuple[str, str], str] = field(default_factory=dict)
+
+    def path_of(self, context: str, action: str) -> str:
+        """The action's path as the file spells it, else in snake_case."""
+        return self.written.get((context, action), f"{self.root}.{context}.{action}")
+
+    def is_configured(self, context: str, action: str) -> bool:
+        """True when the document sets the action (rather than leaving its default)."""
+        return (context, action) in self.written
+
+    def add(self, path: str, key: str | None, message: str, severity: Severity = "error") -> None:
+        self.problems.append(KeymapProblem(path, key, message, severity))
+
+
+def resolve_keymaps(document: object, *, path: str = "keymaps") -> KeymapResolution:
+    """Validate a keymaps document and merge it with the defaults.
+
+    Args:
+        document: The ``keymaps`` table as plain data: a mapping of context tables
+            (snake_case or camelCase names), the legacy flat shape, or ``None`` for defaults.
+        path: The document's own path, prefixed to every problem's path.
+
+    Returns:
+        The merged keymaps and every problem found. Never raises for bad data.
+
+    Example:
+        >>> result = resolve_keymaps({"main": {"confirm": "ctrl+k"}})
+        >>> result.keymaps.keys("main", "confirm"), result.problems
+        (('ctrl+k',), ())
+    """
+    found = _Collector(path)
+    if document is None:
+        return KeymapResolution(DEFAULT_KEYMAPS, ())
+    if not isinstance(document, Mapping):
+        found.add(
+            path,
+            None,
+            f"must be a table of keymap contexts ({_CONTEXT_LIST}), got {describe(document)}",
+        )
+        return KeymapResolution(DEFAULT_KEYMAPS, tuple(found.problems))
+    tables = _context_tables(document, path, found)
+    bindings: list[ActionBinding] = []
+    for spec in CONTEXTS:
+        table = tables.get(spec.name)
+        bindings.extend(_resolve_context(spec, table, found))
+    keymaps = Keymaps(tuple(bindings))
+    _check_global_reuse(keymaps, found)
+    return KeymapResolution(keymaps, tuple(found.problems))
+
+
+def _context_tables(
+    document: Mapping[object, object], path: str, found: _Collector
+) -> dict[str, tuple[str, Mapping[object, object]]]:
+    """Each context's table and the path it was read from; reports the rest."""
+    if is_legacy_keymaps(_string_keys(document)):
+        return _legacy_tables(document, path, found)
+    tables: dict[str, tuple[str, Mapping[object, object]]] = {}
+    for raw_name, value in _canonical_first(document, CONTEXTS):
+        name = str(raw_name)
+        spec = _find(CONTEXTS, name)
+        here = f"{path}.{name}"
+        if spec is None:
+            hint = _did_you_mean(name, CONTEXTS)
+            found.add(
+                here,
+                None,
+                f"unknown keymap context{hint}; expected one of {_CONTEXT_LIST}",
+                "warning",
+            )
+        elif value is None:
+            continue
+        elif not isinstance(value, Mapping):
+            found.add(here, None, f"must be a table of actions, got {describe(value)}")
+        elif spec.name in tables:
+            _report_twice(here, tables[spec.name][0], found)
+        else:
+            tables[spec.name] = (here, value)
+    return tables
+
+
+def _legacy_tables(
+    document: Mapping[object, object], path: str, found: _Collector
+) -> dict[str, tuple[str, Mapping[object, object]]]:
+    found.add(
+        path,
+        None,
+        "flat keymaps (reference config schema 3 and older) were read as per-context "
+        "keymaps; write them as [keymaps.main] and so on",
+        "warning",
+    )
+    usable: dict[str, str] = {}
+    for raw_name, value in document.items():
+        name = str(raw_name)
+        here = f"{path}.{name}"
+        if legacy_field(name) is None:
+            found.add(here, None, "unknown flat keymap field; it is ignored", "warning")
+        elif not isinstance(value, str):
+            found.add(
+                here,
+                None,
+                f"must be a key id string, got {describe(value)}; the defaults are kept",
+                "warning",
+            )
+        elif _parse_one(value, here, found) is not None:
+            usable[name] = value
+    tables: dict[str, tuple[str, Mapping[object, object]]] = {}
+    for context, converted in convert_legacy_keymaps(usable).items():
+        table: dict[object, object] = dict(converted.items())
+        tables[context] = (f"{path}.{context}", table)
+    return tables
+
+
+def _resolve_context(
+    spec: ContextSpec,
+    entry: tuple[str, Mapping[object, object]] | None,
+    found: _Collector,
+) -> list[ActionBinding]:
+    here, table = entry if entry is not None else (f"{found.root}.{spec.name}", {})
+    values = _action_values(spec, table, here, found)
+    bindings: list[ActionBinding] = []
+    for action in spec.actions:
+        if action.name in values:
+            path = found.path_of(spec.name, action.name)
+            bindings.append(_resolve_action(spec, action, values[action.name], path, found))
+        else:
+            bindings.append(ActionBinding(spec.name, action.name, action.default_keys))
+    _check_context(bindings, found)
+    return bindings
+
+
+def _action_values(
+    spec: ContextSpec, table: Mapping[object, object], here: str, found: _Collector
+) -> dict[str, object]:
+    """The configured value of each named action; unknown and repeated names reported."""
+    values: dict[str, object] = {}
+    for raw_name, value in _canonical_first(table, spec.actions):
+        name = str(raw_name)
+        action = _find(spec.actions, name)
+        if action is None:
+            expected = ", ".join(a.name for a in spec.actions)
+            hint = _did_you_mean(name, spec.actions)
+            found.add(
+                f"{here}.{name}",
+                None,
+                f"unknown action for {spec.name}{hint}; expected one of {expected}",
+                "warning",
+            )
+        elif action.name in values:
+            _report_twice(f"{here}.{name}", found.path_of(spec.name, action.name), found)
+        else:
+            values[action.name] = value
+            found.written[(spec.name, action.name)] = f"{here}.{name}"
+    return values
+
+
+def _resolve_action(
+    spec: ContextSpec, action: ActionSpec, value: object, path: str, found: _Collector
+) -> ActionBinding:
+    ids = _parse_binding(value, path, found)
+    if ids is None:
+        return ActionBinding(spec.name, action.name, action.default_keys)
+    bound = tuple(key for key in ids if terminal_keys(key) is not None)
+    unavailable = tuple(key for key in ids if terminal_keys(key) is None)
+    for key in unavailable:
+        found.add(
+            path,
+            key,
+            f"{quote(key)} cannot be received in a terminal: {unavailable_reason(key)}; "
+            "it stays in the file but is not bound",
+            "unavailable",
+        )
+    if not bound:
+        defaults = ", ".join(quote(key) for key in action.default_keys)
+        found.add(
+            path,
+            None,
+            f"none of its keys can be received in a terminal; using the default {defaults} "
+            "for this session",
+            "warning",
+        )
+        bound = action.default_keys
+    return ActionBinding(spec.name, action.name, bound, unavailable)
+
+
+def _parse_binding(value: object, path: str, found: _Collector) -> tuple[str, ...] | None:
+    """The canonical ids of one binding value, deduplicated; ``None`` if any is wrong."""
+    if isinstance(value, str):
+        items: list[object] = [value]
+    elif isinstance(value, list | tuple):
+        items = list(value)
+        if not items:
+            found.add(
+                path,
+                None,
+                "empty binding list; give at least one key id, or leave "
+                "the action out to keep its default",
+            )
+            return None
+    else:
+        found.add(
+            path, None, f"binding must be a string or array of strings, got {describe(value)}"
+        )
+        return None
+    ids: list[str] = []
+    wrong = False
+    for position, item in enumerate(items, start=1):
+        if not isinstance(item, str):
+            found.add(
+                path,
+                None,
+                "binding list must contain only strings, got "
+                f"{describe(item)} at position {position}",
+            )
+            wrong = True
+            continue
+        key = _parse_one(item, path, found)
+        if key is None:
+            wrong = True
+        elif key not in ids:
+            ids.append(key)
+    return None if wrong else tuple(ids)
+
+
+def _parse_one(text: str, path: str, found: _Collector) -> str | None:
+    """Parse one key id, reporting syntax errors and a capital letter that means nothing."""
+    try:
+        key = parse_key_id(text)
+    except KeyIdError as error:
+        hint = f" (did you mean {quote(error.suggestion)}?)" if error.suggestion else ""
+        if text.rstrip().endswith("+") and text.strip() != "+":
+            hint += '; "+" separates modifiers, so a "+" key cannot be bound'
+        found.add(path, text, f"{quote(text)} is not a key id: {error.reason}{hint}")
+        return None
+    stripped = text.strip()
+    if len(stripped) == 1 and stripped.isascii() and stripped.isupper():
+        found.add(
+            path,
+            key,
+            f"{quote(stripped)} is read as {quote(key)} (key ids ignore case); write "
+            f"{quote('shift+' + key)} for a capital {stripped}",
+            "warning",
+        )
+    return key
+
+
+def _check_context(bindings: list[ActionBinding], found: _Collector) -> None:
+    """Reserved digits and keys shared by two actions of one context."""
+    seen: dict[tuple[object, ...], tuple[ActionBinding, str]] = {}
+    for binding in bindings:
+        path = found.path_of(binding.context, binding.action)
+        own: dict[tuple[object, ...], str] = {}
+        for key in binding.keys + binding.unavailable:
+            if key in RESERVED_KEYS:
+                found.add(
+                    path,
+                    key,
+                    f"{quote(key)} is reserved: 1-9 are the fixed number shortcuts "
+                    "(quick-select an option or a submit action)",
+                )
+                continue
+            identity = _terminal_identity(key)
+            if identity in own:
+                found.add(
+                    path,
+                    key,
+                    f"{quote(key)} is the same terminal key as {quote(own[identity])}; "
+                    "one of them is enough",
+                    "warning",
+                )
+                continue
+            own[identity] = key
+            if identity not in seen:
+                seen[identity] = (binding, key)
+                continue
+            first, first_key = seen[identity]
+            found.add(
+                found.path_of(first.context, first.action),
+                first_key,
+                f"{quote(first_key)} is also bound to {_other(binding, found)}"
+                f"{_same_key_note(first_key, key)}",
+            )
+
+
+def _check_global_reuse(keymaps: Keymaps, found: _Collector) -> None:
+    """Keys of ``global`` may not be bound again where global is active too."""
+    global_keys = {
+        _terminal_identity(key): (binding, key)
+        for binding in reversed(keymaps.in_context("global"))
+        for key in reversed(binding.keys + binding.unavailable)
+    }
+    for context in GLOBAL_SHARERS:
+        for binding in keymaps.in_context(context):
+            for key in binding.keys + binding.unavailable:
+                match = global_keys.get(_terminal_identity(key))
+                if match is None:
+                    continue
+                first, first_key = match
+                found.add(
+                    found.path_of(first.context, first.action),
+                    first_key,
+                    f"{quote(first_key)} is also bound to {_other(binding, found)}"
+                    f"{_same_key_note(first_key, key)}; global keys also work in main, "
+                    "editor and note_editor",
+                )
+
+
+def _other(binding: ActionBinding, found: _Collector) -> str:
+    """How a message names the second action of a clash."""
+    path = found.path_of(binding.context, binding.action)
+    if found.is_configured(binding.context, binding.action):
+        return path
+    return f"{path} (its default)"
+
+
+def _terminal_identity(key: str) -> tuple[object, ...]:
+    """What makes two ids the same key: the terminal key, or the id when it has none."""
+    keys = terminal_keys(key)
+    return (True, keys) if keys is not None else (False, key)
+
+
+def _same_key_note(first: str, second: str) -> str:
+    if first == second:
+        return ""
+    return f" as {quote(second)} (a terminal sends the same key for both)"
+
+
+def _report_twice(path: str, used: str, found: _Collector) -> None:
+    found.add(path, None, f"repeats {used} under another name; {used} is used", "warning")
+
+
+def _find(specs: tuple[_Spec, ...], name: str) -> _Spec | None:
+    for spec in specs:
+        if name in (spec.name, spec.alias):
+            return spec
+    return None
+
+
+def _canonical_first(
+    table: Mapping[object, object], specs: tuple[_Spec, ...]
+) -> list[tuple[object, object]]:
+    """The table's items, snake_case names first: when a name is given twice, they win."""
+    canonical = {spec.name for spec in specs}
+    return sorted(table.items(), key=lambda item: str(item[0]) not in canonical)
+
+
+def _string_keys(document: Mapping[object, object]) -> dict[str, object]:
+    return {str(key): value for key, value in document.items()}
+
+
+def _did_you_mean(name: str, specs: tuple[_Spec, ...]) -> str:
+    spellings = {spelling: spec.name for spec in specs for spelling in (spec.name, spec.alias)}
+    matches = difflib.get_close_matches(name, list(spellings), 1, 0.7)
+    return f" (did you mean {quote(spellings[matches[0]])}?)" if matches else ""
