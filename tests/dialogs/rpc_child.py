@@ -1,0 +1,28 @@
+"""Child process for the RPC tests: ``run_rpc`` on real pipes, then the result line.
+
+Usage: ``python rpc_child.py PAYLOAD_FILE``. It does what ``pi-ask ask --ui rpc`` does
+without the settings store, so the adapter can be tested on its own.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from pi_ask.api import exit_code
+from pi_ask.contract import LoadedPayload, load_payload
+from pi_ask.dialogs.rpc import run_rpc
+
+
+def main() -> int:
+    loaded = load_payload(Path(sys.argv[1]).read_bytes())
+    assert isinstance(loaded, LoadedPayload)
+    result = run_rpc(loaded.payload, stdin=sys.stdin, stdout=sys.stdout, stderr=sys.stderr)
+    sys.stdout.write(json.dumps(result.to_json(), ensure_ascii=False) + "\n")
+    sys.stdout.flush()
+    return exit_code(result)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
