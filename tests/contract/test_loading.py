@@ -34,7 +34,7 @@ def _loaded(result: LoadedPayload | InvalidPayload) -> LoadedPayload:
     return result
 
 
-def _nested(depth: int) -> object:
+def _nested(depth: int) -> dict[str, object]:
     """A payload object whose arrays/objects nest exactly ``depth`` levels."""
     value: object = "leaf"
     for _ in range(depth - 1):

@@ -60,7 +60,8 @@ def test_label_keeps_surrounding_whitespace_when_not_blank() -> None:
 
 
 def test_non_string_label_is_left_for_the_structural_check() -> None:
-    for label in (5, None, False, [], {}):
+    labels: tuple[object, ...] = (5, None, False, [], {})
+    for label in labels:
         prepared = prepare_payload(_payload({"value": "v", "label": label}))
         assert _options(prepared) == [{"value": "v", "label": label}]
 
