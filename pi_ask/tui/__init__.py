@@ -1,0 +1,3 @@
+"""The prompt_toolkit face: the ask flow and the settings overlay, drawn on the terminal."""
+
+from __future__ import annotations

@@ -1,0 +1,21 @@
+"""``Body``: the lines between the tab row and the footer, and which of them must stay seen."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pi_ask.tui.styled_text import Line
+
+
+@dataclass(frozen=True, slots=True)
+class Body:
+    """A screen body.
+
+    Attributes:
+        lines: The lines, top to bottom.
+        focus: ``(first, last)`` line indexes (inclusive) to keep in view when the terminal
+            is too short for everything: the cursor row and whatever is open under it.
+    """
+
+    lines: tuple[Line, ...]
+    focus: tuple[int, int] = (0, 0)

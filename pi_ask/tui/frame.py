@@ -1,0 +1,173 @@
+"""The whole ask-flow frame (behaviour.md §7.1), fitted to the terminal's size.
+
+The frame is drawn from the state alone: rule, title, tab row, the question or review body,
+the notice and the footer hints, rule. When the terminal is too short for all of it, the
+preview box shrinks first, then the spacing and the title go, and finally the body scrolls
+so the cursor row (and what is open under it) stays in view; the tab row, the notice and
+the closing rule are kept, so a 40x10 terminal still shows where you are and what you type.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pi_ask.keymaps.keymap import Keymaps
+from pi_ask.state.model import AskState, Behaviour, EditAnswer, EditNote
+from pi_ask.state.selectors import current_question, footer_notice, review_hint, tab_states
+from pi_ask.tui import theme
+from pi_ask.tui.body import Body
+from pi_ask.tui.editor_view import EditorView
+from pi_ask.tui.footer import FooterKind, footer_text, wrap_footer
+from pi_ask.tui.question_screen import PreviewWindow, render_question
+from pi_ask.tui.review_screen import render_review
+from pi_ask.tui.sanitize import sanitize_line
+from pi_ask.tui.styled_text import EMPTY, Line, span, truncate
+from pi_ask.tui.tab_row import render_tab_row
+from pi_ask.tui.wrapping import wrap_text
+
+_MIN_PREVIEW_ROWS = 3
+
+
+@dataclass(frozen=True, slots=True)
+class FlowView:
+    """Everything a frame is drawn from.
+
+    Attributes:
+        state: The engine state.
+        behaviour: Live behaviour settings (footer hints, double-press hint).
+        keymaps: Live keymaps (footer hints).
+        editor: The open editor's text and cursor, when one is open.
+        preview_scroll: First preview paragraph shown in the preview box.
+    """
+
+    state: AskState
+    behaviour: Behaviour
+    keymaps: Keymaps
+    editor: EditorView | None = None
+    preview_scroll: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """A fitted frame: its lines and where the body was scrolled to."""
+
+    lines: tuple[Line, ...]
+    body_offset: int = 0
+
+
+def footer_kind(state: AskState) -> FooterKind:
+    """Which footer the state shows."""
+    if isinstance(state.view, EditAnswer):
+        return "editor"
+    if isinstance(state.view, EditNote):
+        return "note_editor"
+    question = current_question(state)
+    if question is None:
+        return "review"
+    return "multi" if question.type == "multi" else "single"
+
+
+def render_body(view: FlowView, width: int, preview_rows: int) -> Body:
+    """The body of the active tab."""
+    state = view.state
+    question = current_question(state)
+    if question is None:
+        return render_review(state, width, review_hint(state, view.behaviour))
+    window = PreviewWindow(rows=preview_rows, scroll=view.preview_scroll)
+    return render_question(state, question, width, view.editor, window)
+
+
+def _rule(width: int) -> Line:
+    return span(theme.ACCENT, "─" * max(1, width))
+
+
+def _bottom_lines(view: FlowView, width: int) -> tuple[list[Line], list[Line]]:
+    """The notice lines and the hint lines."""
+    notice = footer_notice(view.state)
+    notices = [span(theme.WARNING, line) for line in wrap_text(notice, width)] if notice else []
+    hints: list[Line] = []
+    if view.behaviour.show_footer_hints:
+        text = footer_text(footer_kind(view.state), view.keymaps)
+        hints = [span(theme.DIM, line) for line in wrap_footer(text, width)]
+    return notices, hints
+
+
+def natural_height(view: FlowView, width: int, max_preview_rows: int) -> int:
+    """How tall the frame is with nothing left out (the preview box capped)."""
+    return len(render_frame(view, width, 1_000_000, preview_cap=max_preview_rows).lines)
+
+
+def render_frame(
+    view: FlowView,
+    width: int,
+    height: int,
+    *,
+    body_offset: int = 0,
+    preview_cap: int | None = None,
+) -> Frame:
+    """The frame for a terminal ``width`` x ``height``.
+
+    Args:
+        view: What to draw.
+        width: Terminal columns.
+        height: Rows available.
+        body_offset: The body scroll position of the previous frame, kept when the focus
+            is still in view so the screen does not jump.
+        preview_cap: Most preview rows, whatever the height (``None``: the height).
+    """
+    width = max(1, width)
+    state = view.state
+    title = (
+        [truncate(span(f"{theme.ACCENT} {theme.BOLD}", " " + sanitize_line(state.title)), width)]
+        if state.title
+        else []
+    )
+    tabs = render_tab_row(tab_states(state), width)
+    notices, hints = _bottom_lines(view, width)
+    rows = preview_cap if preview_cap is not None else height
+    body = render_body(view, width, rows)
+
+    def chrome(spacing: bool, with_title: bool, with_hints: bool) -> tuple[list[Line], list[Line]]:
+        top = [_rule(width)]
+        if with_title and title:
+            top += [*title, EMPTY] if spacing else title
+        top += [tabs, EMPTY] if spacing else [tabs]
+        shown_hints = hints if with_hints else []
+        bottom: list[Line] = []
+        if notices or shown_hints:
+            bottom = ([EMPTY] if spacing else []) + notices + shown_hints
+        return top, [*bottom, _rule(width)]
+
+    top, bottom = chrome(True, True, True)
+    overflow = len(top) + len(body.lines) + len(bottom) - height
+    if overflow > 0 and preview_cap is None and _has_preview_box(view):
+        rows = max(_MIN_PREVIEW_ROWS, rows - overflow)
+        body = render_body(view, width, rows)
+    for spacing, with_title, with_hints in (
+        (True, True, True),
+        (False, True, True),
+        (False, False, True),
+        (False, False, False),
+    ):
+        top, bottom = chrome(spacing, with_title, with_hints)
+        if len(top) + len(body.lines) + len(bottom) <= height:
+            return Frame((*top, *body.lines, *bottom))
+        if height - len(top) - len(bottom) >= min(3, len(body.lines)):
+            break
+    available = max(1, height - len(top) - len(bottom))
+    offset = _scroll(body, available, body_offset)
+    visible = body.lines[offset : offset + available]
+    return Frame((*top, *visible, *bottom)[: max(1, height)], offset)
+
+
+def _has_preview_box(view: FlowView) -> bool:
+    question = current_question(view.state)
+    return question is not None and question.type == "preview"
+
+
+def _scroll(body: Body, rows: int, previous: int) -> int:
+    """The body offset that shows the focus, moving as little as possible from ``previous``."""
+    first, last = body.focus
+    most = max(0, len(body.lines) - rows)
+    offset = min(max(previous, last - rows + 1), first)
+    return max(0, min(offset, most))

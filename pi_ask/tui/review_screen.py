@@ -1,0 +1,101 @@
+"""The review tab (behaviour.md §7.7): the answers so far and Submit / Elaborate / Cancel.
+
+Wide terminals (64 columns and more) put the actions in a 14-column left column beside the
+review lines; narrower ones stack the review lines above the actions.
+"""
+
+from __future__ import annotations
+
+from pi_ask.state.model import REVIEW_ACTIONS, AskState
+from pi_ask.state.review_entries import ReviewEntry, review_entries
+from pi_ask.tui import theme
+from pi_ask.tui.body import Body
+from pi_ask.tui.question_screen import POINTER, saved_note
+from pi_ask.tui.sanitize import sanitize_block, sanitize_line
+from pi_ask.tui.styled_text import EMPTY, Line, join, pad, span, text_width, truncate
+from pi_ask.tui.wrapping import wrapped
+
+REVIEW_TITLE = "Review answers"
+UNANSWERED = "→ unanswered"
+WIDE_MIN_WIDTH = 64
+_MIN_REVIEW_WIDTH = 24
+_NOTE_INDENT = "     "
+
+
+def action_column_width() -> int:
+    """Width of the widest action row (`❯ 2. Elaborate`)."""
+    return max(
+        text_width(f"{POINTER}{n}. {label}") for n, label in enumerate(REVIEW_ACTIONS, start=1)
+    )
+
+
+def _entry_lines(entry: ReviewEntry, width: int) -> list[Line]:
+    lines = wrapped(sanitize_line(entry.label), width, theme.TEXT, span("", " "))
+    if entry.is_unanswered:
+        return [*lines, truncate(join(span("", "   "), span(theme.DIM, UNANSWERED)), width)]
+    if entry.note:
+        lines += saved_note(entry.note, width, _NOTE_INDENT)
+    arrow, more = span("", "   "), span("", "     ")
+    if entry.one_per_line:
+        for choice in entry.choices:
+            lines += wrapped(f"→ {sanitize_block(choice.label)}", width, theme.SUCCESS, arrow, more)
+            if choice.note:
+                lines += saved_note(choice.note, width, _NOTE_INDENT)
+    elif entry.choices:
+        text = ", ".join(sanitize_block(choice.label) for choice in entry.choices)
+        style = theme.TEXT if entry.custom_only else theme.SUCCESS
+        lines += wrapped(f"→ {text}", width, style, arrow, more)
+    for label, note in entry.other_notes:
+        lines += saved_note(note, width, _NOTE_INDENT, label=label)
+    return lines
+
+
+def review_lines(state: AskState, width: int) -> list[Line]:
+    """`` Review answers``, a blank line, then each question's entry, blank-separated."""
+    lines = wrapped(REVIEW_TITLE, width, theme.ACCENT, span("", " "))
+    lines.append(EMPTY)
+    entries = review_entries(state)
+    for index, entry in enumerate(entries):
+        lines += _entry_lines(entry, width)
+        if index < len(entries) - 1:
+            lines.append(EMPTY)
+    return lines
+
+
+def action_lines(state: AskState, width: int) -> list[Line]:
+    """`❯ 1. Submit`, `  2. Elaborate`, `  3. Cancel` with the highlighted one in accent."""
+    lines: list[Line] = []
+    for index, label in enumerate(REVIEW_ACTIONS):
+        chosen = index == state.action
+        prefix = span("", POINTER if chosen else "  ")
+        style = theme.ACCENT if chosen else theme.TEXT
+        lines += wrapped(f"{index + 1}. {label}", width, style, prefix)
+    return lines
+
+
+def render_review(state: AskState, width: int, hint: str | None) -> Body:
+    """The body of the review tab; ``hint`` is the double-press hint, when shown."""
+    left = action_column_width()
+    if width >= WIDE_MIN_WIDTH and width - left - 2 >= _MIN_REVIEW_WIDTH:
+        actions = action_lines(state, left)
+        reviews = review_lines(state, max(1, width - left - 2))
+        lines = [
+            truncate(
+                join(
+                    pad(actions[i] if i < len(actions) else EMPTY, left),
+                    span("", "  "),
+                    reviews[i] if i < len(reviews) else EMPTY,
+                ),
+                width,
+            )
+            for i in range(max(len(actions), len(reviews)))
+        ]
+        focus = (0, len(actions) - 1)
+    else:
+        lines = [*review_lines(state, width), EMPTY]
+        focus = (len(lines), len(lines) + 2)
+        lines += action_lines(state, width)
+    if hint:
+        lines.append(EMPTY)
+        lines += wrapped(hint, width, theme.DIM, span("", " "))
+    return Body(tuple(lines), focus)

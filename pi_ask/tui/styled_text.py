@@ -1,0 +1,105 @@
+"""Styled lines: what every renderer returns, and the few operations they need.
+
+A ``Line`` is a tuple of ``(style, text)`` fragments, the same shape prompt_toolkit draws
+(``StyleAndTextTuples``), so a renderer's output goes to the screen unchanged. Styles are
+prompt_toolkit style strings built from theme roles (``theme.py``). Widths are terminal
+cells: wide characters count two, combining characters zero.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from prompt_toolkit.utils import get_cwidth
+
+Span = tuple[str, str]
+Line = tuple[Span, ...]
+
+ELLIPSIS = "..."
+
+EMPTY: Line = ()
+
+
+def text_width(text: str) -> int:
+    """Terminal cells taken by ``text``."""
+    if text.isascii():
+        return len(text)
+    return get_cwidth(text)
+
+
+def line_width(line: Line) -> int:
+    """Terminal cells taken by ``line``."""
+    return sum(text_width(text) for _, text in line)
+
+
+def plain(line: Line) -> str:
+    """The text of ``line`` without styles."""
+    return "".join(text for _, text in line)
+
+
+def span(style: str, text: str) -> Line:
+    """A line of one fragment (empty text gives an empty line)."""
+    return ((style, text),) if text else EMPTY
+
+
+def join(*parts: Line) -> Line:
+    """Concatenate lines into one."""
+    out: list[Span] = []
+    for part in parts:
+        out.extend(part)
+    return tuple(out)
+
+
+def take_width(text: str, width: int) -> tuple[str, int]:
+    """The longest prefix of ``text`` that fits ``width`` cells, and its width."""
+    if text.isascii():
+        cut = text[: max(0, width)]
+        return cut, len(cut)
+    used = 0
+    for index, char in enumerate(text):
+        cells = get_cwidth(char)
+        if used + cells > width:
+            return text[:index], used
+        used += cells
+    return text, used
+
+
+def truncate(line: Line, width: int, ellipsis: str = ELLIPSIS) -> Line:
+    """Cut ``line`` to ``width`` cells, ending with ``ellipsis`` when something was cut.
+
+    The ellipsis takes the style of the fragment that was cut.
+    """
+    if line_width(line) <= width:
+        return line
+    budget = max(0, width - text_width(ellipsis))
+    out: list[Span] = []
+    for style, text in line:
+        cut, used = take_width(text, budget)
+        if cut:
+            out.append((style, cut))
+        budget -= used
+        if cut != text:
+            out.append((style, ellipsis[: max(0, width)]))
+            break
+    return tuple(out)
+
+
+def pad(line: Line, width: int, style: str = "") -> Line:
+    """Append spaces (in ``style``) so that ``line`` takes ``width`` cells."""
+    missing = width - line_width(line)
+    return join(line, span(style, " " * missing)) if missing > 0 else line
+
+
+def fit(line: Line, width: int, ellipsis: str = ELLIPSIS) -> Line:
+    """Truncate then pad ``line`` to exactly ``width`` cells."""
+    return pad(truncate(line, width, ellipsis), width)
+
+
+def restyle(line: Line, extra: str) -> Line:
+    """Add ``extra`` style to every fragment (a background over a whole bar)."""
+    return tuple((f"{style} {extra}".strip(), text) for style, text in line)
+
+
+def lines_text(lines: Iterable[Line]) -> list[str]:
+    """The plain text of each line (for tests and transcripts)."""
+    return [plain(line) for line in lines]

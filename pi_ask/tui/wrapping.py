@@ -1,0 +1,94 @@
+"""Word wrapping as the reference TUI does it (behaviour.md §7.9).
+
+Paragraphs split on ``\\n``; an empty paragraph stays an empty line; a paragraph's leading
+whitespace is kept on every wrapped line; words split on whitespace runs and are re-joined
+with single spaces; a word wider than the line is broken by characters.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from pi_ask.tui.styled_text import EMPTY, Line, join, line_width, span, text_width, truncate
+
+
+def wrap_text(text: str, width: int) -> list[str]:
+    """Wrap ``text`` to ``width`` cells.
+
+    Example:
+        >>> wrap_text("Title\\n\\n  indented text", 12)
+        ['Title', '', '  indented', '  text']
+    """
+    width = max(1, width)
+    lines = [line for paragraph in text.split("\n") for line in wrap_paragraph(paragraph, width)]
+    return lines or [""]
+
+
+def wrap_paragraph(paragraph: str, width: int) -> list[str]:
+    """Wrap one paragraph (no ``\\n`` inside), keeping its leading whitespace."""
+    if not paragraph:
+        return [""]
+    body = paragraph.lstrip()
+    indent = paragraph[: len(paragraph) - len(body)]
+    if not body.strip():
+        return [indent]
+    pieces = list(_wrap_words(body.split(), max(1, width - text_width(indent))))
+    return [indent + piece for piece in pieces] or [indent]
+
+
+def _wrap_words(words: list[str], width: int) -> Iterator[str]:
+    current = ""
+    current_width = 0
+    for word in words:
+        word_width = text_width(word)
+        if current and current_width + 1 + word_width <= width:
+            current += " " + word
+            current_width += 1 + word_width
+            continue
+        if current:
+            yield current
+            current, current_width = "", 0
+        if word_width <= width:
+            current, current_width = word, word_width
+        else:
+            yield from break_word(word, width)
+    if current:
+        yield current
+
+
+def break_word(word: str, width: int) -> Iterator[str]:
+    """Break ``word`` into pieces of at most ``width`` cells (at least one character each)."""
+    width = max(1, width)
+    current = ""
+    used = 0
+    for char in word:
+        cells = text_width(char)
+        if current and used + cells > width:
+            yield current
+            current, used = "", 0
+        current += char
+        used += cells
+    if current:
+        yield current
+
+
+def wrapped(
+    text: str,
+    width: int,
+    style: str,
+    prefix: Line = EMPTY,
+    continuation: Line | None = None,
+) -> list[Line]:
+    """Wrap ``text`` in ``style`` after a first-line ``prefix`` and a ``continuation`` prefix.
+
+    The text wraps to what the prefix leaves of ``width``; each line is truncated to
+    ``width``. ``continuation`` defaults to ``prefix``.
+    """
+    if continuation is None:
+        continuation = prefix
+    available = max(1, width - line_width(prefix))
+    out: list[Line] = []
+    for index, piece in enumerate(wrap_text(text, available)):
+        lead = prefix if index == 0 else continuation
+        out.append(truncate(join(lead, span(style, piece)), width))
+    return out
