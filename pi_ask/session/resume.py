@@ -1,0 +1,219 @@
+"""``pi-ask resume``: asks that were opened and never finished, with their latest drafts.
+
+An ask is resumable while nothing closed it: no ``ask:pending-dismissed`` entry for its id and,
+in a pi session, no tool result for its tool call. Our own logs offer every such
+``ask:payload``; a pi session offers its interrupted ``ask_user`` tool calls (contract.md
+"Interrupted ask resume"). Dismissals and drafts for a pi session live in our log, so all
+files are read together.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from pi_ask.contract import LoadedPayload, Question, load_payload
+from pi_ask.contract.payload import QuestionType
+from pi_ask.session.entries import (
+    AnswerMap,
+    Draft,
+    PayloadRecord,
+    read_dismissed,
+    read_draft,
+    read_payload,
+)
+from pi_ask.session.log import Entry, SessionFile
+from pi_ask.session.replay import revalidate
+from pi_ask.state.model import Answer, Selection
+
+NO_RESUME = "No unanswered ask_user form found on this branch."
+
+
+def reopening_notice(count: int) -> str:
+    """The info line shown when an unanswered form reopens."""
+    return f"Reopening unanswered ask_user form: {count} question(s)."
+
+
+RESUME_CANCELLED = "Unanswered ask_user form dismissed; use pi-ask replay to reopen it."
+
+
+def unknown_id_message(ask_id: str) -> str:
+    """The line shown when ``pi-ask resume ID`` names no resumable ask."""
+    return f"No unanswered ask with id {ask_id!r}; run pi-ask resume --list to see them."
+
+
+@dataclass(frozen=True, slots=True)
+class Resumable:
+    """An unfinished ask: its id, its payload (valid today) and its latest draft."""
+
+    ask_id: str
+    loaded: LoadedPayload
+    source: str
+    timestamp_ms: int
+    path: Path
+    draft: Draft | None = None
+
+
+def find_resumables(
+    files: Iterable[SessionFile], *, present_single_as_multi: bool = False
+) -> tuple[Resumable, ...]:
+    """Every resumable ask on the current branches of ``files``, newest first.
+
+    Args:
+        files: the session files to read together (a pi session and our log).
+        present_single_as_multi: the current setting, applied when revalidating.
+    """
+    sessions = tuple(files)
+    branches = [session.branch() for session in sessions]
+    closed = {ask_id for branch in branches for ask_id in _closed_ids(branch)}
+    drafts = _latest_drafts(entry for branch in branches for entry in branch)
+    found: dict[str, Resumable] = {}
+    for session, branch in zip(sessions, branches, strict=True):
+        for item in _candidates(session, branch, present_single_as_multi):
+            if item.ask_id in closed or item.ask_id in found:
+                continue
+            found[item.ask_id] = replace(item, draft=drafts.get(item.ask_id))
+    return tuple(sorted(found.values(), key=lambda r: r.timestamp_ms, reverse=True))
+
+
+def pick(resumables: tuple[Resumable, ...], wanted: str | None) -> Resumable | None:
+    """The newest resumable ask, or the one whose id is (or uniquely starts with) ``wanted``."""
+    if wanted is None:
+        return resumables[0] if resumables else None
+    exact = [r for r in resumables if r.ask_id == wanted]
+    if exact:
+        return exact[0]
+    prefixed = [r for r in resumables if r.ask_id.startswith(wanted)]
+    return prefixed[0] if len(prefixed) == 1 else None
+
+
+def _closed_ids(branch: tuple[Entry, ...]) -> Iterator[str]:
+    for entry in branch:
+        dismissed = read_dismissed(entry)
+        if dismissed is not None:
+            yield dismissed
+        message = _message(entry)
+        if message is not None and message.get("role") == "toolResult":
+            tool_call_id = message.get("toolCallId")
+            if isinstance(tool_call_id, str):
+                yield tool_call_id
+
+
+def _latest_drafts(entries: Iterable[Entry]) -> dict[str, Draft]:
+    latest: dict[str, Draft] = {}
+    for entry in entries:
+        draft = read_draft(entry)
+        if draft is None:
+            continue
+        known = latest.get(draft.ask_id)
+        if known is None or draft.timestamp_ms >= known.timestamp_ms:
+            latest[draft.ask_id] = draft
+    return latest
+
+
+def _candidates(
+    session: SessionFile, branch: tuple[Entry, ...], present_single_as_multi: bool
+) -> Iterator[Resumable]:
+    """Payload entries (newest first), then pi ``ask_user`` tool calls with no payload entry."""
+    payloads: dict[str, PayloadRecord] = {}
+    for entry in reversed(branch):
+        record = read_payload(entry)
+        if record is None or record.ask_id is None:
+            continue
+        loaded = revalidate(record, present_single_as_multi=present_single_as_multi)
+        if loaded is None or record.ask_id in payloads:
+            continue
+        payloads[record.ask_id] = record
+        if record.source == "tool" or not _is_pi_session(session):
+            yield Resumable(
+                record.ask_id, loaded, str(record.source), record.timestamp_ms, session.path
+            )
+    yield from _interrupted_tool_calls(session, branch, present_single_as_multi)
+
+
+def _interrupted_tool_calls(
+    session: SessionFile, branch: tuple[Entry, ...], present_single_as_multi: bool
+) -> Iterator[Resumable]:
+    for entry in reversed(branch):
+        message = _message(entry)
+        if message is None or message.get("role") != "assistant":
+            continue
+        if message.get("stopReason") != "toolUse":
+            continue
+        content = message.get("content")
+        calls = [
+            block
+            for block in (content if isinstance(content, list) else [])
+            if isinstance(block, dict)
+            and block.get("type") == "toolCall"
+            and block.get("name") == "ask_user"
+            and isinstance(block.get("id"), str)
+        ]
+        stamp = message.get("timestamp")
+        for call in reversed(calls):
+            loaded = load_payload(
+                call.get("arguments"), present_single_as_multi=present_single_as_multi
+            )
+            if isinstance(loaded, LoadedPayload):
+                yield Resumable(
+                    str(call["id"]),
+                    loaded,
+                    "tool",
+                    stamp if type(stamp) is int else 0,
+                    session.path,
+                )
+
+
+def _is_pi_session(session: SessionFile) -> bool:
+    return any(entry.type == "message" for entry in session.entries)
+
+
+def _message(entry: Entry) -> dict[str, object] | None:
+    if entry.type != "message":
+        return None
+    message = entry.raw.get("message")
+    return message if isinstance(message, dict) else None
+
+
+def restore(loaded: LoadedPayload, draft: Draft | None) -> tuple[LoadedPayload, AnswerMap]:
+    """The payload as the draft presented it, and the draft's answers fitted to it.
+
+    Question types changed in the flow come back; answers for questions or options that no
+    longer exist are dropped, and labels and row numbers are taken from today's payload.
+    """
+    if draft is None:
+        return loaded, ()
+    types = dict(draft.presented_types)
+    questions = tuple(_presented(q, types.get(q.id)) for q in loaded.payload.questions)
+    payload = replace(loaded.payload, questions=questions)
+    answers: list[tuple[str, Answer]] = []
+    for question in questions:
+        answer = dict(draft.answers).get(question.id)
+        fitted = _fit(question, answer) if answer is not None else None
+        if fitted is not None:
+            answers.append((question.id, fitted))
+    return LoadedPayload(payload, loaded.params), tuple(answers)
+
+
+def _presented(question: Question, wanted: QuestionType | None) -> Question:
+    kind = wanted or question.requested_type
+    legal = ("preview", "multi") if question.requested_type == "preview" else ("single", "multi")
+    return replace(question, type=kind) if kind in legal else question
+
+
+def _fit(question: Question, answer: Answer) -> Answer | None:
+    rows = {option.value: (n, option) for n, option in enumerate(question.options, start=1)}
+    selected = tuple(
+        Selection(s.value, rows[s.value][1].label, rows[s.value][0])
+        for s in answer.selected
+        if s.value in rows
+    )
+    if question.type != "multi":
+        selected = selected[:1]
+    fitted = replace(
+        answer,
+        selected=selected,
+        option_notes=tuple((v, n) for v, n in answer.option_notes if v in rows),
+    )
+    return None if fitted.is_empty else fitted
