@@ -1,0 +1,138 @@
+"""A pi RPC host for the tests: runs the adapter as a child process on real pipes."""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import subprocess
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+WAIT_S = 10.0
+
+Message = dict[str, object]
+
+
+@dataclass
+class RpcHost:
+    """The host side: reads request lines, writes response lines, collects the rest."""
+
+    process: subprocess.Popen[bytes]
+    stdout_lines: queue.Queue[bytes | None] = field(default_factory=queue.Queue)
+    stderr_chunks: list[bytes] = field(default_factory=list)
+    readers: list[threading.Thread] = field(default_factory=list)
+
+    def start(self) -> RpcHost:
+        assert self.process.stdout is not None and self.process.stderr is not None
+        self.readers = [
+            threading.Thread(target=self._pump, args=(self.process.stdout,), daemon=True),
+            threading.Thread(target=self._drain, args=(self.process.stderr,), daemon=True),
+        ]
+        for reader in self.readers:
+            reader.start()
+        return self
+
+    def _pump(self, stream: IO[bytes]) -> None:
+        for line in stream:
+            self.stdout_lines.put(line)
+        self.stdout_lines.put(None)
+
+    def _drain(self, stream: IO[bytes]) -> None:
+        self.stderr_chunks.extend(stream)
+
+    def line(self) -> Message:
+        """The next stdout line, parsed; it must come within ``WAIT_S`` seconds."""
+        raw = self.stdout_lines.get(timeout=WAIT_S)
+        assert raw is not None, f"stdout ended; stderr: {self.stderr}"
+        assert raw.endswith(b"\n") and not raw.endswith(b"\r\n")
+        message = json.loads(raw)
+        assert isinstance(message, dict)
+        return message
+
+    def request(self) -> Message:
+        message = self.line()
+        assert message["type"] == "extension_ui_request", message
+        return message
+
+    def send_raw(self, data: bytes) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(data)
+        self.process.stdin.flush()
+
+    def send(self, *messages: Message) -> None:
+        self.send_raw(b"".join(json.dumps(m).encode() + b"\n" for m in messages))
+
+    def respond(self, request: Message, **fields: object) -> None:
+        self.send({"type": "extension_ui_response", "id": request["id"], **fields})
+
+    def choose(self, request: Message, position: int) -> None:
+        """Answer a select card with its option string at ``position`` (0-based, -1 last)."""
+        options = request["options"]
+        assert isinstance(options, list)
+        self.respond(request, value=options[position])
+
+    def close_stdin(self) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+
+    def finish(self) -> tuple[Message, int]:
+        """The result line (the last stdout line) and the exit status; nothing may follow."""
+        result = self.line()
+        assert "details" in result and "content" in result, result
+        status = self.process.wait(timeout=WAIT_S)
+        for reader in self.readers:
+            reader.join(WAIT_S)
+        assert self.stdout_lines.get(timeout=WAIT_S) is None, "stdout went on after the result"
+        return result, status
+
+    @property
+    def stderr(self) -> str:
+        return b"".join(self.stderr_chunks).decode("utf-8", "replace")
+
+
+def adapter_command(payload: Path) -> list[str]:
+    """``run_rpc`` on its own, as ``pi-ask ask --ui rpc`` calls it."""
+    return [sys.executable, str(HERE / "rpc_child.py"), str(payload)]
+
+
+@pytest.fixture
+def rpc_host(tmp_path: Path) -> Iterator[Callable[..., RpcHost]]:
+    """Start a host on a payload: ``rpc_host(payload_dict, command=adapter_command)``."""
+    hosts: list[RpcHost] = []
+    env = {
+        **os.environ,
+        "PI_ASK_CONFIG": str(tmp_path / "config.toml"),
+        "PI_ASK_STATE_DIR": str(tmp_path / "state"),
+    }
+
+    def start(payload: Message, command: Callable[[Path], list[str]] = adapter_command) -> RpcHost:
+        path = tmp_path / f"payload-{len(hosts)}.json"
+        path.write_text(json.dumps(payload), encoding="utf-8")
+        process = subprocess.Popen(
+            command(path),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=env,
+            cwd=tmp_path,
+        )
+        host = RpcHost(process).start()
+        hosts.append(host)
+        return host
+
+    yield start
+    for host in hosts:
+        if host.process.poll() is None:
+            host.process.kill()
+            host.process.wait()
+        for stream in (host.process.stdin, host.process.stdout, host.process.stderr):
+            if stream is not None:
+                stream.close()
