@@ -1,0 +1,122 @@
+from __future__ import annotations
+
+import pytest
+
+from pi_ask.notifications.channel_list import DEFAULT_CHANNELS, parse_channels
+from pi_ask.notifications.channels import (
+    AppriseChannel,
+    BellChannel,
+    CommandChannel,
+    Osc9Channel,
+    Osc777Channel,
+)
+
+
+def test_every_kind_of_entry_parses_in_order() -> None:
+    raw = [
+        "osc777",
+        "ntfys://my-topic",
+        {"type": "command", "command": "notify-send hi"},
+        "bell",
+        "osc9",
+    ]
+    assert parse_channels(raw) == (
+        (
+            Osc777Channel(),
+            AppriseChannel("ntfys://my-topic"),
+            CommandChannel("notify-send hi"),
+            BellChannel(),
+            Osc9Channel(),
+        ),
+        (),
+    )
+
+
+def test_default_is_the_bell() -> None:
+    assert (BellChannel(),) == DEFAULT_CHANNELS
+
+
+def test_named_channels_ignore_case_and_surrounding_space() -> None:
+    assert parse_channels([" Bell ", "OSC9"])[0] == (BellChannel(), Osc9Channel())
+
+
+def test_unknown_name_is_skipped_with_a_warning_naming_it() -> None:
+    channels, warnings = parse_channels(["bel", "osc9"])
+    assert channels == (Osc9Channel(),)
+    assert warnings == (
+        'notifications.channels[0]: "bel" is not a channel (expected "bell", "osc9", "osc777", '
+        'an apprise URL ("scheme://...") or { type = "command", command = "..." }); skipped',
+    )
+
+
+def test_text_without_scheme_form_is_not_an_apprise_url() -> None:
+    channels, warnings = parse_channels(["ntfy:/topic", "bell"])
+    assert channels == (BellChannel(),)
+    assert warnings[0].startswith('notifications.channels[0]: "ntfy:/topic" is not a channel')
+
+
+def test_blank_command_is_dropped_with_a_warning() -> None:
+    channels, warnings = parse_channels([{"type": "command", "command": "  "}, "osc9"])
+    assert channels == (Osc9Channel(),)
+    assert warnings == (
+        "notifications.channels[0]: the command channel's command is blank; skipped",
+    )
+
+
+def test_command_table_without_a_command_is_skipped() -> None:
+    channels, warnings = parse_channels([{"type": "command"}, "bell"])
+    assert channels == (BellChannel(),)
+    assert warnings == (
+        'notifications.channels[0]: a command channel needs command = "..."; skipped',
+    )
+
+
+def test_unknown_keys_in_a_command_table_are_reported_and_ignored() -> None:
+    channels, warnings = parse_channels([{"type": "command", "command": "true", "timeout": 3}])
+    assert channels == (CommandChannel("true"),)
+    assert warnings == (
+        "notifications.channels[0]: unknown key(s) timeout in a command channel; ignored",
+    )
+
+
+def test_table_of_another_type_is_skipped() -> None:
+    channels, warnings = parse_channels([{"type": "webhook"}, "bell"])
+    assert channels == (BellChannel(),)
+    assert warnings[0].startswith('notifications.channels[0]: table with type = "webhook"')
+
+
+def test_repeated_channel_is_dropped() -> None:
+    channels, warnings = parse_channels(["bell", "osc9", "bell"])
+    assert channels == (BellChannel(), Osc9Channel())
+    assert warnings == ("notifications.channels[2]: repeats an earlier channel; skipped",)
+
+
+@pytest.mark.parametrize("raw", [[], ["nope"], [42, None]])
+def test_nothing_valid_falls_back_to_the_bell(raw: list[object]) -> None:
+    channels, warnings = parse_channels(raw)
+    assert channels == (BellChannel(),)
+    assert warnings[-1] == (
+        'notifications.channels: no valid channel; using ["bell"] '
+        "(set notifications.enabled = false to send nothing)"
+    )
+
+
+@pytest.mark.parametrize("raw", ["bell", None, {"type": "command"}, 3])
+def test_a_value_that_is_not_a_list_falls_back_to_the_bell(raw: object) -> None:
+    channels, warnings = parse_channels(raw)
+    assert channels == (BellChannel(),)
+    assert len(warnings) == 1
+    assert warnings[0].startswith("notifications.channels: expected a list of channels, got ")
+
+
+def test_hostile_entry_is_shown_short_and_inert() -> None:
+    _, warnings = parse_channels(["\x1b]0;x\x07" + "z" * 500])
+    assert "\x1b" not in warnings[0]
+    assert "\x07" not in warnings[0]
+    assert len(warnings[0]) < 300
+
+
+def test_channels_round_trip_to_plain_config_values() -> None:
+    raw: list[object] = ["bell", "osc9", "osc777", "json://h/", {"type": "command", "command": "x"}]
+    channels, _ = parse_channels(raw)
+    assert [channel.to_plain() for channel in channels] == raw

@@ -1,0 +1,249 @@
+from __future__ import annotations
+
+import logging
+import shlex
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+
+from pi_ask.notifications.channels import (
+    AppriseChannel,
+    BellChannel,
+    CommandChannel,
+    Osc9Channel,
+    Osc777Channel,
+)
+from pi_ask.notifications.dispatcher import Attempt, dispatch
+from pi_ask.notifications.message import waiting_message
+
+if TYPE_CHECKING:
+    from notifications.conftest import CapturedTerminal, HttpSink
+
+MESSAGE = "Question waiting: Database"
+
+
+def _hanging(pid_file: Path) -> CommandChannel:
+    return CommandChannel(f"echo $$ > {shlex.quote(str(pid_file))}; exec sleep 30")
+
+
+def _wait_for_pid(pid_file: Path) -> int:
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        text = pid_file.read_text().strip() if pid_file.exists() else ""
+        if text:
+            return int(text)
+        time.sleep(0.01)
+    raise AssertionError("the command never started")
+
+
+def _is_gone(pid: int) -> bool:
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().split(") ")[-1][0]
+        except OSError:
+            return True
+        if state == "Z":
+            return True
+        time.sleep(0.02)
+    return False
+
+
+def test_channels_run_in_configured_order(terminal: CapturedTerminal) -> None:
+    running = dispatch(
+        [Osc777Channel(), BellChannel(), Osc9Channel()],
+        title="pi ask",
+        message=MESSAGE,
+        write_terminal=terminal.write,
+    )
+    assert running.wait(10)
+    assert terminal.data == (
+        b"\x1b]777;notify;pi ask;Question waiting: Database\x07"
+        b"\x07"
+        b"\x1b]9;Question waiting: Database\x07"
+    )
+    assert running.attempts == (
+        Attempt("osc777", "attempted"),
+        Attempt("bell", "attempted"),
+        Attempt("osc9", "attempted"),
+    )
+
+
+def test_hanging_channel_delays_neither_the_caller_nor_the_next_channel(
+    tmp_path: Path, http_sink: HttpSink, terminal: CapturedTerminal
+) -> None:
+    pid_file = tmp_path / "pid"
+    running = dispatch(
+        [_hanging(pid_file), AppriseChannel(http_sink.url)],
+        title="pi ask",
+        message=MESSAGE,
+        write_terminal=terminal.write,
+        timeout_s=0.5,
+    )
+    # The first channel sleeps 30 s, so nothing can have finished when dispatch returns.
+    early = (running.done, running.attempts)
+    assert early == (False, ())
+    assert http_sink.received.wait(10)
+    assert running.wait(10)
+    assert running.attempts == (
+        Attempt("command", "failed", "timed out after 0.5 s; abandoned"),
+        Attempt("json://…", "attempted"),
+    )
+    assert (http_sink.bodies[0]["title"], http_sink.bodies[0]["message"]) == ("pi ask", MESSAGE)
+    assert _is_gone(_wait_for_pid(pid_file))
+
+
+def test_hanging_apprise_service_is_abandoned_and_the_next_channel_runs(
+    http_sink: HttpSink, terminal: CapturedTerminal
+) -> None:
+    http_sink.hang = True
+    running = dispatch(
+        [AppriseChannel(http_sink.url), BellChannel()],
+        title="pi ask",
+        message=MESSAGE,
+        write_terminal=terminal.write,
+        timeout_s=0.5,
+    )
+    assert running.wait(10)
+    assert running.attempts == (
+        Attempt("json://…", "failed", "timed out after 0.5 s; abandoned"),
+        Attempt("bell", "attempted"),
+    )
+    assert terminal.data == b"\x07"
+
+
+def test_failures_are_recorded_and_the_rest_still_run(terminal: CapturedTerminal) -> None:
+    def broken_terminal(text: str) -> None:
+        raise OSError(5, "Input/output error")
+
+    running = dispatch(
+        [BellChannel(), CommandChannel("exit 4"), CommandChannel("true")],
+        title="pi ask",
+        message=MESSAGE,
+        write_terminal=broken_terminal,
+    )
+    assert running.wait(10)
+    assert running.attempts == (
+        Attempt("bell", "failed", "OSError: [Errno 5] Input/output error"),
+        Attempt("command", "failed", "exit status 4"),
+        Attempt("command", "attempted"),
+    )
+
+
+def test_failures_go_to_the_debug_log(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG, logger="pi_ask.notifications")
+    running = dispatch(
+        [CommandChannel("exit 4")], title="pi ask", message=MESSAGE, write_terminal=print
+    )
+    assert running.wait(10)
+    assert any(
+        record.name == "pi_ask.notifications"
+        and record.levelno == logging.DEBUG
+        and "exit status 4" in record.getMessage()
+        for record in caplog.records
+    )
+
+
+def test_disabled_sends_nothing_and_records_one_skip(terminal: CapturedTerminal) -> None:
+    running = dispatch(
+        [BellChannel()],
+        title="pi ask",
+        message=MESSAGE,
+        write_terminal=terminal.write,
+        enabled=False,
+    )
+    assert running.done
+    assert running.attempts == (Attempt("notifications", "skipped", "notifications are disabled"),)
+    time.sleep(0.05)
+    assert terminal.data == b""
+
+
+def test_close_abandons_the_running_channel_and_skips_the_rest(
+    tmp_path: Path, terminal: CapturedTerminal
+) -> None:
+    pid_file = tmp_path / "pid"
+    running = dispatch(
+        [_hanging(pid_file), BellChannel()],
+        title="pi ask",
+        message=MESSAGE,
+        write_terminal=terminal.write,
+        timeout_s=30,
+    )
+    pid = _wait_for_pid(pid_file)
+    started = time.monotonic()
+    running.close(grace=0.2)
+    assert time.monotonic() - started < 2
+    assert running.done
+    assert running.attempts == (
+        Attempt("command", "failed", "abandoned: the ask ended before it finished"),
+        Attempt("bell", "skipped", "not started: the ask ended"),
+    )
+    assert _is_gone(pid)
+    time.sleep(0.1)
+    assert terminal.data == b""
+
+
+def test_close_lets_a_quick_channel_finish_within_the_grace(tmp_path: Path) -> None:
+    out = tmp_path / "done"
+    running = dispatch(
+        [CommandChannel(f"sleep 0.2; touch {shlex.quote(str(out))}")],
+        title="pi ask",
+        message=MESSAGE,
+        write_terminal=print,
+    )
+    running.close(grace=5)
+    assert running.attempts == (Attempt("command", "attempted"),)
+    assert out.exists()
+
+
+def test_close_after_the_end_changes_nothing(terminal: CapturedTerminal) -> None:
+    running = dispatch(
+        [BellChannel()], title="pi ask", message=MESSAGE, write_terminal=terminal.write
+    )
+    assert running.wait(10)
+    running.close()
+    running.close()
+    assert running.attempts == (Attempt("bell", "attempted"),)
+
+
+def test_no_channels_is_done_at_once() -> None:
+    running = dispatch([], title="pi ask", message=MESSAGE, write_terminal=print)
+    assert running.done
+    assert running.attempts == ()
+
+
+@pytest.mark.parametrize("timeout_s", [0.0, -1.0, float("nan"), float("inf")])
+def test_a_bad_timeout_means_the_default(timeout_s: float, tmp_path: Path) -> None:
+    running = dispatch(
+        [CommandChannel("true")],
+        title="pi ask",
+        message=MESSAGE,
+        write_terminal=print,
+        timeout_s=timeout_s,
+    )
+    assert running.wait(10)
+    assert running.attempts == (Attempt("command", "attempted"),)
+
+
+def test_hostile_text_is_cleaned_before_any_channel_sees_it(
+    tmp_path: Path, terminal: CapturedTerminal
+) -> None:
+    out = tmp_path / "message"
+    hostile = "\x1b]0;x\x07\n\x9b" + "C" * 10_000
+    running = dispatch(
+        [
+            Osc9Channel(),
+            CommandChannel(f'printf %s "$ASK_NOTIFY_MESSAGE" > {shlex.quote(str(out))}'),
+        ],
+        title="pi\x1b ask",
+        message=waiting_message(hostile),
+        write_terminal=terminal.write,
+    )
+    assert running.wait(10)
+    expected = waiting_message(hostile)
+    assert len(expected) == 120
+    assert expected.startswith("Question waiting: ^[]0;x^G \\x9bCCC")
+    assert out.read_text() == expected
+    assert terminal.data == f"\x1b]9;{expected}\x07".encode()
