@@ -170,8 +170,8 @@ def _part_label(part: str) -> str:
 
 
 def _suggest(word: str, candidates: dict[str, str]) -> str | None:
-    # Single characters are never typos of a name worth suggesting.
-    if len(word) < 2:
+    # Single characters are never typos of a name worth suggesting, and "f13" is no "f3".
+    if len(word) < 2 or (word[0] == "f" and word[1:].isdigit()):
         return None
     matches = difflib.get_close_matches(word, [c for c in candidates if len(c) > 1], 1, 0.75)
     return matches[0] if matches else None

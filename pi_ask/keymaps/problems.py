@@ -47,6 +47,11 @@ def quote(text: str) -> str:
     return _BIDI.sub(_code_point, json.dumps(text, ensure_ascii=False))
 
 
+def clean(text: str) -> str:
+    """Text for a message with control and bidi characters escaped, truncated."""
+    return quote(text)[1:-1]
+
+
 def describe(value: object) -> str:
     """A short, safe rendering of any config value (``42``, ``true``, ``"x"``, ``[1, 2]``)."""
     if isinstance(value, str):

@@ -26,7 +26,7 @@ from pi_ask.keymaps.contexts import (
 from pi_ask.keymaps.key_ids import KeyIdError, parse_key_id
 from pi_ask.keymaps.keymap import DEFAULT_KEYMAPS, ActionBinding, Keymaps
 from pi_ask.keymaps.legacy import convert_legacy_keymaps, is_legacy_keymaps, legacy_field
-from pi_ask.keymaps.problems import KeymapProblem, Severity, describe, quote
+from pi_ask.keymaps.problems import KeymapProblem, Severity, clean, describe, quote
 from pi_ask.keymaps.terminal_keys import terminal_keys, unavailable_reason
 
 _CONTEXT_LIST = ", ".join(spec.name for spec in CONTEXTS)
@@ -210,7 +210,7 @@ def _action_values(
         action = _find(spec.actions, name)
         if action is None:
             expected = ", ".join(a.name for a in spec.actions)
-            hint = _did_you_mean(name, spec.actions)
+            hint = _elsewhere(name) or _did_you_mean(name, spec.actions)
             found.add(
                 f"{here}.{name}",
                 None,
@@ -301,7 +301,8 @@ def _parse_one(text: str, path: str, found: _Collector) -> str | None:
         hint = f" (did you mean {quote(error.suggestion)}?)" if error.suggestion else ""
         if text.rstrip().endswith("+") and text.strip() != "+":
             hint += '; "+" separates modifiers, so a "+" key cannot be bound'
-        found.add(path, text, f"{quote(text)} is not a key id: {error.reason}{hint}")
+        reason = clean(error.reason)
+        found.add(path, text, f"{quote(text)} is not a key id: {reason}{hint}")
         return None
     stripped = text.strip()
     if len(stripped) == 1 and stripped.isascii() and stripped.isupper():
@@ -417,6 +418,12 @@ def _canonical_first(
 
 def _string_keys(document: Mapping[object, object]) -> dict[str, object]:
     return {str(key): value for key, value in document.items()}
+
+
+def _elsewhere(name: str) -> str:
+    """A hint naming the contexts that do have an action called ``name``."""
+    owners = [spec.name for spec in CONTEXTS if _find(spec.actions, name) is not None]
+    return f" (it belongs to {', '.join(owners)})" if owners else ""
 
 
 def _did_you_mean(name: str, specs: tuple[_Spec, ...]) -> str:

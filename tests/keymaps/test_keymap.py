@@ -1,0 +1,69 @@
+"""The ``Keymaps`` value and ``DEFAULT_KEYMAPS``."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from pi_ask.keymaps.contexts import CONTEXTS
+from pi_ask.keymaps.keymap import DEFAULT_KEYMAPS, ActionBinding, Keymaps
+from pi_ask.keymaps.validation import resolve_keymaps
+
+
+def test_defaults_cover_every_action() -> None:
+    for spec in CONTEXTS:
+        for action in spec.actions:
+            assert DEFAULT_KEYMAPS.keys(spec.name, action.name) == action.default_keys
+
+
+def test_labels_of_the_defaults() -> None:
+    assert DEFAULT_KEYMAPS.label("settings_modal", "close") == "Esc / Ctrl+C / ?"
+    assert DEFAULT_KEYMAPS.label("main", "next_tab") == "Tab / →"
+    assert DEFAULT_KEYMAPS.label("main", "question_note") == "Shift+N"
+    assert DEFAULT_KEYMAPS.label("main", "option_note") == "N"
+    assert DEFAULT_KEYMAPS.label("settings_modal", "toggle") == "Enter / Space"
+
+
+def test_ids_label_keeps_raw_ids() -> None:
+    assert DEFAULT_KEYMAPS.ids_label("main", "change_question_type") == "t"
+    keymaps = resolve_keymaps({"main": {"change_question_type": ["ctrl+t", "T"]}}).keymaps
+    assert keymaps.ids_label("main", "change_question_type") == "ctrl+t / t"
+    assert keymaps.label("main", "change_question_type") == "Ctrl+T / T"
+
+
+def test_unavailable_ids_are_configured_but_not_bound() -> None:
+    keymaps = resolve_keymaps({"main": {"confirm": ["super+k", "enter"]}}).keymaps
+    assert keymaps.keys("main", "confirm") == ("enter",)
+    assert keymaps.configured("main", "confirm") == ("enter", "super+k")
+    assert keymaps.binding("main", "confirm").unavailable == ("super+k",)
+    assert keymaps.label("main", "confirm") == "Enter"
+
+
+def test_binding_path_and_context_slice() -> None:
+    binding = DEFAULT_KEYMAPS.binding("note_editor", "save")
+    assert binding.path == "keymaps.note_editor.save"
+    assert [b.action for b in DEFAULT_KEYMAPS.in_context("global")] == ["dismiss", "settings"]
+
+
+def test_unknown_action_of_a_context_is_a_key_error() -> None:
+    with pytest.raises(KeyError, match="'editor' has no action 'confirm'"):
+        DEFAULT_KEYMAPS.keys("editor", "confirm")
+
+
+def test_a_keymaps_value_must_cover_every_action_in_order() -> None:
+    with pytest.raises(ValueError, match="one binding per action"):
+        Keymaps(DEFAULT_KEYMAPS.bindings[1:])
+    with pytest.raises(ValueError, match="one binding per action"):
+        Keymaps(tuple(reversed(DEFAULT_KEYMAPS.bindings)))
+
+
+def test_values_compare_equal_and_are_frozen() -> None:
+    again = resolve_keymaps({}).keymaps
+    assert again == DEFAULT_KEYMAPS
+    assert hash(again) == hash(DEFAULT_KEYMAPS)
+    changed = resolve_keymaps({"main": {"confirm": "ctrl+k"}}).keymaps
+    assert changed != DEFAULT_KEYMAPS
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        DEFAULT_KEYMAPS.bindings = ()  # type: ignore[misc]
+    assert isinstance(DEFAULT_KEYMAPS.bindings[0], ActionBinding)
