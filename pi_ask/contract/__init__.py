@@ -5,9 +5,13 @@ Pure and stdlib-only: no I/O, no prompt_toolkit, no pydantic, no config reads.
 
 from __future__ import annotations
 
-from pi_ask.contract.loading import (
+from pi_ask.contract.document import (
     MAX_PAYLOAD_BYTES,
     MAX_PAYLOAD_DEPTH,
+    check_document,
+    decode_document,
+)
+from pi_ask.contract.loading import (
     InvalidPayload,
     LoadedPayload,
     load_payload,
@@ -73,8 +77,10 @@ __all__ = [
     "QuestionType",
     "ResultDetails",
     "ToolResult",
+    "check_document",
     "check_semantics",
     "check_structure",
+    "decode_document",
     "derive_label",
     "invalid_result",
     "json_type_name",

@@ -2,8 +2,8 @@
 
 The pipeline, in order (python-port.md §10, behaviour.md §2):
 
-1. text only: at most 1 MiB, UTF-8, valid JSON (``NaN``/``Infinity`` refused);
-2. nested at most 32 levels deep;
+1. text only: at most 1 MiB, UTF-8, valid JSON (``document.decode_document``);
+2. JSON data nested at most 32 levels deep (``document.check_document``);
 3. label preparation (``prepare_payload``);
 4. the structural check, then the semantic rules, all issues collected;
 5. normalization.
@@ -14,19 +14,16 @@ issue whose path is ``""``. Nothing here raises on bad input: every problem is a
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import cast
 
+from pi_ask.contract.document import check_document, decode_document
 from pi_ask.contract.normalization import normalize
 from pi_ask.contract.payload import AskPayload
 from pi_ask.contract.preparation import prepare_payload
 from pi_ask.contract.results import Issue, JsonObject
 from pi_ask.contract.semantics import check_semantics
 from pi_ask.contract.structure import check_structure
-
-MAX_PAYLOAD_BYTES = 1024 * 1024
-MAX_PAYLOAD_DEPTH = 32
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,76 +56,18 @@ class InvalidPayload:
     prepared: object = None
 
 
-class _Undecodable(Exception):
-    """Raised inside this module when source text is not a JSON document we accept."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
-
-
-def _refuse_constant(name: str) -> object:
-    raise _Undecodable(f"payload is not valid JSON: {name} is not a JSON value")
-
-
-def _decode(source: str | bytes) -> object:
-    raw = source if isinstance(source, bytes) else source.encode("utf-8", "surrogatepass")
-    size = len(raw)
-    if size > MAX_PAYLOAD_BYTES:
-        raise _Undecodable(
-            f"payload is too large: {size} bytes; the limit is 1 MiB ({MAX_PAYLOAD_BYTES} bytes)"
-        )
-    if isinstance(source, bytes):
-        try:
-            source = source.decode("utf-8-sig")
-        except UnicodeDecodeError as err:
-            raise _Undecodable(
-                f"payload is not valid UTF-8: byte {err.start} cannot be decoded"
-            ) from err
-    try:
-        return json.loads(source, parse_constant=_refuse_constant)
-    except json.JSONDecodeError as err:
-        raise _Undecodable(
-            f"payload is not valid JSON: {err.msg} (line {err.lineno}, column {err.colno})"
-        ) from err
-    except RecursionError as err:
-        raise _Undecodable(_too_deep()) from err
-
-
-def _too_deep() -> str:
-    return f"payload is nested too deeply; the limit is {MAX_PAYLOAD_DEPTH} levels"
-
-
-def _is_too_deep(value: object) -> bool:
-    """True when arrays/objects nest more than ``MAX_PAYLOAD_DEPTH`` levels (the root is 1)."""
-    # Iterative, and each container is walked again only when reached deeper than before, so
-    # shared or cyclic Python objects (API callers) cannot blow up the walk.
-    deepest: dict[int, int] = {}
-    stack: list[tuple[object, int]] = [(value, 1)]
-    while stack:
-        node, depth = stack.pop()
-        if not isinstance(node, (dict, list)):
-            continue
-        if depth > MAX_PAYLOAD_DEPTH:
-            return True
-        if deepest.get(id(node), 0) >= depth:
-            continue
-        deepest[id(node)] = depth
-        children = node.values() if isinstance(node, dict) else node
-        stack.extend((child, depth + 1) for child in children)
-    return False
-
-
 def _raw_title(params: object) -> str | None:
     title = params.get("title") if isinstance(params, dict) else None
-    return title if isinstance(title, str) else None
+    # A title JSON cannot carry (a lone surrogate) must not reach the printed result.
+    return title if isinstance(title, str) and check_document(title) is None else None
 
 
 def _validate(
     params: object, *, present_single_as_multi: bool, allow_freeform: bool
 ) -> LoadedPayload | InvalidPayload:
-    if _is_too_deep(params):
-        return InvalidPayload((Issue("", _too_deep()),), _raw_title(params), params)
+    problem = check_document(params)
+    if problem is not None:
+        return InvalidPayload((problem,), _raw_title(params), params)
     prepared = prepare_payload(params)
     issues = check_structure(prepared) + check_semantics(prepared, allow_freeform=allow_freeform)
     if issues:
@@ -154,10 +93,9 @@ def parse_payload(
         >>> parse_payload("[]").issues
         (Issue(path='', message='payload must be a JSON object'),)
     """
-    try:
-        params = _decode(source)
-    except _Undecodable as err:
-        return InvalidPayload((Issue("", err.message),))
+    params = decode_document(source)
+    if isinstance(params, Issue):
+        return InvalidPayload((params,))
     return _validate(
         params, present_single_as_multi=present_single_as_multi, allow_freeform=allow_freeform
     )
