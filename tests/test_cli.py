@@ -1,0 +1,158 @@
+"""The ``pi-ask`` command run as a real subprocess, without a terminal."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+VALID = {
+    "title": "  Setup  ",
+    "questions": [
+        {
+            "id": "lang",
+            "label": "Language",
+            "prompt": "Which language?",
+            "options": [{"value": "python"}, {"value": "go", "label": "Go"}],
+        },
+        {"id": "ci", "prompt": "Which checks?", "type": "multi", "options": [{"value": "lint"}]},
+    ],
+}
+
+
+def run(
+    *args: str, stdin: str | None = None, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    # start_new_session detaches the child from any controlling terminal, as in CI.
+    return subprocess.run(
+        [sys.executable, "-m", "pi_ask", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env,
+        start_new_session=True,
+        timeout=60,
+        check=False,
+    )
+
+
+@pytest.fixture
+def env(tmp_path: Path) -> dict[str, str]:
+    return {
+        **os.environ,
+        "PI_ASK_CONFIG": str(tmp_path / "config" / "config.toml"),
+        "PI_ASK_STATE_DIR": str(tmp_path / "state"),
+    }
+
+
+def test_version_and_help(env: dict[str, str]) -> None:
+    version = run("--version", env=env)
+    assert version.returncode == 0
+    assert version.stdout.strip() == "pi-ask 0.1.0"
+    helped = run("--help", env=env)
+    assert helped.returncode == 0
+    for command in ("ask", "demo", "schema", "tool", "notify"):
+        assert command in helped.stdout
+
+
+def test_no_ui_returns_the_pending_questions_and_exits_1(env: dict[str, str]) -> None:
+    done = run("ask", "--ui", "none", stdin=json.dumps(VALID), env=env)
+    assert done.returncode == 1, done.stderr
+    result = json.loads(done.stdout)
+    text = result["content"][0]["text"]
+    assert text.startswith("Needs user input: ask_user requires interactive TUI mode.\n")
+    assert "1. Language: Which language?\n   - Python [python]\n   - Go [go]\n" in text
+    assert "   - Type your own [custom]" in text
+    details = result["details"]
+    assert details["cancelled"] is True
+    assert details["title"] == "Setup"
+    assert details["answers"] == {}
+    assert [q["label"] for q in details["questions"]] == ["Language", "Q2"]
+
+
+def test_auto_without_a_terminal_falls_back_to_no_ui(env: dict[str, str], tmp_path: Path) -> None:
+    payload = tmp_path / "q.json"
+    payload.write_text(json.dumps(VALID), encoding="utf-8")
+    done = run("ask", str(payload), env=env)
+    assert done.returncode == 1
+    assert json.loads(done.stdout)["content"][0]["text"].startswith("Needs user input")
+
+
+def test_invalid_payload_prints_every_issue_and_exits_2(env: dict[str, str]) -> None:
+    bad = {
+        "questions": [
+            {"id": "a", "prompt": "One?", "options": [{"value": "x"}, {"value": "x"}]},
+            {"id": "a", "prompt": " ", "type": "preview", "options": [{"value": "y"}]},
+        ]
+    }
+    done = run("ask", "--ui", "none", stdin=json.dumps(bad), env=env)
+    assert done.returncode == 2
+    result = json.loads(done.stdout)
+    assert result["content"][0]["text"].splitlines() == [
+        "Invalid ask_user payload:",
+        '- questions[0].options[1].value: Question 1, option 2: duplicate option value "x"',
+        '- questions[1].id: Question 2: duplicate question id "a"',
+        "- questions[1].prompt: Question 2: prompt is required",
+        "- questions[1].options[0].preview: Question 2, option 1: preview questions require"
+        ' preview text for every option; add preview text or use type "single" instead',
+    ]
+    assert result["details"]["error"]["kind"] == "invalid_input"
+    assert result["details"]["cancelled"] is True
+
+
+@pytest.mark.parametrize("text", ["{not json", "[1, 2]", "null", '"text"'])
+def test_a_payload_that_is_not_an_object_is_invalid_input(env: dict[str, str], text: str) -> None:
+    done = run("ask", "--ui", "none", stdin=text, env=env)
+    assert done.returncode == 2
+    issues = json.loads(done.stdout)["details"]["error"]["issues"]
+    assert issues[0]["path"] == ""
+    assert "Traceback" not in done.stderr
+
+
+def test_an_unreadable_payload_file_is_a_usage_error(env: dict[str, str], tmp_path: Path) -> None:
+    missing = run("ask", str(tmp_path / "nope.json"), env=env)
+    folder = run("ask", str(tmp_path), env=env)
+    for done in (missing, folder):
+        assert done.returncode == 2
+        assert done.stdout == ""
+        assert len(done.stderr.strip().splitlines()) == 1
+        assert "Traceback" not in done.stderr
+    assert "does not exist" in missing.stderr
+    assert "is a folder" in folder.stderr
+
+
+def test_rpc_refuses_a_payload_on_stdin(env: dict[str, str]) -> None:
+    done = run("ask", "--ui", "rpc", "-", stdin="{}", env=env)
+    assert done.returncode == 2
+    assert "needs a PAYLOAD file" in done.stderr
+
+
+def test_bad_usage_exits_2(env: dict[str, str]) -> None:
+    done = run("ask", "--ui", "web", env=env)
+    assert done.returncode == 2
+    assert "invalid choice" in done.stderr
+
+
+def test_schema_and_tool_metadata(env: dict[str, str]) -> None:
+    schema = json.loads(run("schema", env=env).stdout)
+    assert schema["required"] == ["questions"]
+    tool = json.loads(run("tool", env=env).stdout)
+    assert tool["name"] == "ask_user"
+    assert tool["parameters"] == schema
+
+
+def test_readme_payload_and_result_agree_with_the_command(env: dict[str, str]) -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    payload_text, result_text = re.findall(r"```json\n(.*?)```", readme, re.DOTALL)[:2]
+    done = run("ask", "--ui", "none", stdin=payload_text, env=env)
+    assert done.returncode == 1
+    shown = json.loads(result_text)["details"]
+    got = json.loads(done.stdout)["details"]
+    assert got["questions"] == shown["questions"]
+    assert got["title"] == shown["title"]
