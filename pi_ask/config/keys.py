@@ -1,0 +1,331 @@
+"""Every setting of the config file outside ``[keymaps]``: name, default, meaning, checks.
+
+This table is the one place a setting is described. The default file's comments, the fast
+loader's checks, the pydantic model, ``docs/configuration.md`` and the settings overlay rows
+all read it, so a setting added here shows up everywhere. Keymaps have their own table in
+``pi_ask.keymaps`` (contexts, actions, default keys).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Literal, TypeAlias
+
+TomlValue: TypeAlias = "bool | int | float | str | list[TomlValue] | Mapping[str, TomlValue]"
+"""A value as TOML (and JSON) can hold it, after parsing."""
+
+Kind = Literal[
+    "bool",
+    "schema_version",
+    "seconds",
+    "milliseconds",
+    "retries",
+    "extractor",
+    "models",
+    "channels",
+]
+"""How a setting's value is checked: the fast loader and the model agree on each kind."""
+
+SECTIONS = ("behaviour", "notifications", "keymaps", "answer")
+"""The tables of the file, in file order."""
+
+CURRENT_SCHEMA_VERSION = 1
+"""The ``schema_version`` this pi-ask writes; older files are migrated in memory."""
+
+MAX_RETRIES = 3
+MAX_TIMEOUT_S = 600.0
+EXTRACTORS = ("auto", "offline", "model")
+TERMINAL_CHANNELS = ("bell", "osc9", "osc777")
+ENV_PREFIX = "PI_ASK_"
+
+_URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://\S")
+
+
+@dataclass(frozen=True, slots=True)
+class SettingKey:
+    """One setting of the file.
+
+    Attributes:
+        key: The dotted snake_case name (``behaviour.show_footer_hints``).
+        kind: How the value is checked.
+        default: The value used when the file leaves the key out or holds a bad value.
+        comment: The comment written above the key in the default file (lines split on
+            newlines).
+        expected: What a valid value looks like, for error messages.
+    """
+
+    key: str
+    kind: Kind
+    default: TomlValue
+    comment: str
+    expected: str
+
+    @property
+    def section(self) -> str:
+        """The table holding the key (``""`` for top-level keys)."""
+        return self.key.rpartition(".")[0]
+
+    @property
+    def name(self) -> str:
+        """The key's name inside its table."""
+        return self.key.rpartition(".")[2]
+
+    @property
+    def alias(self) -> str:
+        """The camelCase spelling accepted when reading (``showFooterHints``)."""
+        return camel_case(self.name)
+
+    @property
+    def env_var(self) -> str:
+        """The environment variable that overrides the key."""
+        return env_var_name(self.key)
+
+
+@dataclass(frozen=True, slots=True)
+class ToggleRow:
+    """One on/off row of the settings overlay (behaviour.md §10).
+
+    Attributes:
+        key: The boolean setting the row flips.
+        label: The row's text.
+        description: The help shown under the list while the row is focused.
+        group: The overlay section the row sits in.
+    """
+
+    key: str
+    label: str
+    description: str
+    group: Literal["Live settings", "Defaults for future asks"]
+
+
+_BOOL = "true or false"
+
+KEYS: tuple[SettingKey, ...] = (
+    SettingKey(
+        "schema_version",
+        "schema_version",
+        CURRENT_SCHEMA_VERSION,
+        "Version of this file's layout; pi-ask migrates older files when it reads them.",
+        f"the whole number {CURRENT_SCHEMA_VERSION}",
+    ),
+    SettingKey(
+        "behaviour.auto_submit_when_answered_without_notes",
+        "bool",
+        False,
+        "Submit by itself once every question is answered and no note was written.",
+        _BOOL,
+    ),
+    SettingKey(
+        "behaviour.confirm_dismiss_when_dirty",
+        "bool",
+        True,
+        "Ask for a second cancel/dismiss before throwing away answers or drafts.",
+        _BOOL,
+    ),
+    SettingKey(
+        "behaviour.double_press_review_shortcuts",
+        "bool",
+        True,
+        "On the review tab, 1/2/3 (Submit, Elaborate, Cancel) must be pressed twice.",
+        _BOOL,
+    ),
+    SettingKey(
+        "behaviour.present_single_as_multi",
+        "bool",
+        False,
+        "Show single-select questions as multi-select in new asks (not the open one).",
+        _BOOL,
+    ),
+    SettingKey(
+        "behaviour.show_footer_hints",
+        "bool",
+        True,
+        "Show the key hints at the bottom of the ask flow.",
+        _BOOL,
+    ),
+    SettingKey(
+        "notifications.enabled",
+        "bool",
+        True,
+        "Send one notification when an ask opens and waits for you.",
+        _BOOL,
+    ),
+    SettingKey(
+        "notifications.timeout_s",
+        "seconds",
+        5,
+        "Seconds each channel may take before it is abandoned.",
+        f"a number of seconds above 0 and at most {MAX_TIMEOUT_S:g}",
+    ),
+    SettingKey(
+        "notifications.channels",
+        "channels",
+        ["bell"],
+        '"bell", "osc9", "osc777", any apprise URL ("dbus://", "ntfys://topic", ...),\n'
+        'or { type = "command", command = "..." }; run in this order, best effort.',
+        'a list of "bell", "osc9", "osc777", apprise URLs and '
+        '{ type = "command", command = "..." } tables',
+    ),
+    SettingKey(
+        "answer.extractor",
+        "extractor",
+        "auto",
+        '"auto": the first model below whose API key is set, else "offline"; or "model".',
+        '"auto", "offline" or "model"',
+    ),
+    SettingKey(
+        "answer.extraction_models",
+        "models",
+        [{"provider": "openai", "id": "gpt-5.4-mini"}],
+        "Models pi-ask answer tries in order; an entry may add base_url and api_key_env.",
+        'a list of { provider = "...", id = "..." } tables (optional base_url, api_key_env)',
+    ),
+    SettingKey(
+        "answer.extraction_timeout_ms",
+        "milliseconds",
+        30000,
+        "Milliseconds one extraction attempt may take.",
+        "a whole number of milliseconds above 0",
+    ),
+    SettingKey(
+        "answer.extraction_retries",
+        "retries",
+        1,
+        "Extra attempts after the model returns no usable questions.",
+        f"a whole number from 0 to {MAX_RETRIES}",
+    ),
+)
+"""Every non-keymap setting, in file order."""
+
+KEYS_BY_NAME: Mapping[str, SettingKey] = {spec.key: spec for spec in KEYS}
+
+TOGGLE_ROWS: tuple[ToggleRow, ...] = (
+    ToggleRow(
+        "behaviour.auto_submit_when_answered_without_notes",
+        "Auto-submit when answered without notes",
+        "Auto-submit completed ask flows when no question or option notes were added.",
+        "Live settings",
+    ),
+    ToggleRow(
+        "behaviour.confirm_dismiss_when_dirty",
+        "Confirm dismiss when dirty",
+        "Require a second cancel or dismiss action before discarding answered or drafted "
+        "ask content.",
+        "Live settings",
+    ),
+    ToggleRow(
+        "behaviour.double_press_review_shortcuts",
+        "Double-press review shortcuts",
+        "Require pressing 1, 2, or 3 twice on the review tab before triggering Submit, "
+        "Elaborate, or Cancel.",
+        "Live settings",
+    ),
+    ToggleRow(
+        "notifications.enabled",
+        "Notifications",
+        "Emit one external notification when the ask flow opens and waits for input.",
+        "Live settings",
+    ),
+    ToggleRow(
+        "behaviour.show_footer_hints",
+        "Show footer hints",
+        "Show footer keymap hints at the bottom of the ask flow.",
+        "Live settings",
+    ),
+    ToggleRow(
+        "behaviour.present_single_as_multi",
+        "Present single-select as multi-select",
+        "Default new and replayed ask flows to render single-select questions as "
+        "multi-select. This is not hot-applied to the current flow; use the type hotkey "
+        "there.",
+        "Defaults for future asks",
+    ),
+)
+"""The settings overlay's toggle rows, in display order (behaviour.md §10)."""
+
+RESET_DESCRIPTION = (
+    "Reset behaviour, keymaps, notifications, and extraction settings to defaults. "
+    "Press twice quickly to confirm."
+)
+"""The description of the overlay's reset row."""
+
+
+def camel_case(name: str) -> str:
+    """The camelCase spelling of a snake_case name (``show_footer_hints`` → ``showFooterHints``)."""
+    head, *rest = name.split("_")
+    return head + "".join(part[:1].upper() + part[1:] for part in rest)
+
+
+def env_var_name(key: str) -> str:
+    """The environment variable for a dotted key: ``PI_ASK_BEHAVIOUR__SHOW_FOOTER_HINTS``."""
+    return ENV_PREFIX + "__".join(part.upper() for part in key.split("."))
+
+
+def is_setting_env_var(name: str) -> bool:
+    """True for a ``PI_ASK_*`` variable that overrides a setting (not ``PI_ASK_CONFIG``)."""
+    upper = name.upper()
+    if not upper.startswith(ENV_PREFIX):
+        return False
+    rest = upper[len(ENV_PREFIX) :]
+    return rest == "SCHEMA_VERSION" or any(
+        rest == section.upper() or rest.startswith(section.upper() + "__") for section in SECTIONS
+    )
+
+
+def is_valid(kind: Kind, value: object) -> bool:
+    """Whether ``value`` (as parsed from TOML) is a good value of ``kind``, entries included.
+
+    The fast loader accepts a file only when every value passes; anything else goes through
+    the model, which says what is wrong.
+    """
+    if kind == "bool":
+        return type(value) is bool
+    if kind == "schema_version":
+        return type(value) is int and 1 <= value <= CURRENT_SCHEMA_VERSION
+    if kind == "seconds":
+        return _is_number(value) and 0 < float(value) <= MAX_TIMEOUT_S  # type: ignore[arg-type]
+    if kind == "milliseconds":
+        return type(value) is int and value > 0
+    if kind == "retries":
+        return type(value) is int and 0 <= value <= MAX_RETRIES
+    if kind == "extractor":
+        return value in EXTRACTORS
+    if kind == "models":
+        return isinstance(value, list) and all(is_model_entry(entry) for entry in value)
+    return isinstance(value, list) and bool(value) and all(is_channel(item) for item in value)
+
+
+def is_model_entry(value: object) -> bool:
+    """A ``{ provider, id, base_url?, api_key_env? }`` table with non-blank strings."""
+    if not isinstance(value, Mapping) or set(value) - {"provider", "id", "base_url", "api_key_env"}:
+        return False
+    required = all(_is_text(value.get(name)) for name in ("provider", "id"))
+    optional = all(
+        name not in value or _is_text(value[name]) for name in ("base_url", "api_key_env")
+    )
+    return required and optional
+
+
+def is_channel(value: object) -> bool:
+    """A terminal channel name, an apprise URL, or a ``{ type = "command", command }`` table."""
+    if isinstance(value, str):
+        return value in TERMINAL_CHANNELS or is_channel_url(value)
+    if not isinstance(value, Mapping) or set(value) - {"type", "command"}:
+        return False
+    return value.get("type") == "command" and _is_text(value.get("command"))
+
+
+def is_channel_url(value: str) -> bool:
+    """True when ``value`` has the ``scheme://...`` form of an apprise URL."""
+    return _URL.match(value) is not None
+
+
+def _is_number(value: object) -> bool:
+    return type(value) in (int, float) and math.isfinite(value)  # type: ignore[arg-type]
+
+
+def _is_text(value: object) -> bool:
+    return isinstance(value, str) and bool(value.strip())

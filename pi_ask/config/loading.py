@@ -1,0 +1,142 @@
+"""Load the settings from the file and the environment: fast when all is well, thorough else.
+
+The fast path (``tomllib`` → checks in ``keys.is_valid`` → ``Settings``) serves the common
+case on the first-frame path: no ``PI_ASK_*`` setting variable and every value valid. Anything
+else goes through the pydantic model (``explanation.explain``), which knows the environment
+and words every problem. Both end in ``settings_from_values`` and resolve keymaps the same
+way, and ``tests/config/test_parity.py`` keeps their results equal.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from pi_ask.config.document import CanonicalDocument, canonical_values
+from pi_ask.config.keys import KEYS_BY_NAME, is_setting_env_var, is_valid
+from pi_ask.config.migrations import migrate
+from pi_ask.config.problems import ConfigProblem
+from pi_ask.config.settings import Settings, settings_from_values
+from pi_ask.keymaps import KeymapProblem, resolve_keymaps
+
+FileStatus = Literal["absent", "parsed", "not_toml", "unreadable"]
+"""What reading the file gave: nothing, a document, text that is not TOML, or an error."""
+
+
+@dataclass(frozen=True, slots=True)
+class FileContent:
+    """The config file as read.
+
+    Attributes:
+        status: See ``FileStatus``.
+        document: The parsed document when ``status`` is ``parsed``.
+        detail: Why the file could not be used (``not_toml``, ``unreadable``).
+        text: The file's text when ``status`` is ``parsed``.
+    """
+
+    status: FileStatus
+    document: Mapping[str, object] | None = None
+    detail: str = ""
+    text: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Evaluation:
+    """Settings worked out from a document and the environment.
+
+    Attributes:
+        settings: The effective settings.
+        problems: Every problem found, file and environment.
+        thorough: True when the model checked the values (False: the fast path did).
+    """
+
+    settings: Settings
+    problems: tuple[ConfigProblem, ...]
+    thorough: bool
+
+
+def read_file(path: Path) -> FileContent:
+    """Read and parse the config file; never raises for a bad or missing file."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return FileContent("absent")
+    except IsADirectoryError:
+        return FileContent("unreadable", detail="it is a folder, not a file")
+    except OSError as err:
+        return FileContent("unreadable", detail=err.strerror or str(err))
+    return parse_text(data)
+
+
+def parse_text(data: bytes) -> FileContent:
+    """Parse the bytes of a config file."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        return FileContent("not_toml", detail=f"not UTF-8 text (byte {err.start})")
+    try:
+        return FileContent("parsed", tomllib.loads(text), text=text)
+    except tomllib.TOMLDecodeError as err:
+        return FileContent("not_toml", detail=str(err))
+
+
+def has_setting_variables(environ: Mapping[str, str]) -> bool:
+    """True when any ``PI_ASK_*`` variable overrides a setting."""
+    return any(is_setting_env_var(name) for name in environ)
+
+
+def evaluate(
+    document: Mapping[str, object] | None,
+    environ: Mapping[str, str] | None = None,
+    *,
+    thorough: bool = False,
+) -> Evaluation:
+    """Work out the settings of a parsed document (``None``: no file) and the environment.
+
+    Args:
+        document: The parsed file, or ``None`` when there is no usable file.
+        environ: The environment; ``os.environ`` when not given.
+        thorough: Always go through the model (the commands do, for its messages).
+
+    Returns:
+        The settings and every problem.
+    """
+    env = os.environ if environ is None else environ
+    canonical = canonical_values(migrate(document or {}))
+    problems = list(canonical.problems)
+    values = None if thorough or has_setting_variables(env) else _fast_values(canonical)
+    keymaps_document = canonical.keymaps
+    fast = values is not None
+    if values is None:
+        # Imported here: pydantic-settings is too slow to load on the first-frame path.
+        from pi_ask.config.explanation import explain
+
+        explained = explain(canonical, env)
+        values, keymaps_document = dict(explained.values), explained.keymaps
+        problems.extend(explained.problems)
+    resolution = resolve_keymaps(keymaps_document)
+    problems.extend(keymap_problems(resolution.problems))
+    settings = settings_from_values(values, resolution.session_keymaps)
+    return Evaluation(settings, tuple(problems), not fast)
+
+
+def keymap_problems(found: tuple[KeymapProblem, ...]) -> list[ConfigProblem]:
+    """Keymap problems as config problems; errors say the defaults are used instead."""
+    problems: list[ConfigProblem] = []
+    for problem in found:
+        message = problem.message
+        if problem.severity == "error":
+            message += "; using default keymaps for this session"
+        problems.append(ConfigProblem(problem.path, message, problem.severity))
+    return problems
+
+
+def _fast_values(canonical: CanonicalDocument) -> Mapping[str, object] | None:
+    for key, value in canonical.values.items():
+        if not is_valid(KEYS_BY_NAME[key].kind, value):
+            return None
+    return canonical.values

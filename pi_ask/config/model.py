@@ -1,0 +1,262 @@
+"""The pydantic-settings model of the config file: checks, environment overrides, schema.
+
+Importing pydantic-settings costs about as much as the whole first frame (style.md §2), so
+only the slow edges import this module: ``pi-ask config show|validate|schema``, a file with a
+bad value, and any ``PI_ASK_*`` setting variable. A clean file with no such variable is read
+by ``fast_path`` into the same ``Settings`` (the parity test keeps the two equal).
+
+The model's field types are built from ``keys.KEYS`` and ``pi_ask.keymaps.CONTEXTS``. Each
+value is checked on its own (python-port.md §10): file values strictly (TOML has types),
+environment values leniently (they are text, ``false`` means false).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from functools import cache
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import create_model as _create_model
+from pydantic_settings import BaseSettings, EnvSettingsSource, SettingsConfigDict
+from pydantic_settings.exceptions import SettingsError
+
+from pi_ask.config.keys import (
+    CURRENT_SCHEMA_VERSION,
+    ENV_PREFIX,
+    EXTRACTORS,
+    KEYS,
+    MAX_RETRIES,
+    MAX_TIMEOUT_S,
+    SECTIONS,
+    Kind,
+    SettingKey,
+    is_channel_url,
+    is_setting_env_var,
+)
+from pi_ask.keymaps import CONTEXTS
+
+
+class ModelEntryModel(BaseModel):
+    """One ``answer.extraction_models`` entry."""
+
+    model_config = ConfigDict(extra="forbid", title="ModelEntry")
+
+    provider: Annotated[str, Field(pattern=r"\S", description="Provider name (openai, ...).")]
+    id: Annotated[str, Field(pattern=r"\S", description="Model id at the provider.")]
+    base_url: Annotated[str | None, Field(description="API address, if not the known one.")] = None
+    api_key_env: Annotated[
+        str | None, Field(description="Variable holding the API key, if not the known one.")
+    ] = None
+
+
+class CommandChannelModel(BaseModel):
+    """A ``{ type = "command", command = "..." }`` notification channel."""
+
+    model_config = ConfigDict(extra="forbid", title="CommandChannel")
+
+    type: Literal["command"]
+    command: Annotated[str, Field(pattern=r"\S", description="Shell command to run.")]
+
+
+def _check_channel_name(value: str) -> str:
+    if value in ("bell", "osc9", "osc777") or is_channel_url(value):
+        return value
+    raise ValueError('expected "bell", "osc9", "osc777" or an apprise URL ("scheme://...")')
+
+
+ChannelName = Annotated[str, AfterValidator(_check_channel_name)]
+Channel = ChannelName | CommandChannelModel
+Binding = str | list[str]
+
+_TYPES: dict[Kind, Any] = {
+    "bool": bool,
+    "schema_version": Annotated[int, Field(ge=1, le=CURRENT_SCHEMA_VERSION)],
+    "seconds": Annotated[float, Field(gt=0, le=MAX_TIMEOUT_S, allow_inf_nan=False)],
+    "milliseconds": Annotated[int, Field(gt=0)],
+    "retries": Annotated[int, Field(ge=0, le=MAX_RETRIES)],
+    "extractor": Literal[EXTRACTORS],
+    "models": list[ModelEntryModel],
+    "channels": Annotated[list[Channel], Field(min_length=1)],
+}
+_ENTRY_TYPES: dict[Kind, Any] = {"models": ModelEntryModel, "channels": Channel}
+
+
+def _field(spec: SettingKey) -> Any:
+    return (_TYPES[spec.kind], Field(default=spec.default, description=spec.comment))
+
+
+def _section_model(section: str) -> type[BaseModel]:
+    fields = {spec.name: _field(spec) for spec in KEYS if spec.section == section}
+    title = section.title()
+    config = ConfigDict(extra="allow", title=title)
+    return _create_model(title, __config__=config, **fields)
+
+
+def _keymaps_model() -> type[BaseModel]:
+    contexts: dict[str, Any] = {}
+    for context in CONTEXTS:
+        actions = {
+            action.name: (
+                Binding | None,
+                Field(default=list(action.default_keys), description=action.description),
+            )
+            for action in context.actions
+        }
+        name = "Keymaps" + "".join(part.title() for part in context.name.split("_"))
+        table = _create_model(  # type: ignore[call-overload]
+            name, __config__=ConfigDict(extra="allow", title=context.label), **actions
+        )
+        contexts[context.name] = (table | None, Field(default=None, description=context.label))
+    config = ConfigDict(extra="allow", title="Keymaps")
+    return _create_model("Keymaps", __config__=config, **contexts)
+
+
+def _settings_model() -> type[BaseSettings]:
+    sections: dict[str, Any] = {}
+    for section in SECTIONS:
+        model = _keymaps_model() if section == "keymaps" else _section_model(section)
+        sections[section] = (model | None, Field(default=None))
+    top = next(spec for spec in KEYS if not spec.section)
+    config = SettingsConfigDict(
+        env_prefix=ENV_PREFIX,
+        env_nested_delimiter="__",
+        case_sensitive=False,
+        extra="allow",
+        title="pi-ask config",
+    )
+    return _build_settings(config, top, sections)
+
+
+def _build_settings(
+    config: SettingsConfigDict, top: SettingKey, sections: dict[str, Any]
+) -> type[BaseSettings]:
+    namespace: dict[str, Any] = {"model_config": config, "__annotations__": {}}
+    for name, (annotation, info) in {top.name: _field(top), **sections}.items():
+        namespace["__annotations__"][name] = annotation
+        namespace[name] = info
+    return type("PiAskConfig", (BaseSettings,), namespace)
+
+
+@cache
+def settings_model() -> type[BaseSettings]:
+    """The pydantic-settings class describing the whole file (built once)."""
+    return _settings_model()
+
+
+@cache
+def _adapter(kind: Kind, entry: bool) -> TypeAdapter[Any]:
+    return TypeAdapter(_ENTRY_TYPES[kind] if entry else _TYPES[kind])
+
+
+def check_value(spec: SettingKey, value: object, *, strict: bool) -> tuple[object, str | None]:
+    """Validate one value of ``spec``; returns the plain checked value or why it is wrong."""
+    try:
+        checked = _adapter(spec.kind, False).validate_python(value, strict=strict)
+    except ValidationError as err:
+        return None, _reason(err)
+    return _plain(checked), None
+
+
+def check_entry(kind: Kind, value: object, *, strict: bool) -> tuple[object, str | None]:
+    """Validate one entry of a list setting (``models`` or ``channels``)."""
+    # A channel is a name or a table: pick the member by type, so the reason fits the entry.
+    adapter = _adapter(kind, True)
+    if kind == "channels":
+        adapter = _channel_adapter(isinstance(value, str))
+    try:
+        checked = adapter.validate_python(value, strict=strict)
+    except ValidationError as err:
+        return None, _reason(err)
+    return _plain(checked), None
+
+
+@cache
+def _channel_adapter(named: bool) -> TypeAdapter[Any]:
+    return TypeAdapter(ChannelName if named else CommandChannelModel)
+
+
+def read_environment(environ: Mapping[str, str]) -> tuple[dict[str, tuple[str, object]], list[str]]:
+    """The settings the ``PI_ASK_*`` variables set, one variable at a time.
+
+    Returns:
+        For each dotted key set, the variable's name and its decoded value; and one message per
+        variable that could not be decoded or names no setting.
+    """
+    source = EnvSettingsSource(
+        settings_model(), env_prefix=ENV_PREFIX, env_nested_delimiter="__", case_sensitive=False
+    )
+    found: dict[str, tuple[str, object]] = {}
+    broken: list[str] = []
+    for name in sorted(environ):
+        if not is_setting_env_var(name):
+            continue
+        source.env_vars = {name.lower(): environ[name]}
+        try:
+            data = source()
+        except SettingsError as err:
+            broken.append(f"{name}: {_settings_error(err)}; ignored")
+            continue
+        leaves = list(_leaves(data, ""))
+        if not leaves:
+            broken.append(f"{name}: names no setting; ignored")
+        for key, value in leaves:
+            found[key] = (name, value)
+    return found, broken
+
+
+def json_schema() -> dict[str, object]:
+    """The JSON Schema of the config file, for editors (``pi-ask config schema``)."""
+    schema: dict[str, object] = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        **settings_model().model_json_schema(),
+    }
+    schema["description"] = (
+        "pi-ask settings (config.toml). Every key is optional; camelCase spellings of the "
+        "keys are also accepted."
+    )
+    return schema
+
+
+def _leaves(data: object, prefix: str) -> list[tuple[str, object]]:
+    if not isinstance(data, Mapping) or not data:
+        return [(prefix, data)] if prefix else []
+    depth = prefix.count(".") + 1 if prefix else 0
+    # Values are leaves at depth 2 (section.key) or 3 (keymaps.context.action).
+    limit = 3 if prefix.startswith("keymaps") else 2
+    if prefix and depth >= limit:
+        return [(prefix, data)]
+    out: list[tuple[str, object]] = []
+    for key, value in data.items():
+        out.extend(_leaves(value, f"{prefix}.{key}" if prefix else str(key)))
+    return out
+
+
+def _reason(err: ValidationError) -> str:
+    first = err.errors(include_url=False)[0]
+    message = str(first["msg"])
+    message = message.removeprefix("Value error, ")
+    message = message[:1].lower() + message[1:]
+    # A union reports its member's name first (``function-after[...]``, ``CommandChannel``).
+    where = ".".join(str(part) for part in first["loc"] if not _is_member_name(part))
+    return f"{where}: {message}" if where else message
+
+
+def _is_member_name(part: object) -> bool:
+    return isinstance(part, str) and (part[:1].isupper() or "[" in part)
+
+
+def _settings_error(err: SettingsError) -> str:
+    cause = err.__cause__
+    if isinstance(cause, json.JSONDecodeError):
+        return f"not valid JSON ({cause.msg} at position {cause.pos})"
+    return str(err)
+
+
+def _plain(value: object) -> object:
+    if isinstance(value, BaseModel):
+        return value.model_dump(exclude_none=True)
+    if isinstance(value, list):
+        return [_plain(item) for item in value]
+    return value

@@ -1,0 +1,162 @@
+"""``Settings``: the effective settings as one frozen value, and its parts.
+
+The ask flow, the settings overlay and the commands read these; nothing here knows where a
+value came from (file, environment or default) or how it was checked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Literal, cast
+
+from pi_ask.keymaps import DEFAULT_KEYMAPS, Keymaps
+from pi_ask.state.model import Behaviour
+
+Extractor = Literal["auto", "offline", "model"]
+"""How ``pi-ask answer`` extracts questions: a model when one is usable, offline, or a model."""
+
+
+@dataclass(frozen=True, slots=True)
+class CommandEntry(Mapping[str, str]):
+    """A ``{ type = "command", command = "..." }`` channel entry, as plain read-only data.
+
+    It is a ``Mapping`` so ``pi_ask.notifications.parse_channels`` takes it like the table
+    it was read from, and it is hashable so ``Settings`` stays a value.
+    """
+
+    command: str
+
+    def __getitem__(self, key: str) -> str:
+        if key == "type":
+            return "command"
+        if key == "command":
+            return self.command
+        raise KeyError(key)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(("type", "command"))
+
+    def __len__(self) -> int:
+        return 2
+
+
+ChannelEntry = str | CommandEntry
+"""One valid channel entry: ``"bell"``, ``"osc9"``, ``"osc777"``, an apprise URL, a command."""
+
+
+@dataclass(frozen=True, slots=True)
+class NotificationSettings:
+    """The ``[notifications]`` table.
+
+    Attributes:
+        enabled: Send a notification when an ask opens.
+        timeout_s: Seconds each channel may take.
+        channels: The valid channel entries in configured order (never empty); turn them into
+            channels with ``pi_ask.notifications.parse_channels``.
+    """
+
+    enabled: bool = True
+    timeout_s: float = 5.0
+    channels: tuple[ChannelEntry, ...] = ("bell",)
+
+
+@dataclass(frozen=True, slots=True)
+class ModelEntry:
+    """One extraction model.
+
+    Attributes:
+        provider: The provider name (``openai``, ``openrouter``, ``ollama``, ...).
+        id: The model id at that provider.
+        base_url: The API address, when not the provider's known one.
+        api_key_env: The environment variable holding the API key, when not the provider's.
+    """
+
+    provider: str
+    id: str
+    base_url: str | None = None
+    api_key_env: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerSettings:
+    """The ``[answer]`` table (``pi-ask answer``).
+
+    Attributes:
+        extractor: ``auto``, ``offline`` or ``model``.
+        extraction_models: Models tried in order.
+        extraction_timeout_ms: Milliseconds one attempt may take.
+        extraction_retries: Extra attempts after an unusable reply (0-3).
+    """
+
+    extractor: Extractor = "auto"
+    extraction_models: tuple[ModelEntry, ...] = (ModelEntry("openai", "gpt-5.4-mini"),)
+    extraction_timeout_ms: int = 30000
+    extraction_retries: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Every effective setting.
+
+    Attributes:
+        behaviour: The flow's behaviour flags, handed to the engine as they are.
+        notifications: Notification settings.
+        keymaps: Every action's keys (the defaults when the configured ones are invalid).
+        answer: Answer-extraction settings.
+        schema_version: The version of the file layout the values were read as.
+    """
+
+    behaviour: Behaviour = field(default_factory=Behaviour)
+    notifications: NotificationSettings = field(default_factory=NotificationSettings)
+    keymaps: Keymaps = DEFAULT_KEYMAPS
+    answer: AnswerSettings = field(default_factory=AnswerSettings)
+    schema_version: int = 1
+
+
+def settings_from_values(values: Mapping[str, object], keymaps: Keymaps) -> Settings:
+    """Build ``Settings`` from checked values by dotted key; keys left out take defaults.
+
+    Both loaders end here, so a value means the same whichever of them checked it.
+
+    Args:
+        values: Valid plain values (as TOML holds them) by dotted key.
+        keymaps: The keymaps for the session.
+    """
+    flags = {
+        key.partition(".")[2]: bool(value)
+        for key, value in values.items()
+        if key.startswith("behaviour.")
+    }
+    notifications = NotificationSettings(
+        enabled=bool(values.get("notifications.enabled", True)),
+        timeout_s=float(cast(float, values.get("notifications.timeout_s", 5.0))),
+        channels=tuple(
+            _channel(entry)
+            for entry in cast(list[object], values.get("notifications.channels", ["bell"]))
+        ),
+    )
+    defaults = AnswerSettings()
+    models = cast("list[Mapping[str, str]] | None", values.get("answer.extraction_models"))
+    answer = AnswerSettings(
+        extractor=cast(Extractor, values.get("answer.extractor", defaults.extractor)),
+        extraction_models=(
+            defaults.extraction_models if models is None else tuple(map(_model, models))
+        ),
+        extraction_timeout_ms=cast(int, values.get("answer.extraction_timeout_ms", 30000)),
+        extraction_retries=cast(int, values.get("answer.extraction_retries", 1)),
+    )
+    version = cast(int, values.get("schema_version", 1))
+    return Settings(Behaviour(**flags), notifications, keymaps, answer, version)
+
+
+def _channel(entry: object) -> ChannelEntry:
+    if isinstance(entry, Mapping):
+        return CommandEntry(str(entry["command"]))
+    return str(entry)
+
+
+def _model(entry: Mapping[str, str]) -> ModelEntry:
+    return ModelEntry(
+        entry["provider"], entry["id"], entry.get("base_url"), entry.get("api_key_env")
+    )

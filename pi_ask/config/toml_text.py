@@ -1,0 +1,89 @@
+"""TOML text we write ourselves: literals, and the commented default file.
+
+The default file is the settings' first documentation (like pgcli's ``pgclirc``): every key
+with its default value and a one-line comment. It is generated from ``keys.KEYS`` and
+``pi_ask.keymaps.CONTEXTS``, so it always lists every setting.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping
+
+from pi_ask.config.keys import KEYS
+from pi_ask.keymaps import CONTEXTS
+
+_HEADER = """\
+# pi-ask settings. Every key is optional: a key you delete takes its default.
+# Saved changes reach an open ask at once. `pi-ask config show` prints the effective
+# settings and where each came from; `pi-ask config validate` checks this file.
+# camelCase spellings of the keys (showFooterHints, noteEditor, ...) are also accepted.
+"""
+
+_KEYMAPS_HEADER = """\
+# Keymaps: one key id or a list of aliases per action, e.g. "ctrl+k" or ["tab", "right"].
+# Key ids: ctrl/shift/alt/super + a letter, digit, symbol, f1-f12, esc, enter, tab, space,
+# backspace, delete, insert, home, end, pageUp, pageDown, up, down, left, right.
+# 1-9 are reserved; a key of [keymaps.global] may not be reused in main or the editors.
+"""
+
+
+def literal(value: object) -> str:
+    """A TOML literal for a plain value (inline tables and arrays on one line).
+
+    Example:
+        >>> literal([{"provider": "openai", "id": "gpt"}])
+        '[{ provider = "openai", id = "gpt" }]'
+    """
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "nan"
+        return repr(value) if math.isfinite(value) else ("inf" if value > 0 else "-inf")
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, Mapping):
+        inner = ", ".join(f"{bare_key(str(k))} = {literal(v)}" for k, v in value.items())
+        return "{ " + inner + " }" if inner else "{}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(literal(item) for item in value) + "]"
+    raise TypeError(f"{type(value).__name__} cannot be written as TOML")
+
+
+def bare_key(name: str) -> str:
+    """``name`` as a TOML key: bare when it can be, quoted otherwise."""
+    if name and all(char.isascii() and (char.isalnum() or char in "_-") for char in name):
+        return name
+    return json.dumps(name, ensure_ascii=False)
+
+
+def default_text() -> str:
+    """The commented default config file."""
+    lines = [_HEADER]
+    for section in ("", "behaviour", "notifications", "keymaps", "answer"):
+        if section == "keymaps":
+            lines.append(_keymaps_text())
+            continue
+        if section:
+            lines.append(f"[{section}]")
+        for spec in KEYS:
+            if spec.section == section:
+                lines.extend(f"# {line}" for line in spec.comment.splitlines())
+                lines.append(f"{spec.name} = {literal(spec.default)}")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def _keymaps_text() -> str:
+    lines = [_KEYMAPS_HEADER.rstrip("\n")]
+    for context in CONTEXTS:
+        lines.append(f"[keymaps.{context.name}]")
+        for action in context.actions:
+            lines.append(f"# {action.description}")
+            lines.append(f"{action.name} = {literal(list(action.default_keys))}")
+        lines.append("")
+    return "\n".join(lines)
