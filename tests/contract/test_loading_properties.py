@@ -21,11 +21,12 @@ def _assert_documented_shape(result: LoadedPayload | InvalidPayload) -> None:
         assert isinstance(result.payload, AskPayload)
         assert result.payload.questions
         assert all(q.options for q in result.payload.questions)
-        json.dumps(result.params)
+        json.dumps(result.params, ensure_ascii=False).encode("utf-8")
         return
     assert result.issues
     document = invalid_result(result).to_json()
-    json.dumps(document)
+    # The result must be printable as UTF-8 JSON on stdout.
+    json.dumps(document, ensure_ascii=False).encode("utf-8")
     assert set(document) == {"content", "details"}
     content = document["content"]
     assert isinstance(content, list)
@@ -75,7 +76,39 @@ def test_mutated_payloads_load_or_report_issues(
         assert text_result == result
 
 
+# Fragments that make JSON text almost right, so the decoder's edge cases get hit.
+_TOKEN_SOUP = st.lists(
+    st.sampled_from(
+        [
+            "{",
+            "}",
+            "[",
+            "]",
+            '"',
+            ":",
+            ",",
+            " ",
+            "\\u",
+            "d800",
+            '"\\udfff"',
+            "1e999",
+            "-0",
+            "NaN",
+            "1",
+            '"questions"',
+            '"id"',
+            '"a"',
+            "\\",
+            "true",
+            "null",
+            "\ufeff",
+        ]
+    ),
+    max_size=40,
+).map("".join)
+
+
 @settings(max_examples=200)
-@given(st.text(max_size=200) | st.binary(max_size=200))
+@given(st.text(max_size=200) | st.binary(max_size=200) | _TOKEN_SOUP)
 def test_any_text_parses_or_reports_issues(source: str | bytes) -> None:
     _assert_documented_shape(parse_payload(source))
