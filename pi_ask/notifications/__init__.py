@@ -1,7 +1,8 @@
 """Best-effort "question waiting" notifications: terminal bell/OSC, commands, apprise URLs.
 
-Importing this package imports the standard library only; apprise is imported when an
-apprise channel sends or a URL is checked.
+Names load on first use, so reading settings (``parse_channels``) does not pay for the
+dispatcher, and nothing here imports apprise until an apprise channel sends or a URL is
+checked. Only the standard library is imported.
 
 Typical use by a face, once per ask session, after the first frame::
 
@@ -15,39 +16,76 @@ Typical use by a face, once per ask session, after the first frame::
         enabled=settings.notifications.enabled,
     )
     ...
-    running.close()  # when the ask ends
+    running.close()  # when the ask ends: at most one more second for a running channel
 """
 
 from __future__ import annotations
 
-from pi_ask.notifications.channel import (
-    CancelScope,
-    Channel,
-    ChannelError,
-    Notification,
-    SendContext,
-)
-from pi_ask.notifications.channel_list import DEFAULT_CHANNELS, parse_channels
-from pi_ask.notifications.channels import (
-    AppriseChannel,
-    BellChannel,
-    CommandChannel,
-    Osc9Channel,
-    Osc777Channel,
-    describe_apprise_url_problem,
-    is_apprise_url,
-)
-from pi_ask.notifications.dispatcher import (
-    DEFAULT_TIMEOUT_S,
-    Attempt,
-    AttemptStatus,
-    Dispatch,
-    dispatch,
-)
-from pi_ask.notifications.message import EVENT, MESSAGE_LIMIT, TITLE, subject_for, waiting_message
-from pi_ask.notifications.probe import run_test
-from pi_ask.notifications.terminal_text import clean_line
+from typing import TYPE_CHECKING
 
+if TYPE_CHECKING:
+    from pi_ask.notifications.channel import (
+        CancelScope,
+        Channel,
+        ChannelError,
+        Notification,
+        SendContext,
+    )
+    from pi_ask.notifications.channel_list import DEFAULT_CHANNELS, parse_channels
+    from pi_ask.notifications.channels import (
+        AppriseChannel,
+        BellChannel,
+        CommandChannel,
+        Osc9Channel,
+        Osc777Channel,
+        describe_apprise_url_problem,
+        is_apprise_url,
+    )
+    from pi_ask.notifications.dispatcher import (
+        DEFAULT_TIMEOUT_S,
+        Attempt,
+        AttemptStatus,
+        Dispatch,
+        dispatch,
+    )
+    from pi_ask.notifications.message import (
+        EVENT,
+        MESSAGE_LIMIT,
+        TITLE,
+        subject_for,
+        waiting_message,
+    )
+    from pi_ask.notifications.probe import run_test
+    from pi_ask.notifications.terminal_text import clean_line
+
+_HOMES = {
+    "CancelScope": "channel",
+    "Channel": "channel",
+    "ChannelError": "channel",
+    "Notification": "channel",
+    "SendContext": "channel",
+    "DEFAULT_CHANNELS": "channel_list",
+    "parse_channels": "channel_list",
+    "AppriseChannel": "channels",
+    "BellChannel": "channels",
+    "CommandChannel": "channels",
+    "Osc9Channel": "channels",
+    "Osc777Channel": "channels",
+    "describe_apprise_url_problem": "channels",
+    "is_apprise_url": "channels",
+    "DEFAULT_TIMEOUT_S": "dispatcher",
+    "Attempt": "dispatcher",
+    "AttemptStatus": "dispatcher",
+    "Dispatch": "dispatcher",
+    "dispatch": "dispatcher",
+    "EVENT": "message",
+    "MESSAGE_LIMIT": "message",
+    "TITLE": "message",
+    "subject_for": "message",
+    "waiting_message": "message",
+    "run_test": "probe",
+    "clean_line": "terminal_text",
+}
 __all__ = [
     "DEFAULT_CHANNELS",
     "DEFAULT_TIMEOUT_S",
@@ -76,3 +114,12 @@ __all__ = [
     "subject_for",
     "waiting_message",
 ]
+
+
+def __getattr__(name: str) -> object:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'pi_ask.notifications' has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(f"pi_ask.notifications.{home}"), name)

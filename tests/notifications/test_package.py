@@ -21,5 +21,22 @@ def test_import_brings_in_the_standard_library_only() -> None:
     assert result.stdout.split("\n")[:2] == ["[]", "[]"]
 
 
-def test_public_names_are_all_exported() -> None:
+def test_public_names_are_all_reachable() -> None:
     assert all(hasattr(notifications, name) for name in notifications.__all__)
+
+
+def test_every_exported_name_has_a_home() -> None:
+    assert sorted(notifications.__all__) == sorted(notifications._HOMES)
+
+
+def test_reading_settings_does_not_load_the_dispatcher() -> None:
+    script = (
+        "import sys\n"
+        "from pi_ask.notifications.channel_list import parse_channels\n"
+        "parse_channels(['bell'])\n"
+        "print('pi_ask.notifications.dispatcher' in sys.modules)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=30, check=True
+    )
+    assert result.stdout.strip() == "False"
