@@ -103,9 +103,23 @@ def adapter_command(payload: Path) -> list[str]:
     return [sys.executable, str(HERE / "rpc_child.py"), str(payload)]
 
 
-@pytest.fixture
-def rpc_host(tmp_path: Path) -> Iterator[Callable[..., RpcHost]]:
-    """Start a host on a payload: ``rpc_host(payload_dict, command=adapter_command)``."""
+def cli_command(payload: Path) -> list[str]:
+    """The real command."""
+    return [sys.executable, "-m", "pi_ask", "ask", "--ui", "rpc", str(payload)]
+
+
+COMMANDS = {"cli": cli_command, "adapter": adapter_command}
+
+
+@pytest.fixture(params=sorted(COMMANDS))
+def rpc_host(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> Iterator[Callable[[Message], RpcHost]]:
+    """Start a host on a payload: ``rpc_host(payload_dict)``.
+
+    Every test runs twice: through ``pi-ask ask --ui rpc`` and through ``run_rpc`` alone.
+    """
+    command = COMMANDS[request.param]
     hosts: list[RpcHost] = []
     env = {
         **os.environ,
@@ -113,7 +127,7 @@ def rpc_host(tmp_path: Path) -> Iterator[Callable[..., RpcHost]]:
         "PI_ASK_STATE_DIR": str(tmp_path / "state"),
     }
 
-    def start(payload: Message, command: Callable[[Path], list[str]] = adapter_command) -> RpcHost:
+    def start(payload: Message) -> RpcHost:
         path = tmp_path / f"payload-{len(hosts)}.json"
         path.write_text(json.dumps(payload), encoding="utf-8")
         process = subprocess.Popen(

@@ -35,7 +35,7 @@ PAYLOAD: Message = {
         },
     ],
 }
-Start = Callable[..., RpcHost]
+Start = Callable[[Message], RpcHost]
 
 
 def details(result: Message) -> Message:

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import json
-import shlex
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from .conftest import HERE, WAIT_S, adapter_command
+from .conftest import HERE, WAIT_S
 
 ROOT = HERE.parents[1]
 CLIENT = ROOT / "examples" / "rpc_client.py"
@@ -18,10 +18,16 @@ PAYLOADS = ROOT / "tests" / "fixtures" / "payloads"
 
 
 def run_client(payload: Path, replies: str, tmp_path: Path) -> tuple[dict[str, object], int]:
-    command = shlex.join(adapter_command(payload)[:-1])
+    """The client with its default command: ``python -m pi_ask ask --ui rpc PAYLOAD``."""
+    env = {
+        **os.environ,
+        "PI_ASK_CONFIG": str(tmp_path / "config.toml"),
+        "PI_ASK_STATE_DIR": str(tmp_path / "state"),
+    }
     done = subprocess.run(
-        [sys.executable, str(CLIENT), "--command", command, str(payload)],
+        [sys.executable, str(CLIENT), str(payload)],
         input=replies.encode(),
+        env=env,
         capture_output=True,
         timeout=WAIT_S * 3,
         cwd=tmp_path,
