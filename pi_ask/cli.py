@@ -19,7 +19,7 @@ from pathlib import Path
 from pi_ask import __version__
 from pi_ask.errors import PiAskError, UsageError
 
-_AREA_COMMANDS = (
+AREA_COMMANDS = (
     "pi_ask.config.commands",
     "pi_ask.tui.commands",
     "pi_ask.session.commands",
@@ -62,7 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_schema(subparsers)
     _add_tool(subparsers)
     _add_notify(subparsers)
-    for module_name in _AREA_COMMANDS:
+    for module_name in AREA_COMMANDS:
         try:
             module = importlib.import_module(module_name)
         except ModuleNotFoundError as err:

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from pi_ask.cli import AREA_COMMANDS
+
 PACKAGE = Path(__file__).resolve().parents[1] / "pi_ask"
 
 # Lowest first. A module may import its own package and anything on a lower layer.
@@ -50,7 +52,7 @@ def unit_of(module: str) -> str | None:
 
 def layer_of(module: str) -> int:
     # A subcommand module is a command-line face, whatever package it sits in.
-    if module.endswith(".commands") or module == "pi_ask":
+    if module in AREA_COMMANDS or module == "pi_ask":
         return TOP_LAYER
     unit = unit_of(module)
     assert unit is not None, f"{module} is not placed on a layer in tests/test_architecture.py"
