@@ -27,6 +27,7 @@ from pi_ask.events import (
     parse_submit_request,
     shared_registry,
 )
+from pi_ask.state import Behaviour, Digit, apply, build_result, new_state
 from pi_ask.state.commands import Abort, ReplaceAnswers, SubmittedAnswer
 
 PAYLOAD: dict[str, object] = {
@@ -640,3 +641,67 @@ def test_importing_the_bus_stays_cheap() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+class EngineFlow:
+    """A headless face: the engine's state, with remote commands applied through ``apply``."""
+
+    def __init__(self, flow_id: str, payload: dict[str, object]) -> None:
+        loaded = load_payload(payload)
+        assert isinstance(loaded, LoadedPayload)
+        self.flow_id = flow_id
+        self.state = new_state(loaded.payload)
+
+    @property
+    def questions(self) -> tuple[Question, ...]:
+        return self.state.questions
+
+    def complete(self, response: RemoteResponse) -> ToolResult | None:
+        if self.state.completed:
+            return None
+        self.state = apply(self.state, response, Behaviour())
+        return build_result(self.state)
+
+
+def test_the_engine_recomputes_labels_and_indices_from_values() -> None:
+    bus = EventBus()
+    recorder = Recorder(bus)
+    registry = FlowRegistry(bus)
+    flow = EngineFlow("tool:e", PAYLOAD)
+    registry.register(flow, source="tool", tool_call_id="e")
+    response = {
+        "kind": "answer",
+        "mode": "elaborate",
+        "answers": {
+            "db": {"values": ["sqlite"], "optionNotes": {"pg": "why not?"}},
+            "fw": {"values": ["svelte", "react"], "customText": " solid "},
+        },
+    }
+    reply = registry.submit(submit("tool:e", response))
+    assert reply["ok"] is True
+    assert flow.state.completed and flow.state.mode == "elaborate"
+    completed = recorder.events[1][1]
+    result = completed["result"]
+    assert isinstance(result, dict)
+    assert result["details"]["answers"] == {
+        "db": {"values": ["sqlite"], "labels": ["SQLite"], "indices": [2]},
+        "fw": {
+            "values": ["svelte", "react", "solid"],
+            "labels": ["Svelte", "React", "solid"],
+            "indices": [3, 1],
+            "customText": "solid",
+        },
+    }
+    assert result["details"]["mode"] == "elaborate"
+
+
+def test_a_remote_cancel_keeps_the_answers_given_on_screen() -> None:
+    registry = FlowRegistry(EventBus())
+    flow = EngineFlow("tool:k", PAYLOAD)
+    flow.state = apply(flow.state, Digit(2), Behaviour())  # the user picked SQLite
+    registry.register(flow, source="tool", tool_call_id="k")
+    registry.submit(submit("tool:k", {"kind": "cancel"}))
+    result = build_result(flow.state)
+    assert result.text == "User cancelled the ask flow"
+    assert result.details.cancelled is True
+    assert [qid for qid, _ in result.details.answers] == ["db"]
