@@ -51,7 +51,7 @@ def explain(document: CanonicalDocument, environ: Mapping[str, str]) -> Explanat
         The checked values, the merged keymaps document, the sources and the problems.
     """
     overrides, broken = read_environment(environ)
-    problems = [ConfigProblem("", message, "warning") for message in broken]
+    problems = [ConfigProblem(name, message, "warning") for name, message in broken]
     values: dict[str, object] = {}
     sources: dict[str, str] = {}
     for spec in KEYS:

@@ -41,7 +41,8 @@ EXTRACTORS = ("auto", "offline", "model")
 TERMINAL_CHANNELS = ("bell", "osc9", "osc777")
 ENV_PREFIX = "PI_ASK_"
 
-_URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://\S")
+# Apprise's scheme form: up to 32 letters or digits, then "://" (as pi_ask.notifications).
+_URL = re.compile(r"[A-Za-z0-9]{1,32}://")
 
 
 @dataclass(frozen=True, slots=True)

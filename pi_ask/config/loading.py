@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
@@ -52,11 +52,14 @@ class Evaluation:
         settings: The effective settings.
         problems: Every problem found, file and environment.
         thorough: True when the model checked the values (False: the fast path did).
+        sources: Where each set value came from (``file``, ``environment (PI_ASK_...)``) by
+            dotted key, keymap actions included; only the model fills it.
     """
 
     settings: Settings
     problems: tuple[ConfigProblem, ...]
     thorough: bool
+    sources: Mapping[str, str] = field(default_factory=dict)
 
 
 def read_file(path: Path) -> FileContent:
@@ -111,17 +114,19 @@ def evaluate(
     values = None if thorough or has_setting_variables(env) else _fast_values(canonical)
     keymaps_document = canonical.keymaps
     fast = values is not None
+    sources: Mapping[str, str] = {}
     if values is None:
         # Imported here: pydantic-settings is too slow to load on the first-frame path.
         from pi_ask.config.explanation import explain
 
         explained = explain(canonical, env)
         values, keymaps_document = dict(explained.values), explained.keymaps
+        sources = explained.sources
         problems.extend(explained.problems)
     resolution = resolve_keymaps(keymaps_document)
     problems.extend(keymap_problems(resolution.problems))
     settings = settings_from_values(values, resolution.session_keymaps)
-    return Evaluation(settings, tuple(problems), not fast)
+    return Evaluation(settings, tuple(problems), not fast, sources)
 
 
 def keymap_problems(found: tuple[KeymapProblem, ...]) -> list[ConfigProblem]:

@@ -38,10 +38,10 @@ from pi_ask.config.keys import (
 from pi_ask.keymaps import CONTEXTS
 
 
-class ModelEntryModel(BaseModel):
+class ExtractionModel(BaseModel):
     """One ``answer.extraction_models`` entry."""
 
-    model_config = ConfigDict(extra="forbid", title="ModelEntry")
+    model_config = ConfigDict(extra="forbid")
 
     provider: Annotated[str, Field(pattern=r"\S", description="Provider name (openai, ...).")]
     id: Annotated[str, Field(pattern=r"\S", description="Model id at the provider.")]
@@ -51,10 +51,10 @@ class ModelEntryModel(BaseModel):
     ] = None
 
 
-class CommandChannelModel(BaseModel):
+class CommandChannel(BaseModel):
     """A ``{ type = "command", command = "..." }`` notification channel."""
 
-    model_config = ConfigDict(extra="forbid", title="CommandChannel")
+    model_config = ConfigDict(extra="forbid")
 
     type: Literal["command"]
     command: Annotated[str, Field(pattern=r"\S", description="Shell command to run.")]
@@ -67,7 +67,7 @@ def _check_channel_name(value: str) -> str:
 
 
 ChannelName = Annotated[str, AfterValidator(_check_channel_name)]
-Channel = ChannelName | CommandChannelModel
+Channel = ChannelName | CommandChannel
 Binding = str | list[str]
 
 _TYPES: dict[Kind, Any] = {
@@ -77,10 +77,10 @@ _TYPES: dict[Kind, Any] = {
     "milliseconds": Annotated[int, Field(gt=0)],
     "retries": Annotated[int, Field(ge=0, le=MAX_RETRIES)],
     "extractor": Literal[EXTRACTORS],
-    "models": list[ModelEntryModel],
+    "models": list[ExtractionModel],
     "channels": Annotated[list[Channel], Field(min_length=1)],
 }
-_ENTRY_TYPES: dict[Kind, Any] = {"models": ModelEntryModel, "channels": Channel}
+_ENTRY_TYPES: dict[Kind, Any] = {"models": ExtractionModel, "channels": Channel}
 
 
 def _field(spec: SettingKey) -> Any:
@@ -174,21 +174,23 @@ def check_entry(kind: Kind, value: object, *, strict: bool) -> tuple[object, str
 
 @cache
 def _channel_adapter(named: bool) -> TypeAdapter[Any]:
-    return TypeAdapter(ChannelName if named else CommandChannelModel)
+    return TypeAdapter(ChannelName if named else CommandChannel)
 
 
-def read_environment(environ: Mapping[str, str]) -> tuple[dict[str, tuple[str, object]], list[str]]:
+def read_environment(
+    environ: Mapping[str, str],
+) -> tuple[dict[str, tuple[str, object]], list[tuple[str, str]]]:
     """The settings the ``PI_ASK_*`` variables set, one variable at a time.
 
     Returns:
-        For each dotted key set, the variable's name and its decoded value; and one message per
-        variable that could not be decoded or names no setting.
+        For each dotted key set, the variable's name and its decoded value; and for each
+        variable that could not be decoded or names no setting, its name and why.
     """
     source = EnvSettingsSource(
         settings_model(), env_prefix=ENV_PREFIX, env_nested_delimiter="__", case_sensitive=False
     )
     found: dict[str, tuple[str, object]] = {}
-    broken: list[str] = []
+    broken: list[tuple[str, str]] = []
     for name in sorted(environ):
         if not is_setting_env_var(name):
             continue
@@ -196,11 +198,11 @@ def read_environment(environ: Mapping[str, str]) -> tuple[dict[str, tuple[str, o
         try:
             data = source()
         except SettingsError as err:
-            broken.append(f"{name}: {_settings_error(err)}; ignored")
+            broken.append((name, f"{_settings_error(err)}; ignored"))
             continue
         leaves = list(_leaves(data, ""))
         if not leaves:
-            broken.append(f"{name}: names no setting; ignored")
+            broken.append((name, "names no setting; ignored"))
         for key, value in leaves:
             found[key] = (name, value)
     return found, broken

@@ -1,0 +1,249 @@
+"""``pi-ask config path|show|validate|edit|reset|schema|import``.
+
+``pi_ask.cli`` imports this module on every start to build its parser, so it imports only
+``argparse``; each handler imports what it needs. Handlers return the exit status. None of
+them creates the config file except ``edit`` (and ``import``, which writes it on purpose).
+Bad input gives one line on stderr and status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
+
+    from pi_ask.config.problems import ConfigProblem
+    from pi_ask.config.report import FileReport
+
+    Handler = Callable[[argparse.Namespace], int]
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``config`` command and its verbs to the ``pi-ask`` parser.
+
+    Every parser gets ``handler`` (``Namespace -> int``) as a default.
+    """
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument(
+        "--config",
+        metavar="FILE",
+        default=argparse.SUPPRESS,
+        help="settings file to use (default: $PI_ASK_CONFIG, else the platform's config folder)",
+    )
+    config = subparsers.add_parser(
+        "config",
+        parents=[common],
+        help="show, check and edit the settings file",
+        description="Show, check and edit the pi-ask settings file (config.toml).",
+    )
+    config.set_defaults(handler=_guarded("config", lambda _args: _missing_verb(config)))
+    verbs = config.add_subparsers(title="verbs", metavar="VERB")
+    _add(verbs, common, "path", "print where the settings file is", _run_path)
+    _add(verbs, common, "show", "print the effective settings and where each came from", _run_show)
+    _add(verbs, common, "validate", "check the file and the PI_ASK_* variables", _run_validate)
+    _add(verbs, common, "edit", "open the file in $VISUAL or $EDITOR, then check it", _run_edit)
+    reset = _add(verbs, common, "reset", "put every setting back to its default", _run_reset)
+    reset.add_argument("--yes", action="store_true", help="do not ask for confirmation")
+    _add(verbs, common, "schema", "print the JSON Schema of the settings file", _run_schema)
+    imported = _add(
+        verbs, common, "import", "convert a pi-ask JSON config (eko24ive-pi-ask.json)", _run_import
+    )
+    imported.add_argument("file", metavar="FILE", help="the JSON config to import")
+    imported.add_argument("--force", action="store_true", help="replace an existing config")
+
+
+def _add(
+    verbs: argparse._SubParsersAction[argparse.ArgumentParser],
+    common: argparse.ArgumentParser,
+    name: str,
+    summary: str,
+    run: Handler,
+) -> argparse.ArgumentParser:
+    parser = verbs.add_parser(name, parents=[common], help=summary, description=summary + ".")
+    parser.set_defaults(handler=_guarded(name, run))
+    return parser
+
+
+def _guarded(verb: str, run: Handler) -> Handler:
+    """The handler with expected failures turned into one stderr line and status 2."""
+
+    def handler(args: argparse.Namespace) -> int:
+        import sys
+
+        from pi_ask.errors import PiAskError
+
+        try:
+            return run(args)
+        except (PiAskError, OSError) as err:
+            print(f"pi-ask config {verb}: {_reason(err)}", file=sys.stderr)
+            return 2
+
+    return handler
+
+
+def _reason(err: Exception) -> str:
+    if isinstance(err, OSError) and err.strerror:
+        return f"{err.strerror}: {err.filename}" if err.filename else err.strerror
+    return str(err)
+
+
+def _missing_verb(parser: argparse.ArgumentParser) -> int:
+    import sys
+
+    parser.print_usage(sys.stderr)
+    print(
+        "pi-ask config: choose a VERB (path, show, validate, edit, reset, schema, import)",
+        file=sys.stderr,
+    )
+    return 2
+
+
+def _path_of(args: argparse.Namespace) -> Path:
+    from pathlib import Path
+
+    from pi_ask.config.paths import config_path
+
+    explicit = getattr(args, "config", None)
+    return config_path(Path(explicit) if explicit else None)
+
+
+def _run_path(args: argparse.Namespace) -> int:
+    print(_path_of(args))
+    return 0
+
+
+def _run_show(args: argparse.Namespace) -> int:
+    from pi_ask.config.report import effective_toml, evaluate_file
+
+    path = _path_of(args)
+    result = evaluate_file(path)
+    print(effective_toml(path, result), end="")
+    return 0
+
+
+def _run_validate(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
+    from pi_ask.config.report import evaluate_file, validation_lines
+
+    path = _path_of(args)
+    report = evaluate_file(path)
+    report = replace(report, problems=report.problems + _apprise_problems(report))
+    lines, status = validation_lines(path, report)
+    for line in lines:
+        print(line)
+    return status
+
+
+def _apprise_problems(report: FileReport) -> tuple[ConfigProblem, ...]:
+    """Ask apprise about each URL channel (python-port.md §10): slow, so only here."""
+    from pi_ask.config.problems import ConfigProblem, describe
+    from pi_ask.notifications.channels.apprise_url import describe_apprise_url_problem
+
+    found: list[ConfigProblem] = []
+    for channel in report.evaluation.settings.notifications.channels:
+        if isinstance(channel, str) and "://" in channel:
+            problem = describe_apprise_url_problem(channel)
+            if problem is not None:
+                message = f"{describe(channel)}: {problem}; it will fail when used"
+                found.append(ConfigProblem("notifications.channels", message, "warning"))
+    return tuple(found)
+
+
+def _run_edit(args: argparse.Namespace) -> int:
+    import os
+    import shlex
+    import shutil
+    import subprocess
+    import sys
+
+    from pi_ask.config.store import SettingsStore
+    from pi_ask.errors import UsageError
+
+    path = _path_of(args)
+    store = SettingsStore(path, create=True)
+    if store.file_status == "absent":
+        raise UsageError(store.notice.text if store.notice else f"cannot create {path}")
+    editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or shutil.which("vi")
+    if not editor:
+        raise UsageError("no editor: set $VISUAL or $EDITOR")
+    try:
+        status = subprocess.call([*shlex.split(editor), str(path)])
+    except FileNotFoundError as err:
+        raise UsageError(f"cannot run the editor {editor!r}: not found") from err
+    if status != 0:
+        print(f"pi-ask config edit: the editor exited with status {status}", file=sys.stderr)
+        return 1
+    return _run_validate(args)
+
+
+def _run_reset(args: argparse.Namespace) -> int:
+    import sys
+
+    from pi_ask.config.store import reset_file
+    from pi_ask.errors import UsageError
+
+    path = _path_of(args)
+    if not path.exists() and not path.is_symlink():
+        print(f"{path}: no config file; the defaults already apply")
+        return 0
+    if not args.yes:
+        if not sys.stdin.isatty():
+            raise UsageError("no terminal to confirm on; pass --yes to reset")
+        sys.stderr.write(
+            f"Reset every setting in {path} to its default? Comments and unknown keys are "
+            "kept. [y/N] "
+        )
+        sys.stderr.flush()
+        if sys.stdin.readline().strip().lower() not in ("y", "yes"):
+            print("Nothing changed.", file=sys.stderr)
+            return 1
+    backup = reset_file(path)
+    if backup is not None:
+        print(f"{path}: was not valid TOML; kept it as {backup}")
+    print(f"{path}: every setting is back to its default")
+    return 0
+
+
+def _run_schema(args: argparse.Namespace) -> int:
+    import json
+
+    from pi_ask.config.model import json_schema
+
+    print(json.dumps(json_schema(), indent=2, ensure_ascii=False))
+    return 0
+
+
+def _run_import(args: argparse.Namespace) -> int:
+    import sys
+    from pathlib import Path
+
+    from pi_ask.config.json_import import ImportFailed, import_json
+    from pi_ask.config.report import evaluate_file, validation_lines
+    from pi_ask.config.storage import locked, target_of, write_atomic
+    from pi_ask.errors import UsageError
+
+    source = Path(args.file)
+    try:
+        data = source.read_bytes()
+    except IsADirectoryError as err:
+        raise UsageError(f"{source} is a folder, not a JSON file") from err
+    path = _path_of(args)
+    try:
+        imported = import_json(data)
+    except ImportFailed as err:
+        raise UsageError(f"{source}: {err}") from err
+    with locked(path):
+        if (path.exists() or path.is_symlink()) and not args.force:
+            raise UsageError(f"{path} already exists; pass --force to replace it")
+        write_atomic(target_of(path), imported.text.encode("utf-8"))
+    for note in imported.notes:
+        print(f"note: {note}", file=sys.stderr)
+    print(f"{path}: imported {source}")
+    lines, _status = validation_lines(path, evaluate_file(path), quiet=True)
+    for line in lines:
+        print(line, file=sys.stderr)
+    return 0
