@@ -139,6 +139,9 @@ def _alt(modifiers: frozenset[str], base: str, key_id: str) -> tuple[str, ...] |
     inner = _unmodified_or(modifiers, base, key_id)
     if isinstance(inner, str):
         return inner
+    if inner == ("c-i",):
+        # Some consoles send ESC Tab for shift+tab, and prompt_toolkit decodes it so.
+        return f"prompt_toolkit reads {key_id} (Esc Tab) as shift+tab"
     return ("escape", *inner)
 
 

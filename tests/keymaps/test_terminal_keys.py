@@ -47,7 +47,6 @@ from pi_ask.keymaps.terminal_keys import is_available, terminal_keys, unavailabl
         ("alt+?", ("escape", "?")),
         ("alt+enter", ("escape", "c-m")),
         ("alt+space", ("escape", " ")),
-        ("alt+tab", ("escape", "c-i")),
         ("alt+backspace", ("escape", "c-h")),
         ("alt+esc", ("escape", "escape")),
         ("alt+up", ("escape", "up")),
@@ -107,6 +106,8 @@ def test_available_keys(key_id: str, keys: tuple[str, ...]) -> None:
         ("ctrl+shift+alt+pageDown", "as one key"),
         ("ctrl+shift+f1", "no key sequence"),
         ("ctrl+shift+/", "no key sequence"),
+        ("alt+tab", "(Esc Tab) as shift+tab"),
+        ("ctrl+alt+i", "(Esc Tab) as shift+tab"),
     ],
 )
 def test_unavailable_keys(key_id: str, reason_part: str) -> None:
@@ -129,7 +130,6 @@ def test_unavailable_keys(key_id: str, reason_part: str) -> None:
         ("ctrl+space", "ctrl+@"),
         ("alt+esc", "ctrl+alt+["),
         ("alt+backspace", "ctrl+alt+h"),
-        ("alt+tab", "ctrl+alt+i"),
         ("alt+enter", "ctrl+alt+m"),
     ],
 )
