@@ -27,11 +27,14 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from pi_ask.contract.payload import Question
 from pi_ask.contract.results import JsonObject, ToolResult
 from pi_ask.state.commands import Abort, ReplaceAnswers, SubmittedAnswer
+
+if TYPE_CHECKING:
+    import asyncio
 
 STARTED = "@geoqiao/pi-ask:started"
 COMPLETED = "@geoqiao/pi-ask:completed"
@@ -45,6 +48,7 @@ Handler = Callable[[object], object]
 Unsubscribe = Callable[[], None]
 
 FLOW_NOT_ACTIVE = "Ask flow is not active."
+_WAIT_TICK_S = 0.05
 
 
 class EventBus:
@@ -329,6 +333,52 @@ def _envelope(flow_id: str, entry: _Entry) -> JsonObject:
         out["toolCallId"] = entry.tool_call_id
     out["source"] = entry.source
     return out
+
+
+def complete_on_loop(
+    loop: asyncio.AbstractEventLoop, apply: Callable[[], ToolResult | None]
+) -> ToolResult | None:
+    """Run ``apply`` on ``loop``'s thread and return what it returns: a ``complete`` helper.
+
+    Called on the loop's own thread (a bridge that submits from a handler the loop runs), it
+    calls ``apply`` directly. From any other thread it hands ``apply`` to the loop and waits;
+    if the loop stops or closes before running it, the flow is over and the answer is ``None``.
+
+    Example:
+        >>> def complete(self, response):
+        ...     return complete_on_loop(self.loop, lambda: self.apply_remote(response))
+    """
+    # Only faces that own a loop get here; they imported these long ago, and a bare
+    # `import pi_ask.events` should not pay for them (concurrent.futures pulls in logging).
+    import asyncio
+    from concurrent.futures import Future
+    from concurrent.futures import TimeoutError as FutureTimeout
+
+    try:
+        on_loop = asyncio.get_running_loop() is loop
+    except RuntimeError:
+        on_loop = False
+    if on_loop:
+        return apply()
+    done: Future[ToolResult | None] = Future()
+
+    def run() -> None:
+        if done.set_running_or_notify_cancel():
+            try:
+                done.set_result(apply())
+            except BaseException as err:  # re-raised in the submitting thread
+                done.set_exception(err)
+
+    try:
+        loop.call_soon_threadsafe(run)
+    except RuntimeError:  # the loop is closed: the flow has ended
+        return None
+    while True:
+        try:
+            return done.result(timeout=_WAIT_TICK_S)
+        except FutureTimeout:
+            if not loop.is_running() and done.cancel():
+                return None
 
 
 class FlowRegistration:

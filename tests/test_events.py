@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import subprocess
 import sys
 import threading
@@ -21,6 +22,7 @@ from pi_ask.events import (
     FlowRegistry,
     RemoteResponse,
     SubmitFailure,
+    complete_on_loop,
     load_bridges,
     new_flow_id,
     parse_remote_response,
@@ -636,7 +638,7 @@ def test_importing_the_bus_stays_cheap() -> None:
     code = (
         "import sys, pi_ask.events\n"
         "heavy = {'prompt_toolkit', 'pydantic', 'pydantic_settings', 'apprise',\n"
-        "         'importlib.metadata'}\n"
+        "         'importlib.metadata', 'asyncio', 'concurrent.futures', 'logging'}\n"
         "print(sorted(heavy & set(sys.modules)))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -705,3 +707,45 @@ def test_a_remote_cancel_keeps_the_answers_given_on_screen() -> None:
     assert result.text == "User cancelled the ask flow"
     assert result.details.cancelled is True
     assert [qid for qid, _ in result.details.answers] == ["db"]
+
+
+# --- completing on a face's event loop ----------------------------------------------------------
+
+
+def test_complete_on_loop_runs_on_the_loop_thread() -> None:
+    loop = asyncio.new_event_loop()
+    runner = threading.Thread(target=loop.run_forever, name="face-loop")
+    runner.start()
+    try:
+        seen: list[str] = []
+
+        def apply() -> ToolResult | None:
+            seen.append(threading.current_thread().name)
+            return ToolResult("ok")
+
+        assert complete_on_loop(loop, apply) == ToolResult("ok")
+        assert seen == ["face-loop"]
+
+        def broken() -> ToolResult | None:
+            raise ValueError("bad state")
+
+        with pytest.raises(ValueError, match="bad state"):
+            complete_on_loop(loop, broken)
+    finally:
+        loop.call_soon_threadsafe(loop.stop)
+        runner.join(5)
+        loop.close()
+
+
+def test_complete_on_loop_from_the_loop_itself_does_not_deadlock() -> None:
+    async def main() -> ToolResult | None:
+        return complete_on_loop(asyncio.get_running_loop(), lambda: ToolResult("direct"))
+
+    assert asyncio.run(main()) == ToolResult("direct")
+
+
+def test_complete_on_a_loop_that_ended_is_none() -> None:
+    stopped = asyncio.new_event_loop()
+    assert complete_on_loop(stopped, lambda: ToolResult("never")) is None
+    stopped.close()
+    assert complete_on_loop(stopped, lambda: ToolResult("never")) is None
