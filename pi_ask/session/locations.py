@@ -10,18 +10,10 @@ import os
 import re
 from pathlib import Path
 
+from pi_ask.config import state_dir
+
 _PI_SEPARATORS = re.compile(r"[/\\:]")
 _CLAUDE_SEPARATORS = re.compile(r"[^A-Za-z0-9]")
-
-
-def state_dir() -> Path:
-    """The pi-ask state folder: ``PI_ASK_STATE_DIR`` or the platformdirs default."""
-    override = os.environ.get("PI_ASK_STATE_DIR")
-    if override:
-        return Path(override).expanduser()
-    import platformdirs  # only needed on this path
-
-    return Path(platformdirs.user_state_path("pi-ask"))
 
 
 def encode_cwd(cwd: Path) -> str:

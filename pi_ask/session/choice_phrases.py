@@ -1,0 +1,154 @@
+"""Reading choices out of one question sentence: "A or B?", yes/no, "pick any", small talk.
+
+Heuristics for the offline extractor; each function looks at a single sentence and returns
+plain strings, so they can be tested one phrase at a time.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pi_ask.session.extraction import GENERIC_PROMPTS
+
+_TRAILING_MARKUP = "*_`\"' )]"
+_OR = re.compile(r"\s+or\s+", re.IGNORECASE)
+_COMMA_OR = re.compile(r"\s*,\s*(?:or\s+)?|\s+or\s+", re.IGNORECASE)
+_SEPARATOR = re.compile(r"\s+[—–]\s+|\s+-\s+|:\s+")
+_LEADS = re.compile(
+    r"^(?:(?:should|shall|can|could|may)\s+(?:i|we)"
+    r"|(?:do|would)\s+you\s+(?:want|like|prefer)(?:\s+(?:me|us))?(?:\s+to)?"
+    r"|would\s+you\s+rather(?:\s+(?:i|we))?"
+    r"|(?:is\s+it|would\s+it\s+be)\s+better\s+to"
+    r"|(?:do\s+you\s+)?prefer(?:\s+to)?)\s+",
+    re.IGNORECASE,
+)
+_FILLER_START = re.compile(r"^(?:to|either|just|rather)\s+", re.IGNORECASE)
+_TRAILING_CLAUSE = re.compile(
+    r"\s+(?:when|before|after|once|if|while|because|since|so\s+that)\s+.*$", re.IGNORECASE
+)
+_LEADING_CONJUNCTION = re.compile(
+    r"^(?:and|also|but|so|plus|finally|lastly|then|next|first|second|third)\b[,:]?\s+",
+    re.IGNORECASE,
+)
+_YES_NO = re.compile(
+    r"^(?:(?:should|shall|can|could|may)\s+(?:i|we)\b"
+    r"|(?:do|would)\s+you\s+(?:want|like|need)\b"
+    r"|(?:want|ok|okay)\s+(?:me\s+)?to\b"
+    r"|(?:is|are|was|were|does|do|did|has|have|should|will|would|can|could)\s+"
+    r"(?:it|this|that|there|the|these|those|we|they|our|your|my)\b)",
+    re.IGNORECASE,
+)
+_MULTI = (
+    "all that apply",
+    "any that apply",
+    "select all",
+    "select any",
+    "pick any",
+    "choose any",
+    "one or more",
+    "which ones",
+    "as many as",
+    "select multiple",
+    "pick several",
+)
+# The extraction rule's phrases, and the closing small talk an offline reader meets most.
+_GENERIC = (
+    *GENERIC_PROMPTS,
+    "sound good",
+    "sounds good",
+    "look good",
+    "looks good",
+    "make sense",
+    "makes sense",
+    "anything else",
+    "any questions",
+    "any other questions",
+)
+MAX_WORDS_PER_CHOICE = 12
+
+
+def clean_question(sentence: str) -> str:
+    """The sentence without bold markers and leading "And", "Also", ..., capitalized."""
+    text = sentence.replace("**", "").replace("__", "").strip()
+    text = _LEADING_CONJUNCTION.sub("", text)
+    return capitalize(text)
+
+
+def capitalize(text: str) -> str:
+    """Upper-case the first character only (``iPhone``-style words are left alone)."""
+    if text[:1].islower() and not text[1:2].isupper():
+        return text[0].upper() + text[1:]
+    return text
+
+
+def is_question(sentence: str) -> bool:
+    """True when the sentence ends with a question mark (ignoring closing markup)."""
+    return sentence.rstrip().rstrip(_TRAILING_MARKUP).endswith("?")
+
+
+def normalized(text: str) -> str:
+    """Lower-cased, every run of non-alphanumerics one space: for phrase matching."""
+    return " ".join(re.sub(r"[^0-9a-z]+", " ", text.lower()).split())
+
+
+def is_generic(text: str) -> bool:
+    """True for conversational prompts that ask for nothing ("Does that sound good?")."""
+    plain = f" {normalized(text)} "
+    return any(f" {phrase} " in plain for phrase in _GENERIC)
+
+
+def wants_many(text: str) -> bool:
+    """True when the wording asks for several choices ("pick any that apply")."""
+    plain = f" {normalized(text)} "
+    return any(f" {phrase} " in plain for phrase in _MULTI)
+
+
+def is_yes_no(sentence: str) -> bool:
+    """True for a closed question answered by yes or no ("Should I remove them?")."""
+    return bool(_YES_NO.match(clean_question(sentence)))
+
+
+def inline_choices(sentence: str) -> tuple[str, ...]:
+    """The alternatives of an "A or B?" question, or ``()`` when it offers none.
+
+    The part holding the alternatives is found, in order: after a dash or colon, after a
+    lead such as "Should I" or "Would you prefer", after the first comma; otherwise the whole
+    sentence, with the first alternative cut to the length of the others.
+    """
+    text = clean_question(sentence).rstrip(_TRAILING_MARKUP + "?").strip()
+    if not _OR.search(text) or re.search(r"\bor\s+not$", text, re.IGNORECASE):
+        return ()
+    region, balanced = _choice_region(text)
+    splitter = _OR if balanced else _COMMA_OR
+    parts = [part.strip(" ,;") for part in splitter.split(region)]
+    if balanced:
+        parts = _balance(parts)
+    if len(parts) > 1:
+        parts[-1] = _TRAILING_CLAUSE.sub("", parts[-1])
+    choices = tuple(capitalize(_FILLER_START.sub("", p)).strip() for p in parts)
+    if len(choices) < 2 or any(not c or len(c.split()) > MAX_WORDS_PER_CHOICE for c in choices):
+        return ()
+    return choices
+
+
+def _choice_region(text: str) -> tuple[str, bool]:
+    """The text holding the alternatives, and whether its first one still needs cutting."""
+    pieces = _SEPARATOR.split(text)
+    if len(pieces) > 1 and _OR.search(pieces[-1]):
+        return pieces[-1], False
+    lead = _LEADS.match(text)
+    if lead:
+        return text[lead.end() :], False
+    head, comma, tail = text.partition(",")
+    if comma and _OR.search(tail) and not _OR.search(head):
+        return tail, False
+    return text, True
+
+
+def _balance(parts: list[str]) -> list[str]:
+    """Cut the first alternative to as many words as the longest other one."""
+    if len(parts) < 2:
+        return parts
+    width = max(len(p.split()) for p in parts[1:])
+    words = parts[0].split()
+    return [" ".join(words[-width:]), *parts[1:]]

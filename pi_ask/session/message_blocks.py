@@ -1,0 +1,139 @@
+"""An assistant message read as blocks: paragraphs and (nested) lists.
+
+Just enough Markdown for finding questions: fenced code, block quotes and tables are left
+out (they quote material, they do not ask), headings become one-line paragraphs, list items
+keep their continuation lines and their nested lists.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+_FENCE = re.compile(r"^\s*(```|~~~)")
+_SKIPPED_LINE = re.compile(r"^\s*(>|\|)|^\s*([-*_])(\s*\2){2,}\s*$")
+_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
+_BOLD_MARKER = re.compile(r"^(\s*)\*\*(\d{1,2}[.)])\*\*")
+_ITEM = re.compile(
+    r"^(?P<indent>\s*)(?:(?P<number>\d{1,2})[.)]|(?P<bullet>[-*+•])|\(?(?P<letter>[A-Ha-h])[.)])"
+    r"\s+(?P<text>\S.*)$"
+)
+# Sentence ends: . ? ! followed by space and something that can start a sentence.
+_SENTENCE_END = re.compile(r"(?<=[.?!])[\"'*_)\]]*\s+(?=[\"'*_(\[`]*[A-Z0-9])")
+_ABBREVIATIONS = ("e.g.", "i.e.", "etc.", "vs.", "cf.", "approx.", "Mr.", "Ms.", "Dr.")
+
+
+@dataclass(frozen=True, slots=True)
+class ListItem:
+    """One list item: its text (continuation lines joined) and its nested items."""
+
+    text: str
+    marker: str  # "number", "bullet" or "letter"
+    children: tuple[ListItem, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Paragraph:
+    """Consecutive text lines, joined with spaces; ``heading`` for a Markdown heading."""
+
+    text: str
+    heading: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ItemList:
+    """A list of items at one level."""
+
+    items: tuple[ListItem, ...]
+
+
+Block = Paragraph | ItemList
+
+
+@dataclass(slots=True)
+class _OpenItem:
+    indent: int
+    marker: str
+    lines: list[str]
+    children: list[_OpenItem] = field(default_factory=list)
+
+    def close(self) -> ListItem:
+        return ListItem(" ".join(self.lines), self.marker, tuple(c.close() for c in self.children))
+
+
+def read_blocks(text: str) -> tuple[Block, ...]:
+    """Split a message into paragraphs and lists, in order."""
+    blocks: list[Block] = []
+    paragraph: list[str] = []
+    roots: list[_OpenItem] = []
+    stack: list[_OpenItem] = []
+
+    def flush_paragraph() -> None:
+        if paragraph:
+            blocks.append(Paragraph(" ".join(paragraph)))
+            paragraph.clear()
+
+    def flush_list() -> None:
+        if roots:
+            blocks.append(ItemList(tuple(item.close() for item in roots)))
+            roots.clear()
+            stack.clear()
+
+    blank_before = False
+    for line in _visible_lines(text):
+        if not line.strip():
+            flush_paragraph()
+            blank_before = True
+            continue
+        heading = _HEADING.match(line)
+        item = _ITEM.match(_BOLD_MARKER.sub(r"\1\2", line))
+        if heading:
+            flush_paragraph()
+            flush_list()
+            blocks.append(Paragraph(heading.group(1), heading=True))
+        elif item:
+            flush_paragraph()
+            _add_item(item, roots, stack)
+        elif stack and (line[:1].isspace() or not blank_before):
+            stack[-1].lines.append(line.strip())
+        else:
+            flush_list()
+            paragraph.append(line.strip())
+        blank_before = False
+    flush_paragraph()
+    flush_list()
+    return tuple(blocks)
+
+
+def _visible_lines(text: str) -> list[str]:
+    lines: list[str] = []
+    fenced = False
+    for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
+        if _FENCE.match(line):
+            fenced = not fenced
+            lines.append("")
+            continue
+        lines.append("" if fenced or _SKIPPED_LINE.match(line) else line.rstrip())
+    return lines
+
+
+def _add_item(match: re.Match[str], roots: list[_OpenItem], stack: list[_OpenItem]) -> None:
+    indent = len(match.group("indent").expandtabs(4))
+    marker = "number" if match.group("number") else "letter" if match.group("letter") else "bullet"
+    item = _OpenItem(indent, marker, [match.group("text").strip()])
+    while stack and stack[-1].indent >= indent:
+        stack.pop()
+    (stack[-1].children if stack else roots).append(item)
+    stack.append(item)
+
+
+def split_sentences(text: str) -> tuple[str, ...]:
+    """Split running text into sentences, keeping abbreviations such as ``e.g.`` inside."""
+    pieces = _SENTENCE_END.split(text.strip())
+    sentences: list[str] = []
+    for piece in pieces:
+        if sentences and sentences[-1].endswith(_ABBREVIATIONS):
+            sentences[-1] = f"{sentences[-1]} {piece}"
+        elif piece.strip():
+            sentences.append(piece.strip())
+    return tuple(sentences)
