@@ -1,10 +1,11 @@
-"""``KeymapProblem``: one finding of keymap validation, and how values are quoted in it."""
+"""``KeymapProblem``: one finding of keymap validation; the log that gathers them; and how
+values are quoted in messages."""
 
 from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 Severity = Literal["error", "warning", "unavailable"]
@@ -38,6 +39,27 @@ class KeymapProblem:
     def __str__(self) -> str:
         """The full line for users: ``keymaps.main.confirm: "enter" is also bound to ...``."""
         return f"{self.path}: {self.message}"
+
+
+@dataclass(slots=True)
+class ProblemLog:
+    """Problems gathered while one keymaps document is resolved, and where actions were read."""
+
+    root: str
+    problems: list[KeymapProblem] = field(default_factory=list)
+    # (context, action) -> path as written in the file, for the actions it configures.
+    written: dict[tuple[str, str], str] = field(default_factory=dict)
+
+    def path_of(self, context: str, action: str) -> str:
+        """The action's path as the file spells it, else in snake_case."""
+        return self.written.get((context, action), f"{self.root}.{context}.{action}")
+
+    def is_configured(self, context: str, action: str) -> bool:
+        """True when the document sets the action (rather than leaving its default)."""
+        return (context, action) in self.written
+
+    def add(self, path: str, key: str | None, message: str, severity: Severity = "error") -> None:
+        self.problems.append(KeymapProblem(path, key, message, severity))
 
 
 def quote(text: str) -> str:

@@ -13,20 +13,19 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TypeVar
 
+from pi_ask.keymaps.clashes import check_context_clashes, check_global_reuse
 from pi_ask.keymaps.contexts import (
     CONTEXTS,
-    GLOBAL_SHARERS,
-    RESERVED_KEYS,
     ActionSpec,
     ContextSpec,
 )
 from pi_ask.keymaps.key_ids import KeyIdError, parse_key_id
 from pi_ask.keymaps.keymap import DEFAULT_KEYMAPS, ActionBinding, Keymaps
 from pi_ask.keymaps.legacy import convert_legacy_keymaps, is_legacy_keymaps, legacy_field
-from pi_ask.keymaps.problems import KeymapProblem, Severity, clean, describe, quote
+from pi_ask.keymaps.problems import KeymapProblem, ProblemLog, clean, describe, quote
 from pi_ask.keymaps.terminal_keys import terminal_keys, unavailable_reason
 
 _CONTEXT_LIST = ", ".join(spec.name for spec in CONTEXTS)
@@ -63,27 +62,6 @@ class KeymapResolution:
         return DEFAULT_KEYMAPS if self.has_errors else self.keymaps
 
 
-@dataclass(slots=True)
-class _Collector:
-    """Problems gathered while one document is resolved, and where each action was read."""
-
-    root: str
-    problems: list[KeymapProblem] = field(default_factory=list)
-    # (context, action) -> path as written in the file, for the actions it configures.
-    written: dict[tuple[str, str], str] = field(default_factory=dict)
-
-    def path_of(self, context: str, action: str) -> str:
-        """The action's path as the file spells it, else in snake_case."""
-        return self.written.get((context, action), f"{self.root}.{context}.{action}")
-
-    def is_configured(self, context: str, action: str) -> bool:
-        """True when the document sets the action (rather than leaving its default)."""
-        return (context, action) in self.written
-
-    def add(self, path: str, key: str | None, message: str, severity: Severity = "error") -> None:
-        self.problems.append(KeymapProblem(path, key, message, severity))
-
-
 def resolve_keymaps(document: object, *, path: str = "keymaps") -> KeymapResolution:
     """Validate a keymaps document and merge it with the defaults.
 
@@ -100,7 +78,7 @@ def resolve_keymaps(document: object, *, path: str = "keymaps") -> KeymapResolut
         >>> result.keymaps.keys("main", "confirm"), result.problems
         (('ctrl+k',), ())
     """
-    found = _Collector(path)
+    found = ProblemLog(path)
     if document is None:
         return KeymapResolution(DEFAULT_KEYMAPS, ())
     if not isinstance(document, Mapping):
@@ -116,12 +94,12 @@ def resolve_keymaps(document: object, *, path: str = "keymaps") -> KeymapResolut
         table = tables.get(spec.name)
         bindings.extend(_resolve_context(spec, table, found))
     keymaps = Keymaps(tuple(bindings))
-    _check_global_reuse(keymaps, found)
+    check_global_reuse(keymaps, found)
     return KeymapResolution(keymaps, tuple(found.problems))
 
 
 def _context_tables(
-    document: Mapping[object, object], path: str, found: _Collector
+    document: Mapping[object, object], path: str, found: ProblemLog
 ) -> dict[str, tuple[str, Mapping[object, object]]]:
     """Each context's table and the path it was read from; reports the rest."""
     if is_legacy_keymaps(_string_keys(document)):
@@ -151,7 +129,7 @@ def _context_tables(
 
 
 def _legacy_tables(
-    document: Mapping[object, object], path: str, found: _Collector
+    document: Mapping[object, object], path: str, found: ProblemLog
 ) -> dict[str, tuple[str, Mapping[object, object]]]:
     found.add(
         path,
@@ -185,7 +163,7 @@ def _legacy_tables(
 def _resolve_context(
     spec: ContextSpec,
     entry: tuple[str, Mapping[object, object]] | None,
-    found: _Collector,
+    found: ProblemLog,
 ) -> list[ActionBinding]:
     here, table = entry if entry is not None else (f"{found.root}.{spec.name}", {})
     values = _action_values(spec, table, here, found)
@@ -196,12 +174,12 @@ def _resolve_context(
             bindings.append(_resolve_action(spec, action, values[action.name], path, found))
         else:
             bindings.append(ActionBinding(spec.name, action.name, action.default_keys))
-    _check_context(bindings, found)
+    check_context_clashes(bindings, found)
     return bindings
 
 
 def _action_values(
-    spec: ContextSpec, table: Mapping[object, object], here: str, found: _Collector
+    spec: ContextSpec, table: Mapping[object, object], here: str, found: ProblemLog
 ) -> dict[str, object]:
     """The configured value of each named action; unknown and repeated names reported."""
     values: dict[str, object] = {}
@@ -226,7 +204,7 @@ def _action_values(
 
 
 def _resolve_action(
-    spec: ContextSpec, action: ActionSpec, value: object, path: str, found: _Collector
+    spec: ContextSpec, action: ActionSpec, value: object, path: str, found: ProblemLog
 ) -> ActionBinding:
     ids = _parse_binding(value, path, found)
     if ids is None:
@@ -254,7 +232,7 @@ def _resolve_action(
     return ActionBinding(spec.name, action.name, bound, unavailable)
 
 
-def _parse_binding(value: object, path: str, found: _Collector) -> tuple[str, ...] | None:
+def _parse_binding(value: object, path: str, found: ProblemLog) -> tuple[str, ...] | None:
     """The canonical ids of one binding value, deduplicated; ``None`` if any is wrong."""
     if isinstance(value, str):
         items: list[object] = [value]
@@ -293,7 +271,7 @@ def _parse_binding(value: object, path: str, found: _Collector) -> tuple[str, ..
     return None if wrong else tuple(ids)
 
 
-def _parse_one(text: str, path: str, found: _Collector) -> str | None:
+def _parse_one(text: str, path: str, found: ProblemLog) -> str | None:
     """Parse one key id, reporting syntax errors and a capital letter that means nothing."""
     try:
         key = parse_key_id(text)
@@ -316,88 +294,7 @@ def _parse_one(text: str, path: str, found: _Collector) -> str | None:
     return key
 
 
-def _check_context(bindings: list[ActionBinding], found: _Collector) -> None:
-    """Reserved digits and keys shared by two actions of one context."""
-    seen: dict[tuple[object, ...], tuple[ActionBinding, str]] = {}
-    for binding in bindings:
-        path = found.path_of(binding.context, binding.action)
-        own: dict[tuple[object, ...], str] = {}
-        for key in binding.keys + binding.unavailable:
-            if key in RESERVED_KEYS:
-                found.add(
-                    path,
-                    key,
-                    f"{quote(key)} is reserved: 1-9 are the fixed number shortcuts "
-                    "(quick-select an option or a submit action)",
-                )
-                continue
-            identity = _terminal_identity(key)
-            if identity in own:
-                found.add(
-                    path,
-                    key,
-                    f"{quote(key)} is the same terminal key as {quote(own[identity])}; "
-                    "one of them is enough",
-                    "warning",
-                )
-                continue
-            own[identity] = key
-            if identity not in seen:
-                seen[identity] = (binding, key)
-                continue
-            first, first_key = seen[identity]
-            found.add(
-                found.path_of(first.context, first.action),
-                first_key,
-                f"{quote(first_key)} is also bound to {_other(binding, found)}"
-                f"{_same_key_note(first_key, key)}",
-            )
-
-
-def _check_global_reuse(keymaps: Keymaps, found: _Collector) -> None:
-    """Keys of ``global`` may not be bound again where global is active too."""
-    global_keys = {
-        _terminal_identity(key): (binding, key)
-        for binding in reversed(keymaps.in_context("global"))
-        for key in reversed(binding.keys + binding.unavailable)
-    }
-    for context in GLOBAL_SHARERS:
-        for binding in keymaps.in_context(context):
-            for key in binding.keys + binding.unavailable:
-                match = global_keys.get(_terminal_identity(key))
-                if match is None:
-                    continue
-                first, first_key = match
-                found.add(
-                    found.path_of(first.context, first.action),
-                    first_key,
-                    f"{quote(first_key)} is also bound to {_other(binding, found)}"
-                    f"{_same_key_note(first_key, key)}; global keys also work in main, "
-                    "editor and note_editor",
-                )
-
-
-def _other(binding: ActionBinding, found: _Collector) -> str:
-    """How a message names the second action of a clash."""
-    path = found.path_of(binding.context, binding.action)
-    if found.is_configured(binding.context, binding.action):
-        return path
-    return f"{path} (its default)"
-
-
-def _terminal_identity(key: str) -> tuple[object, ...]:
-    """What makes two ids the same key: the terminal key, or the id when it has none."""
-    keys = terminal_keys(key)
-    return (True, keys) if keys is not None else (False, key)
-
-
-def _same_key_note(first: str, second: str) -> str:
-    if first == second:
-        return ""
-    return f" as {quote(second)} (a terminal sends the same key for both)"
-
-
-def _report_twice(path: str, used: str, found: _Collector) -> None:
+def _report_twice(path: str, used: str, found: ProblemLog) -> None:
     found.add(path, None, f"repeats {used} under another name; {used} is used", "warning")
 
 
