@@ -62,9 +62,9 @@ class Dispatch:
         self._attempts: list[Attempt] = [settled] if settled else []
         self._finished = threading.Event()
         self._closing = threading.Event()
-        # The channel now running: its index, its cancel scope, and the event that wakes
-        # the dispatcher thread when it ends.
-        self._running: tuple[int, CancelScope, threading.Event] | None = None
+        # The running channel's cancel scope, and the event that wakes the dispatcher
+        # thread when the channel ends (or is abandoned).
+        self._running: tuple[CancelScope, threading.Event] | None = None
         if settled or not self._channels:
             self._finished.set()
 
@@ -109,7 +109,7 @@ class Dispatch:
                 self._record_locked("failed", "abandoned: the ask ended before it finished")
             self._skip_rest_locked()
         if running is not None:
-            _, scope, wake = running
+            scope, wake = running
             scope.cancel()
             wake.set()
 
@@ -126,15 +126,15 @@ class Dispatch:
         while len(self._attempts) < len(self._channels):
             self._record_locked("skipped", "not started: the ask ended")
 
-    def _begin(self, index: int, scope: CancelScope, wake: threading.Event) -> bool:
-        """Mark channel ``index`` as running; False when the dispatch is ending instead."""
+    def _begin(self, scope: CancelScope, wake: threading.Event) -> bool:
+        """Mark the next channel as running; False when the dispatch is ending instead."""
         with self._lock:
             if self._finished.is_set():
                 return False
             if self._closing.is_set():
                 self._skip_rest_locked()
                 return False
-            self._running = (index, scope, wake)
+            self._running = (scope, wake)
             return True
 
     def _end(self, index: int, status: AttemptStatus, detail: str) -> None:
@@ -151,6 +151,8 @@ class Dispatch:
 
         def work() -> None:
             try:
+                if context.cancel_scope.is_cancelled:  # the ask ended before we got here
+                    return
                 outcome.append(("attempted", channel.send(notification, context)))
             except BaseException as err:  # a channel must never take the dispatcher down
                 logger.debug("notification channel %s raised", channel.label, exc_info=True)
@@ -158,7 +160,7 @@ class Dispatch:
             finally:
                 wake.set()
 
-        if not self._begin(index, context.cancel_scope, wake):
+        if not self._begin(context.cancel_scope, wake):
             return
         worker = threading.Thread(target=work, name=f"pi-ask-notify-{index}", daemon=True)
         worker.start()

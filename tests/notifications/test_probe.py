@@ -4,11 +4,17 @@ import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import pytest
+
 from pi_ask.notifications.dispatcher import Attempt
 from pi_ask.notifications.probe import describe_attempt, run_test
 
 if TYPE_CHECKING:
     from notifications.conftest import CapturedTerminal, HttpSink
+
+
+# Apprise's full plugin scan imports a plugin that still uses the deprecated imghdr module.
+pytestmark = pytest.mark.filterwarnings("ignore:'imghdr' is deprecated:DeprecationWarning")
 
 
 def test_every_channel_sent_exits_zero(

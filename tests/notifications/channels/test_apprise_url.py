@@ -17,6 +17,10 @@ if TYPE_CHECKING:
     from notifications.conftest import CapturedTerminal, HttpSink
 
 
+# Apprise's full plugin scan imports a plugin that still uses the deprecated imghdr module.
+pytestmark = pytest.mark.filterwarnings("ignore:'imghdr' is deprecated:DeprecationWarning")
+
+
 def test_json_url_delivers_title_and_message(
     http_sink: HttpSink, terminal: CapturedTerminal
 ) -> None:
