@@ -165,6 +165,14 @@ def _has_preview_box(view: FlowView) -> bool:
     return question is not None and question.type == "preview"
 
 
+def scroll_to_focus(body: Body, height: int) -> tuple[Line, ...]:
+    """The ``height`` lines of ``body`` that show its focus (all of them when they fit)."""
+    if len(body.lines) <= height:
+        return body.lines
+    offset = _scroll(body, height, 0)
+    return body.lines[offset : offset + height]
+
+
 def _scroll(body: Body, rows: int, previous: int) -> int:
     """The body offset that shows the focus, moving as little as possible from ``previous``."""
     first, last = body.focus

@@ -1,6 +1,7 @@
-"""The rows of the settings overlay (behaviour.md §10), as a table.
+"""The rows of the settings overlay (behaviour.md §10), read from the config key table.
 
-The overlay is a view of this table: adding a toggle is adding a row here.
+The overlay is a view of ``pi_ask.config.TOGGLE_ROWS`` plus the reset action: a toggle
+added there shows up here.
 """
 
 from __future__ import annotations
@@ -8,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-LIVE = "Live settings"
-DEFAULTS = "Defaults for future asks"
+from pi_ask.config import RESET_DESCRIPTION, TOGGLE_ROWS, Settings
+
 ACTIONS = "Actions"
 
 
@@ -33,51 +34,17 @@ class SettingRow:
 
 
 SETTING_ROWS: tuple[SettingRow, ...] = (
-    SettingRow(
-        "behaviour.auto_submit_when_answered_without_notes",
-        "Auto-submit when answered without notes",
-        LIVE,
-        "Auto-submit completed ask flows when no question or option notes were added.",
-    ),
-    SettingRow(
-        "behaviour.confirm_dismiss_when_dirty",
-        "Confirm dismiss when dirty",
-        LIVE,
-        "Require a second cancel or dismiss action before discarding answered or drafted "
-        "ask content.",
-    ),
-    SettingRow(
-        "behaviour.double_press_review_shortcuts",
-        "Double-press review shortcuts",
-        LIVE,
-        "Require pressing 1, 2, or 3 twice on the review tab before triggering Submit, "
-        "Elaborate, or Cancel.",
-    ),
-    SettingRow(
-        "notifications.enabled",
-        "Notifications",
-        LIVE,
-        "Emit one external notification when the ask flow opens and waits for input.",
-    ),
-    SettingRow(
-        "behaviour.show_footer_hints",
-        "Show footer hints",
-        LIVE,
-        "Show footer keymap hints at the bottom of the ask flow.",
-    ),
-    SettingRow(
-        "behaviour.present_single_as_multi",
-        "Present single-select as multi-select",
-        DEFAULTS,
-        "Default new and replayed ask flows to render single-select questions as "
-        "multi-select. This is not hot-applied to the current flow; use the type hotkey there.",
-    ),
-    SettingRow(
-        "",
-        "Reset config to defaults",
-        ACTIONS,
-        "Reset behaviour, keymaps, notifications, and extraction settings to defaults. "
-        "Press twice quickly to confirm.",
-        kind="reset",
-    ),
+    *(SettingRow(row.key, row.label, row.group, row.description) for row in TOGGLE_ROWS),
+    SettingRow("", "Reset config to defaults", ACTIONS, RESET_DESCRIPTION, kind="reset"),
 )
+
+
+def toggle_value(settings: Settings, key: str) -> bool:
+    """The current value of the boolean setting ``key`` (``behaviour.show_footer_hints``)."""
+    section, _, name = key.partition(".")
+    return bool(getattr(getattr(settings, section), name))
+
+
+def toggle_values(settings: Settings) -> dict[str, bool]:
+    """Every toggle row's current value, by key."""
+    return {row.key: toggle_value(settings, row.key) for row in SETTING_ROWS if row.key}

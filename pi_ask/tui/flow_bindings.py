@@ -1,0 +1,213 @@
+"""The ask flow's key bindings: one group per keymap context, each gated by a filter.
+
+Handlers are one line each: a key becomes an engine command (or a face action such as
+opening the settings overlay) and goes to the flow. Which keys trigger what comes from the
+live keymaps, so a config change rebinds every group at once. Later groups win when two
+bindings match the same key, so the order below is the precedence: editing keys, then the
+keymap contexts, then the completion menu, then the overlay, which takes every key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from typing import TYPE_CHECKING
+
+from prompt_toolkit.filters import Condition, Filter
+from prompt_toolkit.key_binding import (
+    ConditionalKeyBindings,
+    KeyBindings,
+    KeyBindingsBase,
+    merge_key_bindings,
+)
+from prompt_toolkit.key_binding.bindings.basic import load_basic_bindings
+from prompt_toolkit.key_binding.bindings.emacs import load_emacs_bindings
+from prompt_toolkit.key_binding.key_processor import KeyPressEvent
+from prompt_toolkit.keys import Keys
+
+from pi_ask.keymaps.ptk_bindings import load_context_bindings
+from pi_ask.state.commands import (
+    Cancel,
+    ChangeQuestionType,
+    CloseEditor,
+    Command,
+    Confirm,
+    Digit,
+    Dismiss,
+    EditorNavigate,
+    MoveOption,
+    MoveTab,
+    OpenOptionNote,
+    OpenQuestionNote,
+    SubmitEditor,
+    Toggle,
+)
+
+if TYPE_CHECKING:
+    from pi_ask.tui.flow import AskFlow
+
+Handler = Callable[[KeyPressEvent], None]
+PREVIEW_SCROLL_STEP = 10
+
+
+class FlowFilters:
+    """The named conditions the bindings are gated by."""
+
+    def __init__(self, flow: AskFlow) -> None:
+        self.overlay_open: Filter = Condition(lambda: flow.panel is not None)
+        self.answer_editing: Filter = Condition(lambda: flow.editing == "input")
+        self.note_editing: Filter = Condition(lambda: flow.editing == "note")
+        self.editing: Filter = self.answer_editing | self.note_editing
+        self.editor_empty: Filter = Condition(lambda: flow.buffer.text == "")
+        self.completing: Filter = Condition(flow.has_completions)
+        self.in_main: Filter = ~self.editing & ~self.overlay_open
+        self.in_flow: Filter = ~self.overlay_open
+
+
+def _send(flow: AskFlow, make: Callable[[], Command]) -> Handler:
+    def handler(event: KeyPressEvent) -> None:
+        flow.dispatch(make())
+
+    return handler
+
+
+def _editor_handlers(flow: AskFlow, submit_action: str) -> dict[str, Handler]:
+    text = flow.editor_text
+    return {
+        submit_action: _send(flow, lambda: SubmitEditor(text())),
+        "close": _send(flow, lambda: CloseEditor(text())),
+        "next_tab_when_empty": _send(flow, lambda: EditorNavigate(text(), MoveTab(1))),
+        "previous_tab_when_empty": _send(flow, lambda: EditorNavigate(text(), MoveTab(-1))),
+        "next_option_when_empty": _send(flow, lambda: EditorNavigate(text(), MoveOption(1))),
+        "previous_option_when_empty": _send(flow, lambda: EditorNavigate(text(), MoveOption(-1))),
+    }
+
+
+def _main_handlers(flow: AskFlow) -> dict[str, Handler]:
+    return {
+        "confirm": _send(flow, Confirm),
+        "cancel": _send(flow, lambda: Cancel(flow.editor_text())),
+        "toggle": _send(flow, Toggle),
+        "change_question_type": _send(flow, ChangeQuestionType),
+        "next_tab": _send(flow, lambda: MoveTab(1)),
+        "previous_tab": _send(flow, lambda: MoveTab(-1)),
+        "next_option": _send(flow, lambda: MoveOption(1)),
+        "previous_option": _send(flow, lambda: MoveOption(-1)),
+        "option_note": _send(flow, OpenOptionNote),
+        "question_note": _send(flow, OpenQuestionNote),
+    }
+
+
+def _scroll(flow: AskFlow, delta: int) -> Handler:
+    def handler(event: KeyPressEvent) -> None:
+        flow.scroll_preview(delta)
+
+    return handler
+
+
+def load_fixed_main_bindings(flow: AskFlow, filters: FlowFilters) -> KeyBindings:
+    """Keys no keymap changes: digits 1-9, and PgUp/PgDn to scroll a preview."""
+    bindings = KeyBindings()
+    for digit in range(1, 10):
+        bindings.add(str(digit), filter=filters.in_main)(_send(flow, partial(Digit, digit)))
+    scroll: dict[Keys, int] = {
+        Keys.PageDown: PREVIEW_SCROLL_STEP,
+        Keys.PageUp: -PREVIEW_SCROLL_STEP,
+    }
+    for key, delta in scroll.items():
+        bindings.add(key, filter=filters.in_main)(_scroll(flow, delta))
+    return bindings
+
+
+def load_editing_bindings(flow: AskFlow, filters: FlowFilters) -> KeyBindingsBase:
+    """prompt_toolkit's line editing (emacs keys), single-line paste, Tab kept in the editor."""
+    extras = KeyBindings()
+
+    @extras.add(Keys.Tab)
+    def _(event: KeyPressEvent) -> None:
+        """Tab with text stays in the editor: it opens ``@`` completion when there is one."""
+        flow.buffer.start_completion(select_first=False)
+
+    @extras.add(Keys.BracketedPaste)
+    def _(event: KeyPressEvent) -> None:
+        """Editors are single-line: a pasted line break becomes a space."""
+        text = event.data.replace("\r\n", "\n").replace("\r", "\n")
+        flow.buffer.insert_text(text.replace("\n", " "))
+
+    return ConditionalKeyBindings(
+        merge_key_bindings([load_basic_bindings(), load_emacs_bindings(), extras]),
+        filter=filters.editing & ~filters.overlay_open,
+    )
+
+
+def load_completion_bindings(flow: AskFlow, filters: FlowFilters) -> KeyBindings:
+    """Keys of the open ``@`` completion menu: they win over the editor's own keys."""
+    bindings = KeyBindings()
+    active = filters.editing & filters.completing & ~filters.overlay_open
+    bindings.add(Keys.Down, filter=active)(lambda e: flow.buffer.complete_next())
+    bindings.add(Keys.Up, filter=active)(lambda e: flow.buffer.complete_previous())
+    for key in (Keys.Tab, Keys.Enter):
+        bindings.add(key, filter=active)(lambda e: flow.accept_completion())
+    bindings.add(Keys.Escape, filter=active)(lambda e: flow.close_completions())
+    return bindings
+
+
+def load_overlay_bindings(flow: AskFlow, filters: FlowFilters) -> KeyBindingsBase:
+    """The settings overlay takes every key; its own context says what they do."""
+    swallow = KeyBindings()
+    swallow.add(Keys.Any, filter=filters.overlay_open)(lambda e: None)
+    for key in (Keys.BracketedPaste,):
+        swallow.add(key, filter=filters.overlay_open)(lambda e: None)
+    modal = load_context_bindings(
+        flow.current_keymaps,
+        "settings_modal",
+        {
+            "close": lambda e: flow.close_settings(),
+            "next_option": lambda e: flow.settings_action("move", 1),
+            "previous_option": lambda e: flow.settings_action("move", -1),
+            "toggle": lambda e: flow.settings_action("toggle", 0),
+        },
+        filter=filters.overlay_open,
+    )
+    return merge_key_bindings([swallow, modal])
+
+
+def load_flow_bindings(flow: AskFlow) -> KeyBindingsBase:
+    """Every binding of the ask flow, in precedence order (see the module docstring)."""
+    filters = FlowFilters(flow)
+    keymaps = flow.current_keymaps
+    return merge_key_bindings(
+        [
+            load_editing_bindings(flow, filters),
+            load_fixed_main_bindings(flow, filters),
+            load_context_bindings(keymaps, "main", _main_handlers(flow), filter=filters.in_main),
+            load_context_bindings(
+                keymaps,
+                "editor",
+                _editor_handlers(flow, "submit"),
+                filter=filters.answer_editing & ~filters.overlay_open,
+                when_empty=filters.editor_empty,
+            ),
+            load_context_bindings(
+                keymaps,
+                "note_editor",
+                _editor_handlers(flow, "save"),
+                filter=filters.note_editing & ~filters.overlay_open,
+                when_empty=filters.editor_empty,
+            ),
+            load_context_bindings(
+                keymaps,
+                "global",
+                {"dismiss": _send(flow, lambda: Dismiss(flow.editor_text()))},
+                filter=filters.in_flow,
+            ),
+            load_context_bindings(
+                keymaps,
+                "global",
+                {"settings": lambda e: flow.open_settings()},
+                filter=filters.in_flow & (~filters.editing | filters.editor_empty),
+            ),
+            load_completion_bindings(flow, filters),
+            load_overlay_bindings(flow, filters),
+        ]
+    )

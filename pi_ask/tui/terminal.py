@@ -1,0 +1,68 @@
+"""The controlling terminal: where the flow draws and reads keys, never stdout.
+
+Drawing on ``/dev/tty`` keeps stdout clean for the JSON result
+(``pi-ask ask q.json > answer.json``). Cursor-position requests are off: the flow is drawn
+inline and takes only the rows it needs, and nothing waits for a terminal that never
+answers them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from dataclasses import dataclass
+from typing import TextIO
+
+from prompt_toolkit.data_structures import Size
+from prompt_toolkit.input import Input
+from prompt_toolkit.input.vt100 import Vt100Input
+from prompt_toolkit.output import Output
+from prompt_toolkit.output.vt100 import Vt100_Output
+
+TTY_PATH = "/dev/tty"
+_FALLBACK = Size(rows=24, columns=80)
+
+
+def tty_output(stream: TextIO) -> Vt100_Output:
+    """A prompt_toolkit output writing to ``stream`` (a terminal), sized from its fd."""
+    fd = stream.fileno()
+
+    def get_size() -> Size:
+        try:
+            columns, rows = os.get_terminal_size(fd)
+        except OSError:
+            return _FALLBACK
+        return Size(rows=rows or _FALLBACK.rows, columns=columns or _FALLBACK.columns)
+
+    return Vt100_Output(stream, get_size, term=os.environ.get("TERM"), enable_cpr=False)
+
+
+@dataclass(slots=True)
+class Terminal:
+    """The opened terminal: prompt_toolkit's input and output on it."""
+
+    input: Input
+    output: Output
+    _files: tuple[TextIO, ...] = ()
+
+    def close(self) -> None:
+        """Close the terminal files (the input's reader first)."""
+        self.input.close()
+        for stream in self._files:
+            with contextlib.suppress(OSError):
+                stream.close()
+
+
+def open_terminal(path: str = TTY_PATH) -> Terminal:
+    """Open the controlling terminal for reading keys and drawing.
+
+    Raises:
+        OSError: There is no controlling terminal (a CI job, a detached process).
+    """
+    reader = open(path, encoding="utf-8")  # noqa: SIM115 - closed by Terminal.close
+    try:
+        writer = open(path, "w", encoding="utf-8")  # noqa: SIM115 - closed by Terminal.close
+    except OSError:
+        reader.close()
+        raise
+    return Terminal(Vt100Input(reader), tty_output(writer), (reader, writer))

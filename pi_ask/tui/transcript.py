@@ -1,0 +1,44 @@
+"""What the terminal keeps after a flow: the result's transcript lines (python-port.md §10).
+
+The flow's drawing is erased; these lines (``✓ Language: Python``, ``Cancelled``...) are
+printed where it was, on the terminal and never on stdout.
+"""
+
+from __future__ import annotations
+
+from prompt_toolkit.formatted_text import FormattedText
+from prompt_toolkit.output import Output
+from prompt_toolkit.shortcuts import print_formatted_text
+
+from pi_ask.contract.results import ToolResult
+from pi_ask.state import TranscriptRole, transcript_lines
+from pi_ask.tui import theme
+from pi_ask.tui.sanitize import sanitize_block
+from pi_ask.tui.styled_text import Line, span
+
+_ROLE_STYLE: dict[TranscriptRole, str] = {
+    "text": theme.TEXT,
+    "success": theme.SUCCESS,
+    "warning": theme.WARNING,
+    "muted": theme.MUTED,
+}
+
+
+def transcript(result: ToolResult) -> list[Line]:
+    """The result's transcript as styled, sanitized lines (one per text line)."""
+    lines: list[Line] = []
+    for role, text in transcript_lines(result):
+        style = _ROLE_STYLE.get(role, theme.TEXT)
+        lines += [span(style, part) for part in sanitize_block(text).split("\n")]
+    return lines
+
+
+def print_transcript(result: ToolResult, output: Output) -> None:
+    """Print the transcript of ``result`` on ``output`` (the terminal)."""
+    fragments: list[tuple[str, str]] = []
+    for line in transcript(result):
+        fragments += [*line, ("", "\n")]
+    if fragments:
+        print_formatted_text(
+            FormattedText(fragments), end="", output=output, style=theme.build_style()
+        )
