@@ -11,10 +11,11 @@ from collections.abc import MutableMapping
 
 import tomlkit
 from tomlkit.container import Container
-from tomlkit.items import Table
+from tomlkit.items import Item, Table
 
 from pi_ask.config.document import spellings
 from pi_ask.config.keys import KEYS, SECTIONS, TomlValue
+from pi_ask.config.toml_text import literal
 from pi_ask.keymaps import CONTEXTS
 
 _Tables = MutableMapping[str, object]
@@ -33,7 +34,7 @@ def set_value(text: str, key: str, value: TomlValue) -> str:
     present = [spelling for spelling in spellings(key) if spelling in table]
     for spelling in present or [name]:
         if spelling not in table or table[spelling] != value:
-            table[spelling] = value
+            table[spelling] = _item(value)
     return document.as_string()
 
 
@@ -52,7 +53,7 @@ def reset_values(text: str) -> str:
             continue
         for spelling in spellings(spec.key):
             if spelling in table and table[spelling] != spec.default:
-                table[spelling] = spec.default
+                table[spelling] = _item(spec.default)
     _reset_keymaps(document)
     return document.as_string()
 
@@ -76,7 +77,12 @@ def _reset_keymaps(document: tomlkit.TOMLDocument) -> None:
                 default = list(action.default_keys)
                 for spelling in dict.fromkeys((action.name, action.alias)):
                     if spelling in table and table[spelling] != default:
-                        table[spelling] = default
+                        table[spelling] = _item(default)
+
+
+def _item(value: object) -> Item:
+    # Through our own literal: lists of tables stay inline, written as the default file has them.
+    return tomlkit.parse(f"value = {literal(value)}\n")["value"]  # type: ignore[no-any-return]
 
 
 def _table_for(document: tomlkit.TOMLDocument, section: str) -> _Tables:

@@ -1,0 +1,239 @@
+"""Loading: per-key checks, aliases, unknown keys, keymap fallback, channels, environment."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from pi_ask.config.loading import evaluate, parse_text
+from pi_ask.config.settings import CommandEntry, ModelEntry, Settings
+from pi_ask.keymaps import DEFAULT_KEYMAPS
+
+
+def load(text: str, environ: dict[str, str] | None = None, *, thorough: bool = False):
+    content = parse_text(text.encode())
+    assert content.status == "parsed", content.detail
+    return evaluate(content.document, environ or {}, thorough=thorough)
+
+
+def messages(text: str, environ: dict[str, str] | None = None) -> list[str]:
+    return [str(problem) for problem in load(text, environ).problems]
+
+
+def test_an_empty_file_is_all_defaults_through_the_fast_path() -> None:
+    result = load("")
+    assert result.settings == Settings()
+    assert result.problems == ()
+    assert not result.thorough
+
+
+def test_a_clean_file_is_read_by_the_fast_path() -> None:
+    result = load(
+        "schema_version = 1\n"
+        "[behaviour]\nshow_footer_hints = false\n"
+        "[notifications]\ntimeout_s = 2.5\nchannels = ['osc9', {type = 'command', command = 'x'}]\n"
+        "[answer]\nextractor = 'offline'\nextraction_retries = 3\n"
+        "extraction_models = [{provider = 'ollama', id = 'llama', base_url = 'http://h'}]\n"
+    )
+    assert not result.thorough
+    assert result.problems == ()
+    settings = result.settings
+    assert settings.behaviour.show_footer_hints is False
+    assert settings.notifications.timeout_s == 2.5
+    assert settings.notifications.channels == ("osc9", CommandEntry("x"))
+    assert settings.answer.extractor == "offline"
+    assert settings.answer.extraction_retries == 3
+    assert settings.answer.extraction_models == (ModelEntry("ollama", "llama", "http://h"),)
+
+
+def test_camel_case_spellings_are_read() -> None:
+    result = load(
+        "schemaVersion = 1\n[behaviour]\npresentSingleAsMulti = true\n"
+        "[answer]\nextractionRetries = 0\n[keymaps.noteEditor]\nsave = 'ctrl+s'\n"
+        "[keymaps.main]\nchangeQuestionType = 'ctrl+t'\n"
+    )
+    assert result.problems == ()
+    assert result.settings.behaviour.present_single_as_multi is True
+    assert result.settings.answer.extraction_retries == 0
+    assert result.settings.keymaps.keys("note_editor", "save") == ("ctrl+s",)
+    assert result.settings.keymaps.keys("main", "change_question_type") == ("ctrl+t",)
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "message"),
+    [
+        (
+            '[behaviour]\nshow_footer_hints = "no"',
+            "behaviour.show_footer_hints",
+            '"no" is not true or false; using the default (true)',
+        ),
+        (
+            "[answer]\nextraction_retries = 99",
+            "answer.extraction_retries",
+            "99 is not a whole number from 0 to 3; using the default (1)",
+        ),
+        (
+            "[answer]\nextraction_timeout_ms = 1.5",
+            "answer.extraction_timeout_ms",
+            "1.5 is not a whole number of milliseconds above 0; using the default (30000)",
+        ),
+        (
+            "[notifications]\ntimeout_s = 0",
+            "notifications.timeout_s",
+            "0 is not a number of seconds above 0 and at most 600; using the default (5)",
+        ),
+        (
+            "[answer]\nextractor = 'gpt'",
+            "answer.extractor",
+            '"gpt" is not "auto", "offline" or "model"; using the default ("auto")',
+        ),
+        (
+            "schema_version = 7",
+            "schema_version",
+            "7 is not the whole number 1; using the default (1)",
+        ),
+        ("[notifications]\nenabled = 1", "notifications.enabled", "1 is not true or false"),
+    ],
+)
+def test_a_bad_value_is_an_error_for_that_key_only(text: str, key: str, message: str) -> None:
+    result = load(text + "\n[keymaps.main]\ncancel = 'q'\n")
+    assert result.thorough
+    assert [problem.key for problem in result.problems] == [key]
+    assert result.problems[0].severity == "error"
+    assert result.problems[0].message.startswith(message)
+    # The key takes its default and the rest of the file still loads.
+    assert result.settings.keymaps.keys("main", "cancel") == ("q",)
+    assert result.settings == Settings(keymaps=result.settings.keymaps)
+
+
+def test_a_section_that_is_not_a_table_takes_its_defaults() -> None:
+    result = load("behaviour = 5\n[answer]\nextractor = 'offline'\n")
+    assert [str(problem) for problem in result.problems] == [
+        "behaviour: must be a table; using the defaults for [behaviour]"
+    ]
+    assert result.settings.answer.extractor == "offline"
+
+
+def test_unknown_keys_are_warnings_with_a_suggestion() -> None:
+    assert messages("colour = 1\n[behaviour]\nshow_footer_hint = false\n") == [
+        "colour: unknown setting; ignored and left in the file",
+        'behaviour.show_footer_hint: unknown setting (did you mean "show_footer_hints"?); '
+        "ignored and left in the file",
+    ]
+
+
+def test_both_spellings_of_one_key_warn_and_snake_case_wins() -> None:
+    result = load("[behaviour]\nshowFooterHints = true\nshow_footer_hints = false\n")
+    assert result.settings.behaviour.show_footer_hints is False
+    assert [problem.severity for problem in result.problems] == ["warning"]
+
+
+def test_invalid_channel_entries_are_skipped_with_a_warning() -> None:
+    result = load(
+        "[notifications]\nchannels = ['beep', 'osc777', {type = 'command', command = ' '}, 3]\n"
+    )
+    assert result.settings.notifications.channels == ("osc777",)
+    assert [problem.key for problem in result.problems] == [
+        "notifications.channels[0]",
+        "notifications.channels[2]",
+        "notifications.channels[3]",
+    ]
+    assert {problem.severity for problem in result.problems} == {"warning"}
+
+
+def test_no_valid_channel_means_bell() -> None:
+    result = load("[notifications]\nchannels = ['beep']\n")
+    assert result.settings.notifications.channels == ("bell",)
+    assert str(result.problems[-1]).startswith('notifications.channels: no valid channel; using ["bell"]')
+
+
+def test_bad_model_entries_are_skipped_and_an_empty_list_stays_empty() -> None:
+    result = load("[answer]\nextraction_models = [{provider = 'x'}, {provider = 'o', id = 'm'}]\n")
+    assert result.settings.answer.extraction_models == (ModelEntry("o", "m"),)
+    assert str(result.problems[0]).startswith("answer.extraction_models[0]:")
+    assert load("[answer]\nextraction_models = []\n").settings.answer.extraction_models == ()
+
+
+def test_a_keymap_error_makes_every_keymap_default_but_keeps_other_settings() -> None:
+    result = load(
+        "[behaviour]\nshow_footer_hints = false\n"
+        "[keymaps.main]\nconfirm = 'space'\ncancel = 'q'\n"
+    )
+    assert result.settings.keymaps == DEFAULT_KEYMAPS
+    assert result.settings.behaviour.show_footer_hints is False
+    error = next(problem for problem in result.problems if problem.severity == "error")
+    assert error.key == "keymaps.main.confirm"
+    assert error.message.endswith("; using default keymaps for this session")
+
+
+def test_partial_keymap_tables_merge_with_the_defaults() -> None:
+    settings = load("[keymaps.main]\ncancel = ['q', 'esc']\n").settings
+    assert settings.keymaps.keys("main", "cancel") == ("q", "esc")
+    assert settings.keymaps.keys("main", "confirm") == ("enter",)
+
+
+def test_environment_overrides_win_over_the_file() -> None:
+    result = load(
+        "[behaviour]\nshow_footer_hints = true\n",
+        {
+            "PI_ASK_BEHAVIOUR__SHOW_FOOTER_HINTS": "false",
+            "PI_ASK_NOTIFICATIONS__CHANNELS": '["osc9"]',
+            "PI_ASK_KEYMAPS__MAIN__CONFIRM": "ctrl+k",
+            "PI_ASK_CONFIG": "/elsewhere.toml",
+        },
+    )
+    assert result.thorough
+    assert result.problems == ()
+    assert result.settings.behaviour.show_footer_hints is False
+    assert result.settings.notifications.channels == ("osc9",)
+    assert result.settings.keymaps.keys("main", "confirm") == ("ctrl+k",)
+    assert result.sources["behaviour.show_footer_hints"] == (
+        "environment (PI_ASK_BEHAVIOUR__SHOW_FOOTER_HINTS)"
+    )
+
+
+def test_an_environment_keymap_replaces_the_camel_case_spelling_in_the_file() -> None:
+    result = load(
+        "[keymaps.noteEditor]\nsave = 'ctrl+s'\n", {"PI_ASK_KEYMAPS__NOTE_EDITOR__SAVE": "ctrl+d"}
+    )
+    assert result.problems == ()
+    assert result.settings.keymaps.keys("note_editor", "save") == ("ctrl+d",)
+
+
+def test_a_bad_environment_value_is_ignored_and_the_file_value_kept() -> None:
+    result = load(
+        "[answer]\nextraction_retries = 2\n",
+        {
+            "PI_ASK_ANSWER__EXTRACTION_RETRIES": "many",
+            "PI_ASK_NOTIFICATIONS__CHANNELS": "[oops",
+            "PI_ASK_BEHAVIOUR__NO_SUCH": "1",
+        },
+    )
+    assert result.settings.answer.extraction_retries == 2
+    lines = sorted(str(problem) for problem in result.problems)
+    assert lines == [
+        'PI_ASK_ANSWER__EXTRACTION_RETRIES: "many" is not a whole number from 0 to 3; ignored',
+        "PI_ASK_BEHAVIOUR__NO_SUCH: names no setting; ignored",
+        "PI_ASK_NOTIFICATIONS__CHANNELS: not valid JSON (Expecting value at position 1); ignored",
+    ]
+
+
+def test_the_fast_path_imports_no_pydantic_and_no_tomlkit(tmp_path) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text("[behaviour]\nshow_footer_hints = false\n")
+    code = (
+        "import sys\n"
+        "from pi_ask.config import open_store\n"
+        "store = open_store()\n"
+        "assert store.snapshot().behaviour.show_footer_hints is False\n"
+        "heavy = [m for m in ('pydantic', 'pydantic_settings', 'tomlkit', 'filelock',"
+        " 'platformdirs', 'asyncio', 'apprise') if m in sys.modules]\n"
+        "print(heavy)\n"
+    )
+    env = {"PI_ASK_CONFIG": str(config), "PATH": "/usr/bin:/bin"}
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == "[]"
