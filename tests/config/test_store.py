@@ -215,15 +215,24 @@ def test_a_problem_notice_names_the_first_and_counts_the_rest(config: Path) -> N
     assert len(store.problems) == 3
 
 
-def test_a_file_that_cannot_be_created_gives_a_warning_notice(tmp_path: Path) -> None:
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs procfs")
+def test_a_file_that_cannot_be_created_gives_a_warning_notice() -> None:
+    # Nothing, not even root, can create a folder in /proc: the write fails for sure.
+    path = Path("/proc/self/pi-ask-test/config.toml")
+    store = SettingsStore(path)
+    assert store.snapshot() == Settings()
+    assert store.notice is not None and store.notice.kind == "warning"
+    assert store.notice.text.startswith(
+        f"Unable to save ask config at {path}. The file may be read-only"
+    )
+
+
+def test_a_file_under_a_file_cannot_be_read(tmp_path: Path) -> None:
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("")
     store = SettingsStore(blocker / "config.toml")
     assert store.snapshot() == Settings()
-    assert store.notice is not None and store.notice.kind == "warning"
-    assert store.notice.text.startswith(
-        f"Unable to save ask config at {blocker / 'config.toml'}. The file may be read-only"
-    )
+    assert store.notice is not None and "cannot be read (Not a directory)" in store.notice.text
 
 
 def test_a_symlinked_config_is_written_through(tmp_path: Path) -> None:
