@@ -90,6 +90,17 @@ class Keymaps:
         """The bound key ids themselves joined with `` / `` (the question-type hint: ``t``)."""
         return " / ".join(self.keys(context, action))
 
+    def as_document(self) -> dict[str, dict[str, list[str]]]:
+        """Every action's configured ids as a snake_case keymaps table (for writing a file).
+
+        Resolving the result gives these keymaps back.
+        """
+        document: dict[str, dict[str, list[str]]] = {}
+        for binding in self.bindings:
+            table = document.setdefault(binding.context, {})
+            table[binding.action] = [*binding.keys, *binding.unavailable]
+        return document
+
     def in_context(self, context: Context) -> tuple[ActionBinding, ...]:
         """The bindings of one context, in canonical action order."""
         return tuple(binding for binding in self.bindings if binding.context == context)

@@ -67,3 +67,13 @@ def test_values_compare_equal_and_are_frozen() -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
         DEFAULT_KEYMAPS.bindings = ()  # type: ignore[misc]
     assert isinstance(DEFAULT_KEYMAPS.bindings[0], ActionBinding)
+
+
+def test_as_document_round_trips() -> None:
+    document = DEFAULT_KEYMAPS.as_document()
+    assert document["settings_modal"]["close"] == ["esc", "ctrl+c", "?"]
+    assert list(document) == [spec.name for spec in CONTEXTS]
+    assert resolve_keymaps(document).keymaps == DEFAULT_KEYMAPS
+    keymaps = resolve_keymaps({"main": {"confirm": ["super+k", "ctrl+k"]}}).keymaps
+    assert keymaps.as_document()["main"]["confirm"] == ["ctrl+k", "super+k"]
+    assert resolve_keymaps(keymaps.as_document()).keymaps == keymaps

@@ -15,7 +15,6 @@ from pi_ask.keymaps.key_ids import (
     KeyIdError,
     parse_key_id,
 )
-from pi_ask.keymaps.keymap import Keymaps
 from pi_ask.keymaps.terminal_keys import is_available
 from pi_ask.keymaps.validation import resolve_keymaps
 
@@ -83,14 +82,6 @@ def test_accepted_key_ids_round_trip(text: str) -> None:
     assert parse_key_id(canonical.upper()) == canonical
 
 
-def _as_document(keymaps: Keymaps) -> dict[str, dict[str, list[str]]]:
-    document: dict[str, dict[str, list[str]]] = {}
-    for binding in keymaps.bindings:
-        keys = keymaps.configured(binding.context, binding.action)
-        document.setdefault(binding.context, {})[binding.action] = list(keys)
-    return document
-
-
 _DEFAULT_KEYS = {key for spec in CONTEXTS for action in spec.actions for key in action.default_keys}
 _POOL = sorted(
     {
@@ -133,6 +124,6 @@ def test_accepted_keymaps_round_trip_through_normalization(document: object) -> 
     result = resolve_keymaps(document)
     if result.has_errors:
         return
-    again = resolve_keymaps(_as_document(result.keymaps))
+    again = resolve_keymaps(result.keymaps.as_document())
     assert again.keymaps == result.keymaps
     assert not again.has_errors
