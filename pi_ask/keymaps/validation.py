@@ -108,7 +108,7 @@ def _context_tables(
     for raw_name, value in _canonical_first(document, CONTEXTS):
         name = str(raw_name)
         spec = _find(CONTEXTS, name)
-        here = f"{path}.{name}"
+        here = f"{path}.{clean(name)}"
         if spec is None:
             hint = _did_you_mean(name, CONTEXTS)
             found.add(
@@ -141,7 +141,7 @@ def _legacy_tables(
     usable: dict[str, str] = {}
     for raw_name, value in document.items():
         name = str(raw_name)
-        here = f"{path}.{name}"
+        here = f"{path}.{clean(name)}"
         if legacy_field(name) is None:
             found.add(here, None, "unknown flat keymap field; it is ignored", "warning")
         elif not isinstance(value, str):
@@ -151,8 +151,11 @@ def _legacy_tables(
                 f"must be a key id string, got {describe(value)}; the defaults are kept",
                 "warning",
             )
-        elif _parse_one(value, here, found) is not None:
-            usable[name] = value
+        else:
+            key = _parse_one(value, here, found)
+            if key is not None:
+                # Canonical already, so the per-context pass repeats no warning.
+                usable[name] = key
     tables: dict[str, tuple[str, Mapping[object, object]]] = {}
     for context, converted in convert_legacy_keymaps(usable).items():
         table: dict[object, object] = dict(converted.items())
@@ -190,7 +193,7 @@ def _action_values(
             expected = ", ".join(a.name for a in spec.actions)
             hint = _elsewhere(name) or _did_you_mean(name, spec.actions)
             found.add(
-                f"{here}.{name}",
+                f"{here}.{clean(name)}",
                 None,
                 f"unknown action for {spec.name}{hint}; expected one of {expected}",
                 "warning",

@@ -102,3 +102,12 @@ def test_detection() -> None:
     assert not is_legacy_keymaps({"noteEditor": {}})
     assert not is_legacy_keymaps({"editor": {}})
     assert not is_legacy_keymaps({"bogus": 1})
+
+
+def test_a_capital_letter_is_reported_once() -> None:
+    result = resolve_keymaps({"toggle": "X"})
+    assert result.keymaps.keys("main", "toggle") == ("x",)
+    assert [(p.path, p.severity) for p in result.problems] == [
+        ("keymaps", "warning"),
+        ("keymaps.toggle", "warning"),
+    ]

@@ -265,3 +265,11 @@ def test_errors_and_session_keymaps() -> None:
     assert bad.has_errors
     assert bad.keymaps.keys("main", "confirm") == ("ctrl+k",)
     assert bad.session_keymaps == DEFAULT_KEYMAPS
+
+
+def test_unknown_names_are_escaped_in_paths() -> None:
+    result = resolve_keymaps({"ma\x1bin": {}, "main": {"con\u202efirm": "x"}})
+    assert [p.path for p in result.problems] == [
+        "keymaps.ma\\u001bin",
+        "keymaps.main.con<U+202E>firm",
+    ]
