@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from pi_ask.contract import InvalidPayload, load_payload
 from pi_ask.contract.results import JsonObject
+from pi_ask.errors import PiAskError
 
 MAX_OPTIONS = 4
 FREEFORM_OPTION: JsonObject = {"value": "freeform", "label": "Type answer", "freeform": True}
@@ -37,6 +38,14 @@ GAVE_UP = (
 )
 TIMED_OUT = "Question extraction timed out. Try again or configure a faster extraction model."
 CANCELLED = "Question extraction cancelled."
+
+
+class ExtractionError(PiAskError):
+    """Question extraction failed; the message is the notice to show (step 8)."""
+
+
+class ExtractorUnavailable(ExtractionError):
+    """The model extractor cannot even start: no usable model, or ``openai`` not installed."""
 
 
 def snake_id(text: str) -> str:
