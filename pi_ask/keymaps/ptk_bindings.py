@@ -21,7 +21,7 @@ from prompt_toolkit.application import Application
 from prompt_toolkit.filters import FilterOrBool, to_filter
 from prompt_toolkit.input.ansi_escape_sequences import ANSI_SEQUENCES
 from prompt_toolkit.key_binding import DynamicKeyBindings, KeyBindings, KeyBindingsBase
-from prompt_toolkit.key_binding.key_bindings import KeyHandlerCallable
+from prompt_toolkit.key_binding.key_processor import KeyPressEvent
 from prompt_toolkit.keys import Keys
 
 from pi_ask.keymaps.contexts import Context, ContextSpec, context_spec
@@ -36,6 +36,11 @@ Terminals send a whole sequence in one write, so 50 ms is ample and makes Esc fe
 """
 
 _Result = TypeVar("_Result")
+
+ActionHandler = Callable[[KeyPressEvent], object]
+"""What runs when an action's key is pressed. As in prompt_toolkit, returning
+``NotImplemented`` skips the redraw and a returned coroutine runs as a background task."""
+
 _KEY_VALUES = frozenset(key.value for key in Keys)
 _NAVIGATION_IDS = tuple(
     f"{modifiers}{base}"
@@ -86,7 +91,7 @@ def to_ptk_keys(key_id: str) -> tuple[Keys | str, ...] | None:
 def build_context_bindings(
     keymaps: Keymaps,
     context: Context,
-    handlers: Mapping[str, KeyHandlerCallable],
+    handlers: Mapping[str, ActionHandler],
     *,
     filter: FilterOrBool = True,
     when_empty: FilterOrBool = True,
@@ -128,7 +133,7 @@ def build_context_bindings(
 def load_context_bindings(
     get_keymaps: Callable[[], Keymaps],
     context: Context,
-    handlers: Mapping[str, KeyHandlerCallable],
+    handlers: Mapping[str, ActionHandler],
     *,
     filter: FilterOrBool = True,
     when_empty: FilterOrBool = True,
@@ -168,7 +173,7 @@ def load_context_bindings(
     return DynamicKeyBindings(current)
 
 
-def _checked_spec(context: Context, handlers: Mapping[str, KeyHandlerCallable]) -> ContextSpec:
+def _checked_spec(context: Context, handlers: Mapping[str, ActionHandler]) -> ContextSpec:
     spec = context_spec(context)
     for name in handlers:
         spec.action(name)

@@ -278,3 +278,14 @@ def test_bindings_are_rebuilt_only_when_the_keymaps_change() -> None:
     current[0] = resolve_keymaps({"main": {"confirm": "ctrl+k"}}).keymaps
     assert bindings.get_bindings_for_keys((Keys.ControlM,)) == []
     assert len(bindings.get_bindings_for_keys((Keys.ControlK,))) == 1
+
+
+def test_handlers_may_return_any_value() -> None:
+    harness = Harness()
+
+    def dispatch(event: KeyPressEvent) -> object:
+        harness.fired.append("confirm")
+        return {"state": "new"}
+
+    bindings = load_context_bindings(lambda: DEFAULT_KEYMAPS, "main", {"confirm": dispatch})
+    assert harness.run(bindings, "\r\r") == ["confirm", "confirm"]
