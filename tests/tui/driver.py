@@ -21,7 +21,7 @@ from prompt_toolkit.output.color_depth import ColorDepth
 from prompt_toolkit.output.vt100 import Vt100_Output
 
 from pi_ask.config import SettingsStore
-from pi_ask.contract import load_payload
+from pi_ask.contract import LoadedPayload, load_payload
 from pi_ask.contract.results import ToolResult
 from pi_ask.keymaps import terminal_bytes
 from pi_ask.state import AskState, new_state
@@ -67,8 +67,11 @@ def state_for(payload: object, *, single_as_multi: bool = False) -> AskState:
     """A fresh state for a payload given as an object or a fixture file name."""
     if isinstance(payload, str):
         payload = json.loads((FIXTURES / payload).read_text(encoding="utf-8"))
-    loaded = load_payload(json.dumps(payload), present_single_as_multi=single_as_multi)
-    return new_state(loaded.payload)  # type: ignore[union-attr]
+    loaded = load_payload(
+        json.dumps(payload), present_single_as_multi=single_as_multi, allow_freeform=True
+    )
+    assert isinstance(loaded, LoadedPayload), loaded
+    return new_state(loaded.payload)
 
 
 class Driver:

@@ -22,8 +22,13 @@ SCREENS: dict[str, tuple[int, tuple[str, ...]]] = {
     "S4": (
         80,
         (
-            "shift+n", "text:Must also run on Windows", "enter", "down", "n",
-            "text:Only if we must ship one binary", "enter",
+            "shift+n",
+            "text:Must also run on Windows",
+            "enter",
+            "down",
+            "n",
+            "text:Only if we must ship one binary",
+            "enter",
         ),
     ),  # fmt: skip
     "S5": (80, ("t",)),
