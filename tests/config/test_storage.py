@@ -1,0 +1,111 @@
+"""Concurrent and interrupted writes, with real processes."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from pi_ask.config.storage import write_atomic
+from pi_ask.config.store import SettingsStore
+from pi_ask.config.toml_text import default_text
+
+TOGGLER = """
+import sys
+from pathlib import Path
+from pi_ask.config.store import SettingsStore
+
+path, key, kind = Path(sys.argv[1]), sys.argv[2], sys.argv[3]
+store = SettingsStore(path, create=False)
+print("ready", flush=True)
+sys.stdin.readline()
+for i in range(200):
+    value = (i % 2 == 1) if kind == "bool" else 1000 + i
+    result = store.set(key, value)
+    assert result.ok, result.error
+"""
+
+
+def start(code: str, *args: str) -> subprocess.Popen[str]:
+    process = subprocess.Popen(
+        [sys.executable, "-c", code, *args],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdout is not None
+    assert process.stdout.readline().strip() == "ready"
+    return process
+
+
+def test_two_processes_toggling_200_times_each_lose_nothing(tmp_path: Path) -> None:
+    config = tmp_path / "config.toml"
+    original = "# shared\n[behaviour]\nshow_footer_hints = true # a\n\n[answer]\nextractor = 'auto'\n"
+    config.write_text(original)
+    first = start(TOGGLER, str(config), "behaviour.show_footer_hints", "bool")
+    second = start(TOGGLER, str(config), "answer.extraction_timeout_ms", "int")
+    for process in (first, second):
+        assert process.stdin is not None
+        process.stdin.write("go\n")
+        process.stdin.flush()
+    assert first.wait(timeout=120) == 0
+    assert second.wait(timeout=120) == 0
+    document = tomllib.loads(config.read_text())
+    assert document["behaviour"]["show_footer_hints"] is True  # i = 199 is odd
+    assert document["answer"]["extraction_timeout_ms"] == 1199
+    assert config.read_text() == original.replace(
+        "extractor = 'auto'\n", "extractor = 'auto'\nextraction_timeout_ms = 1199\n"
+    )
+
+
+WRITER = """
+import sys
+from pathlib import Path
+from pi_ask.config.store import SettingsStore
+
+store = SettingsStore(Path(sys.argv[1]), create=False)
+print("ready", flush=True)
+flag = True
+while True:
+    flag = not flag
+    store.set("behaviour.show_footer_hints", flag)
+"""
+
+
+@pytest.mark.skipif(os.name != "posix", reason="SIGKILL")
+def test_a_kill_during_writes_leaves_the_old_or_the_new_file(tmp_path: Path) -> None:
+    config = tmp_path / "config.toml"
+    # A large file makes each write long enough to be interrupted part-way.
+    padding = "".join(f"# padding line {n:06d} " + "x" * 80 + "\n" for n in range(5_000))
+    config.write_text(padding + default_text())
+    versions = {
+        (padding + default_text()).encode(),
+        (
+            padding
+            + default_text().replace("show_footer_hints = true", "show_footer_hints = false")
+        ).encode(),
+    }
+    for delay in (0.05, 0.17, 0.29, 0.41):
+        writer = start(WRITER, str(config))
+        time.sleep(delay)
+        writer.send_signal(signal.SIGKILL)
+        writer.wait(timeout=10)
+        assert config.read_bytes() in versions
+    # The lock died with the process: the next writer gets it at once.
+    assert SettingsStore(config, create=False).set("notifications.enabled", False).ok
+
+
+def test_write_atomic_keeps_the_permissions(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text("a = 1\n")
+    path.chmod(0o600)
+    write_atomic(path, b"a = 2\n")
+    assert path.read_text() == "a = 2\n"
+    assert path.stat().st_mode & 0o777 == 0o600
+    assert [entry.name for entry in tmp_path.iterdir()] == ["config.toml"]
