@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -127,9 +127,12 @@ class Driver:
     async def press(self, *keys: str) -> None:
         """Send each key and wait for the frame it causes."""
         for key in keys:
-            before = self.renders
-            self.pipe.send_text(key_bytes(key))
-            await self.until(lambda: self.renders > before)
+            await self._send(key_bytes(key))
+
+    async def _send(self, data: str) -> None:
+        before = self.renders
+        self.pipe.send_text(data)
+        await self.until(lambda: self.renders > before)
 
     async def resize(self, width: int, height: int) -> None:
         self.size = Size(rows=height, columns=width)
@@ -174,13 +177,3 @@ class Driver:
 
 def run(coroutine: Any) -> Any:
     return asyncio.run(coroutine)
-
-
-def lines_of(block: str) -> list[str]:
-    """Expected screen lines from a text block (trailing spaces removed)."""
-    lines = [line.rstrip() for line in block.strip("\n").split("\n")]
-    return lines
-
-
-def keys_of(spec: Iterable[str]) -> list[str]:
-    return list(spec)

@@ -15,6 +15,11 @@ S11_KEYS = (
     "space", "enter", "shift+n", "text:Need to see both first", "enter", "right",
 )  # fmt: skip
 
+S4_KEYS = (
+    "shift+n", "text:Must also run on Windows", "enter", "down", "n",
+    "text:Only if we must ship one binary", "enter",
+)  # fmt: skip
+
 SCREENS: dict[str, tuple[int, tuple[str, ...]]] = {
     "S1": (80, ()),
     "S2": (80, ("down", "down", "down", "text:Zig, if the team agrees")),
@@ -30,7 +35,7 @@ SCREENS: dict[str, tuple[int, tuple[str, ...]]] = {
             "text:Only if we must ship one binary",
             "enter",
         ),
-    ),  # fmt: skip
+    ),
     "S5": (80, ("t",)),
     "S6": (
         80,
