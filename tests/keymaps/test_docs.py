@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import doctest
+import importlib
 from pathlib import Path
 
 import pytest
@@ -73,3 +75,13 @@ def test_the_documented_unavailable_keys_are_unavailable(key_id: str) -> None:
 @pytest.mark.parametrize("key_id", ["shift+tab", "ctrl+space", "ctrl+backspace", "ctrl+["])
 def test_the_documented_exceptions_work(key_id: str) -> None:
     assert is_available(key_id)
+
+
+@pytest.mark.parametrize(
+    "module",
+    ["key_ids", "keymap", "legacy", "terminal_bytes", "terminal_keys", "validation"],
+)
+def test_docstring_examples_run(module: str) -> None:
+    results = doctest.testmod(importlib.import_module(f"pi_ask.keymaps.{module}"))
+    assert results.attempted > 0
+    assert results.failed == 0
