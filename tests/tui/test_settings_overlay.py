@@ -1,0 +1,152 @@
+"""The settings overlay inside the flow: toggles save at once, failures revert, live config."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from driver import Driver, run, state_for
+
+from pi_ask.config import SettingsStore
+
+FOOTER = " t question type · Enter confirm · N/Shift+N note · Esc dismiss · ? settings"
+
+
+def test_overlay_is_drawn_centred_over_the_flow(store: SettingsStore) -> None:
+    async def scenario() -> None:
+        driver = await Driver(state_for("payload_a.json"), store).start()
+        await driver.press("?")
+        raw = driver.raw_lines()
+        top, column = driver.find("╭")
+        assert column == 4 and raw[top][75] == "╮"
+        assert raw[top + 1][4:76] == "│" + "pi-ask settings".center(70) + "│"
+        intro, _ = driver.find("extraction settings:")
+        path_rows = raw[intro + 1 : intro + 4]
+        pieces = [line[4:76].strip("│").strip() for line in path_rows]
+        assert "".join(pieces).startswith(str(store.path))
+        assert any(line.startswith("─") for line in raw)  # the flow stays drawn around it
+        await driver.close()
+
+    run(scenario())
+
+
+def test_toggle_saves_at_once_and_applies_live(store: SettingsStore) -> None:
+    async def scenario() -> None:
+        driver = await Driver(state_for("payload_a.json"), store).start()
+        assert FOOTER in driver.lines()
+        await driver.press("?", "up", "up", "up")  # wraps: reset, present-as-multi, footer
+        await driver.press("space")
+        assert "show_footer_hints = false" in store.path.read_text(encoding="utf-8")
+        row, _ = driver.find("Show footer hints")
+        assert "[off]" in driver.raw_lines()[row]
+        await driver.press("ctrl+c")  # closes the overlay only
+        assert driver.flow.panel is None
+        assert FOOTER not in driver.lines()
+        assert driver.lines()[-1].startswith("─")
+        await driver.press("down")
+        assert driver.flow.state.row == 1
+        await driver.close()
+
+    run(scenario())
+
+
+def test_turning_auto_submit_on_completes_a_finished_review(store: SettingsStore) -> None:
+    async def scenario() -> None:
+        driver = await Driver(state_for("payload_a.json"), store).start()
+        await driver.press("enter", "space", "enter", "enter", "?", "enter")
+        result = await driver.result()
+        assert not result.details.cancelled
+        assert result.details.mode == "submit"
+        await driver.close()
+
+    run(scenario())
+
+
+def test_failed_save_keeps_the_value_and_shows_why(tmp_path: Path) -> None:
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("", encoding="utf-8")
+    store = SettingsStore(blocker / "config.toml")
+
+    async def scenario() -> None:
+        driver = await Driver(state_for("payload_a.json"), store, height=60).start()
+        await driver.press("?", "enter")
+        assert store.snapshot().behaviour.auto_submit_when_answered_without_notes is False
+        screen = "\n".join(driver.lines())
+        assert "Unable to save ask config at" in screen
+        row, _ = driver.find("Auto-submit when answered")
+        assert "[off]" in driver.raw_lines()[row]
+        await driver.press("down")  # the next action clears the error
+        await driver.press("up")
+        await driver.close()
+
+    run(scenario())
+
+
+def test_guarded_reset_needs_two_presses(store: SettingsStore) -> None:
+    assert store.set("behaviour.show_footer_hints", False).ok
+
+    async def scenario() -> None:
+        driver = await Driver(state_for("payload_a.json"), store).start()
+        await driver.press("?", "up", "enter")
+        assert "[confirm reset]" in "\n".join(driver.lines())
+        assert store.snapshot().behaviour.show_footer_hints is False
+        await driver.press("enter")
+        assert store.snapshot().behaviour.show_footer_hints is True
+        assert "[reset all]" in "\n".join(driver.lines())
+        await driver.close()
+
+    run(scenario())
+
+
+def test_moving_the_focus_disarms_the_reset(store: SettingsStore) -> None:
+    async def scenario() -> None:
+        driver = await Driver(state_for("payload_a.json"), store).start()
+        await driver.press("?", "up", "enter", "up", "down")
+        assert "[reset all]" in "\n".join(driver.lines())
+        await driver.press("enter")
+        assert "[confirm reset]" in "\n".join(driver.lines())
+        await driver.close()
+
+    run(scenario())
+
+
+def test_edits_made_elsewhere_apply_to_the_open_flow(store: SettingsStore) -> None:
+    async def scenario() -> None:
+        driver = await Driver(state_for("payload_a.json"), store).start()
+        assert FOOTER in driver.lines()
+        text = store.path.read_text(encoding="utf-8")
+        store.path.write_text(
+            text.replace("show_footer_hints = true", "show_footer_hints = false"),
+            encoding="utf-8",
+        )
+        stat = store.path.stat()
+        os.utime(store.path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10_000_000))
+        await driver.until(lambda: FOOTER not in driver.lines())
+        assert FOOTER not in driver.lines()
+        await driver.close()
+
+    run(scenario())
+
+
+def test_invalid_config_notice_shows_and_clears_on_tab_change(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text("[behaviour]\nshow_footer_hints = tru\n", encoding="utf-8")
+    store = SettingsStore(path)
+    notice = store.notice
+    assert notice is not None
+
+    async def scenario() -> None:
+        driver = await Driver(state_for("payload_a.json"), store).start()
+        lines = driver.lines()
+        footer = lines.index(FOOTER)
+        assert lines[footer - 1] != ""
+        assert " ".join(lines[footer - 3 : footer]).startswith("config.toml: not valid TOML")
+        row, _ = driver.find("config.toml: not valid TOML")
+        assert driver.style_at(row, 0).fg == "f0c674"
+        await driver.press("?")
+        assert "config.toml: not valid TOML" in "\n".join(driver.lines())
+        await driver.press("esc", "right")
+        assert "config.toml: not valid TOML" not in "\n".join(driver.lines())
+        await driver.close()
+
+    run(scenario())
