@@ -51,7 +51,10 @@ def explain(document: CanonicalDocument, environ: Mapping[str, str]) -> Explanat
         The checked values, the merged keymaps document, the sources and the problems.
     """
     overrides, broken = read_environment(environ)
-    problems = [ConfigProblem(name, message, "warning") for name, message in broken]
+    problems = [
+        ConfigProblem(name, message, "error" if is_error else "warning")
+        for name, message, is_error in broken
+    ]
     values: dict[str, object] = {}
     sources: dict[str, str] = {}
     for spec in KEYS:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from pi_ask.config.keys import KEYS, SECTIONS
 from pi_ask.config.problems import describe
+from pi_ask.config.toml_edit import toml_item
 from pi_ask.config.toml_text import default_text
 from pi_ask.keymaps import CONTEXTS, convert_legacy_keymaps, is_legacy_keymaps
 
@@ -98,7 +99,7 @@ _STEPS: tuple[Callable[[_Document], _Document], ...] = (
 
 
 def _to_toml(document: _Document) -> ImportedConfig:
-    import tomlkit  # only this command writes a whole document
+    import tomlkit
 
     notes: list[str] = []
     output = tomlkit.parse(default_text())
@@ -139,7 +140,7 @@ def _put(table: object, name: str, value: object, where: str, notes: list[str]) 
     if plain is None:
         notes.append(f"{where}: null has no TOML form; left out (the default applies)")
         return
-    table[name] = plain  # type: ignore[index]
+    table[name] = toml_item(plain)  # type: ignore[index]
 
 
 def _without_nulls(value: object) -> object:

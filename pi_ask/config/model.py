@@ -179,18 +179,19 @@ def _channel_adapter(named: bool) -> TypeAdapter[Any]:
 
 def read_environment(
     environ: Mapping[str, str],
-) -> tuple[dict[str, tuple[str, object]], list[tuple[str, str]]]:
+) -> tuple[dict[str, tuple[str, object]], list[tuple[str, str, bool]]]:
     """The settings the ``PI_ASK_*`` variables set, one variable at a time.
 
     Returns:
         For each dotted key set, the variable's name and its decoded value; and for each
-        variable that could not be decoded or names no setting, its name and why.
+        variable that could not be decoded or names no setting, its name, why, and whether
+        that is an error (a value that cannot be read) rather than a warning.
     """
     source = EnvSettingsSource(
         settings_model(), env_prefix=ENV_PREFIX, env_nested_delimiter="__", case_sensitive=False
     )
     found: dict[str, tuple[str, object]] = {}
-    broken: list[tuple[str, str]] = []
+    broken: list[tuple[str, str, bool]] = []
     for name in sorted(environ):
         if not is_setting_env_var(name):
             continue
@@ -198,11 +199,11 @@ def read_environment(
         try:
             data = source()
         except SettingsError as err:
-            broken.append((name, f"{_settings_error(err)}; ignored"))
+            broken.append((name, f"{_settings_error(err)}; ignored", True))
             continue
         leaves = list(_leaves(data, ""))
         if not leaves:
-            broken.append((name, "names no setting; ignored"))
+            broken.append((name, "names no setting; ignored", False))
         for key, value in leaves:
             found[key] = (name, value)
     return found, broken

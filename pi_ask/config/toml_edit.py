@@ -34,7 +34,7 @@ def set_value(text: str, key: str, value: TomlValue) -> str:
     present = [spelling for spelling in spellings(key) if spelling in table]
     for spelling in present or [name]:
         if spelling not in table or table[spelling] != value:
-            table[spelling] = _item(value)
+            table[spelling] = toml_item(value)
     return document.as_string()
 
 
@@ -53,7 +53,7 @@ def reset_values(text: str) -> str:
             continue
         for spelling in spellings(spec.key):
             if spelling in table and table[spelling] != spec.default:
-                table[spelling] = _item(spec.default)
+                table[spelling] = toml_item(spec.default)
     _reset_keymaps(document)
     return document.as_string()
 
@@ -77,11 +77,11 @@ def _reset_keymaps(document: tomlkit.TOMLDocument) -> None:
                 default = list(action.default_keys)
                 for spelling in dict.fromkeys((action.name, action.alias)):
                     if spelling in table and table[spelling] != default:
-                        table[spelling] = _item(default)
+                        table[spelling] = toml_item(default)
 
 
-def _item(value: object) -> Item:
-    # Through our own literal: lists of tables stay inline, written as the default file has them.
+def toml_item(value: object) -> Item:
+    """``value`` as a tomlkit item written like the default file (inline tables on one line)."""
     return tomlkit.parse(f"value = {literal(value)}\n")["value"]  # type: ignore[no-any-return]
 
 

@@ -146,7 +146,9 @@ def test_invalid_channel_entries_are_skipped_with_a_warning() -> None:
 def test_no_valid_channel_means_bell() -> None:
     result = load("[notifications]\nchannels = ['beep']\n")
     assert result.settings.notifications.channels == ("bell",)
-    assert str(result.problems[-1]).startswith('notifications.channels: no valid channel; using ["bell"]')
+    assert str(result.problems[-1]).startswith(
+        'notifications.channels: no valid channel; using ["bell"]'
+    )
 
 
 def test_bad_model_entries_are_skipped_and_an_empty_list_stays_empty() -> None:
@@ -158,8 +160,7 @@ def test_bad_model_entries_are_skipped_and_an_empty_list_stays_empty() -> None:
 
 def test_a_keymap_error_makes_every_keymap_default_but_keeps_other_settings() -> None:
     result = load(
-        "[behaviour]\nshow_footer_hints = false\n"
-        "[keymaps.main]\nconfirm = 'space'\ncancel = 'q'\n"
+        "[behaviour]\nshow_footer_hints = false\n[keymaps.main]\nconfirm = 'space'\ncancel = 'q'\n"
     )
     assert result.settings.keymaps == DEFAULT_KEYMAPS
     assert result.settings.behaviour.show_footer_hints is False

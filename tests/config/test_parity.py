@@ -45,8 +45,10 @@ _INVALID_ENTRY = st.one_of(_ANY, st.fixed_dictionaries({"provider": _TEXT}))
 def _value(spec: SettingKey) -> st.SearchStrategy[object]:
     valid = _VALID[spec.kind]
     if spec.kind in ("models", "channels"):
-        broken = st.lists(st.one_of(valid.map(lambda items: items[0] if items else "bell"),
-                                    _INVALID_ENTRY), max_size=3)
+        broken = st.lists(
+            st.one_of(valid.map(lambda items: items[0] if items else "bell"), _INVALID_ENTRY),
+            max_size=3,
+        )
         return st.one_of(valid, valid, broken, _ANY)
     return st.one_of(valid, valid, valid, _ANY)
 

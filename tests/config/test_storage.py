@@ -46,7 +46,9 @@ def start(code: str, *args: str) -> subprocess.Popen[str]:
 
 def test_two_processes_toggling_200_times_each_lose_nothing(tmp_path: Path) -> None:
     config = tmp_path / "config.toml"
-    original = "# shared\n[behaviour]\nshow_footer_hints = true # a\n\n[answer]\nextractor = 'auto'\n"
+    original = (
+        "# shared\n[behaviour]\nshow_footer_hints = true # a\n\n[answer]\nextractor = 'auto'\n"
+    )
     config.write_text(original)
     first = start(TOGGLER, str(config), "behaviour.show_footer_hints", "bool")
     second = start(TOGGLER, str(config), "answer.extraction_timeout_ms", "int")

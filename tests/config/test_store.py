@@ -13,9 +13,7 @@ from pi_ask.config.settings import Settings
 from pi_ask.config.store import SettingsStore
 from pi_ask.config.toml_text import default_text
 
-needs_permissions = pytest.mark.skipif(
-    os.name != "posix", reason="POSIX permission bits"
-)
+needs_permissions = pytest.mark.skipif(os.name != "posix", reason="POSIX permission bits")
 
 
 @pytest.fixture
@@ -62,7 +60,9 @@ def test_a_toggle_on_an_absent_file_writes_the_defaults_and_the_value(config: Pa
 def test_a_bad_key_or_value_is_refused_without_writing(config: Path) -> None:
     store = SettingsStore(config)
     before = config.read_bytes()
-    assert store.set("behaviour.nope", True).error == "behaviour.nope is not a setting pi-ask can save"
+    assert (
+        store.set("behaviour.nope", True).error == "behaviour.nope is not a setting pi-ask can save"
+    )
     refused = store.set("answer.extraction_retries", 9)
     assert refused.error == "answer.extraction_retries: 9 is not a whole number from 0 to 3"
     assert config.read_bytes() == before
@@ -119,7 +119,10 @@ def test_an_unparsable_file_loads_defaults_refuses_toggles_and_stays_untouched(
     assert not result.ok and result.error is not None
     assert "not valid TOML" in result.error and "nothing was written" in result.error
     assert config.read_bytes() == broken
-    assert sorted(path.name for path in config.parent.iterdir()) == ["config.toml", "config.toml.lock"]
+    assert sorted(path.name for path in config.parent.iterdir()) == [
+        "config.toml",
+        "config.toml.lock",
+    ]
 
 
 def test_reset_needs_two_requests_inside_two_seconds(config: Path) -> None:

@@ -56,8 +56,10 @@ def test_ten_toggles_change_only_the_toggled_values() -> None:
     for key, value in toggles:
         text = set_value(text, key, value)
     assert changed_lines(COMMENTED, text) == [
-        ("  showFooterHints   =   true  # camelCase, indented",
-         "  showFooterHints   =   false  # camelCase, indented"),
+        (
+            "  showFooterHints   =   true  # camelCase, indented",
+            "  showFooterHints   =   false  # camelCase, indented",
+        ),
         ("enabled = true # on", "enabled = false # on"),
     ]
 
@@ -83,7 +85,9 @@ def test_dotted_and_inline_tables_are_edited_in_place() -> None:
         == "behaviour.show_footer_hints = false # c\n"
     )
     assert (
-        set_value("behaviour = { show_footer_hints = true }\n", "behaviour.show_footer_hints", False)
+        set_value(
+            "behaviour = { show_footer_hints = true }\n", "behaviour.show_footer_hints", False
+        )
         == "behaviour = { show_footer_hints = false }\n"
     )
 

@@ -85,7 +85,7 @@ def test_a_file_removed_while_watched_means_defaults_and_coming_back_is_seen(
     config = tmp_path / "config.toml"
 
     async def scenario() -> None:
-        store, heard = watched(config)
+        store, _heard = watched(config)
         store.set("behaviour.show_footer_hints", False)
         stop = store.start_watching(asyncio.get_running_loop())
         config.unlink()
