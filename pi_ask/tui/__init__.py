@@ -1,3 +1,31 @@
-"""The prompt_toolkit face: the ask flow and the settings overlay, drawn on the terminal."""
+"""The prompt_toolkit face: the ask flow and the settings overlay, drawn on the terminal.
+
+Public names load on first use, so ``pi_ask.tui.commands`` (imported to build the command
+line) does not pull in prompt_toolkit.
+"""
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+__all__ = ["AskFlow", "FlowInterrupted", "run_ask_flow", "run_settings"]
+
+if TYPE_CHECKING:
+    from pi_ask.tui.flow import AskFlow, FlowInterrupted, run_ask_flow
+    from pi_ask.tui.settings_app import run_settings
+
+_HOMES = {
+    "AskFlow": "pi_ask.tui.flow",
+    "FlowInterrupted": "pi_ask.tui.flow",
+    "run_ask_flow": "pi_ask.tui.flow",
+    "run_settings": "pi_ask.tui.settings_app",
+}
+
+
+def __getattr__(name: str) -> object:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'pi_ask.tui' has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(home), name)

@@ -1,0 +1,120 @@
+"""``pi-ask settings``: the settings overlay on its own (the reference's ``/ask-settings``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.input import Input
+from prompt_toolkit.key_binding import KeyBindings, KeyBindingsBase, merge_key_bindings
+from prompt_toolkit.key_binding.key_processor import KeyPressEvent
+from prompt_toolkit.keys import Keys
+from prompt_toolkit.layout import Layout
+from prompt_toolkit.layout.containers import Window
+from prompt_toolkit.output import Output
+
+from pi_ask.config import RESET_WINDOW_S, SettingsStore
+from pi_ask.keymaps.keymap import Keymaps
+from pi_ask.keymaps.ptk_bindings import load_context_bindings, set_escape_timeout
+from pi_ask.tui.frame import scroll_to_focus
+from pi_ask.tui.lines_control import LinesControl
+from pi_ask.tui.settings_panel import SettingsPanel
+from pi_ask.tui.settings_screen import overlay_width, render_overlay
+from pi_ask.tui.styled_text import Line
+from pi_ask.tui.terminal import Terminal, open_terminal
+from pi_ask.tui.theme import build_style
+
+
+class SettingsApp:
+    """The overlay as a small inline application; ``run()`` returns when it is closed."""
+
+    def __init__(
+        self, store: SettingsStore, *, input: Input | None = None, output: Output | None = None
+    ) -> None:
+        self.panel = SettingsPanel(store)
+        self._store = store
+        self._terminal: Terminal | None = None
+        if input is None or output is None:
+            self._terminal = open_terminal()
+            input, output = self._terminal.input, self._terminal.output
+        self.app: Application[int] = Application(
+            layout=Layout(Window(LinesControl(self._render, self._measure))),
+            key_bindings=self._bindings(),
+            style=build_style(),
+            full_screen=False,
+            erase_when_done=True,
+            input=input,
+            output=output,
+        )
+        set_escape_timeout(self.app)
+        self._unsubscribe = store.subscribe(lambda _settings: self.app.invalidate())
+
+    def _keymaps(self) -> Keymaps:
+        return self._store.snapshot().keymaps
+
+    def _bindings(self) -> KeyBindingsBase:
+        # The overlay takes every key; its keymap context says what the bound ones do.
+        swallow = KeyBindings()
+        swallow.add(Keys.Any)(lambda e: None)
+        modal = load_context_bindings(
+            self._keymaps,
+            "settings_modal",
+            {
+                "close": lambda e: e.app.exit(result=0),
+                "next_option": self._move(1),
+                "previous_option": self._move(-1),
+                "toggle": self._toggle,
+            },
+        )
+        return merge_key_bindings([swallow, modal])
+
+    def _move(self, delta: int) -> Callable[[KeyPressEvent], None]:
+        def handler(event: KeyPressEvent) -> None:
+            self.panel.move(delta)
+
+        return handler
+
+    def _toggle(self, event: KeyPressEvent) -> None:
+        self.panel.toggle()
+        loop = event.app.loop
+        if self.panel.reset_armed() and loop is not None:
+            # Redraw when the window closes, so "[confirm reset]" turns back.
+            loop.call_later(RESET_WINDOW_S + 0.05, event.app.invalidate)
+
+    def _lines(self, width: int) -> tuple[Line, ...]:
+        return render_overlay(self.panel.view(), overlay_width(width)).lines
+
+    def _render(self, width: int, height: int) -> tuple[Line, ...]:
+        body = render_overlay(self.panel.view(), overlay_width(width))
+        return scroll_to_focus(body, height)
+
+    def _measure(self, width: int, max_height: int) -> int:
+        return min(len(self._lines(width)), max_height)
+
+    def run(self) -> int:
+        """Show the overlay until a close key; returns 0."""
+        try:
+            return self.app.run(handle_sigint=False)
+        finally:
+            self._unsubscribe()
+            if self._terminal is not None:
+                self._terminal.close()
+
+
+def run_settings(
+    store: SettingsStore, *, input: Input | None = None, output: Output | None = None
+) -> int:
+    """Open the settings overlay on the terminal until it is closed.
+
+    Args:
+        store: The settings store whose file the toggles write.
+        input: Key source for tests; default the controlling terminal.
+        output: Drawing target for tests; default the controlling terminal.
+
+    Returns:
+        0 when closed.
+
+    Raises:
+        OSError: No controlling terminal could be opened.
+    """
+    return SettingsApp(store, input=input, output=output).run()
