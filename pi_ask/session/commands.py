@@ -1,0 +1,277 @@
+"""``pi-ask replay``, ``pi-ask resume`` and ``pi-ask answer``.
+
+Imported at every start of ``pi-ask`` to build the parser, so only ``argparse`` is imported at
+the top; each handler imports what it needs when it runs. Output follows python-port.md §10:
+the result JSON on stdout; "nothing to open" is one stderr line and exit 1; "cannot even
+try" is stderr and exit 2; info lines (``Replaying previous ...``) go to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from pi_ask.config import SettingsStore
+    from pi_ask.contract import LoadedPayload, ToolResult
+    from pi_ask.session.entries import AnswerMap, PayloadSource
+    from pi_ask.session.log import SessionFile
+    from pi_ask.session.resume import Resumable
+
+_UI_CHOICES = ("auto", "tui", "rpc", "none")
+EXIT_NOTHING = 1
+EXIT_CANNOT = 2
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``replay``, ``resume`` and ``answer`` to the ``pi-ask`` parser."""
+    replay = subparsers.add_parser(
+        "replay",
+        help="reopen the latest ask_user form of this session",
+        description=(
+            "Reopen the latest valid ask_user form on the current branch of the session "
+            "(our log for this directory, and --session when given)."
+        ),
+    )
+    _add_common(replay)
+    replay.set_defaults(handler=replay_command)
+
+    resume = subparsers.add_parser(
+        "resume",
+        help="reopen an unanswered ask with its draft answers",
+        description=(
+            "Reopen the newest ask that was never submitted or cancelled (or the one named by "
+            "ID), with the answers, notes and text it had."
+        ),
+    )
+    resume.add_argument("id", nargs="?", metavar="ID", help="ask id (or a unique prefix)")
+    resume.add_argument("--list", action="store_true", help="list the unanswered asks")
+    _add_common(resume)
+    resume.set_defaults(handler=resume_command)
+
+    answer = subparsers.add_parser(
+        "answer",
+        help="turn the agent's last message into a form",
+        description=(
+            "Find the questions of the latest finished assistant message (a pi session, a "
+            "Claude Code transcript, or text) and open them as a form."
+        ),
+    )
+    answer.add_argument("--again", action="store_true", help="reopen the last extracted form")
+    answer.add_argument("--text", metavar="FILE", help="read the message from FILE (- for stdin)")
+    _add_common(answer)
+    answer.set_defaults(handler=answer_command)
+
+
+def _add_common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--session", metavar="FILE", help="a pi session or pi-ask log to read")
+    parser.add_argument("--ui", choices=_UI_CHOICES, default="auto", help="face to open")
+    parser.add_argument("--config", metavar="FILE", help="settings file to use")
+
+
+def replay_command(args: argparse.Namespace) -> int:
+    """``pi-ask replay``: the latest valid ask_user payload on the branch, opened again."""
+    return _replay(args, "tool", "ask:replay")
+
+
+def resume_command(args: argparse.Namespace) -> int:
+    """``pi-ask resume [ID] [--list]``: an unfinished ask with its latest draft."""
+    import sys
+
+    from pi_ask.session.resume import NO_RESUME, find_resumables, pick, unknown_id_message
+
+    store = _store(args)
+    found = find_resumables(
+        _files(args), present_single_as_multi=store.snapshot().behaviour.present_single_as_multi
+    )
+    if getattr(args, "list", False):
+        if not found:
+            print(NO_RESUME, file=sys.stderr)
+            return EXIT_NOTHING
+        for resumable in found:
+            print(_describe(resumable))
+        return 0
+    chosen = pick(found, getattr(args, "id", None))
+    if chosen is None:
+        wanted = getattr(args, "id", None)
+        print(unknown_id_message(wanted) if wanted else NO_RESUME, file=sys.stderr)
+        return EXIT_NOTHING
+    return _resume(args, store, chosen)
+
+
+def answer_command(args: argparse.Namespace) -> int:
+    """``pi-ask answer``: the questions of the latest assistant message, as a form."""
+    import sys
+    from pathlib import Path
+
+    from pi_ask.contract import InvalidPayload, invalid_result, load_payload
+    from pi_ask.session.answer_form import extract_form
+    from pi_ask.session.answer_source import NoAssistantMessage, find_message
+    from pi_ask.session.extraction import CANCELLED, NO_QUESTIONS, ExtractorUnavailable
+
+    if args.again:
+        return _replay(args, "answer-extraction", "answer:again")
+    store = _store(args)
+    settings = store.snapshot()
+    try:
+        message = find_message(
+            text=args.text,
+            session=_path(args.session),
+            stdin=None if args.ui == "rpc" else sys.stdin,
+            cwd=Path.cwd(),
+        )
+        params = extract_form(message, settings.answer, notify=_notify)
+    except (NoAssistantMessage, ExtractorUnavailable) as err:
+        print(err, file=sys.stderr)
+        return EXIT_CANNOT
+    except KeyboardInterrupt:
+        print(CANCELLED, file=sys.stderr)
+        return 130
+    if not params.get("questions"):
+        print(NO_QUESTIONS, file=sys.stderr)
+        return EXIT_NOTHING
+    loaded = load_payload(
+        params,
+        present_single_as_multi=settings.behaviour.present_single_as_multi,
+        allow_freeform=True,
+    )
+    if isinstance(loaded, InvalidPayload):
+        print(invalid_result(loaded).text, file=sys.stderr)
+        return EXIT_CANNOT
+    return _open(args, store, loaded, record_as="answer-extraction", source="answer")
+
+
+def _replay(args: argparse.Namespace, wanted: PayloadSource, source: str) -> int:
+    import sys
+
+    from pi_ask.session.replay import NothingToReplay, find_replay, replaying_notice
+
+    store = _store(args)
+    found = find_replay(
+        _files(args),
+        wanted,
+        present_single_as_multi=store.snapshot().behaviour.present_single_as_multi,
+    )
+    if isinstance(found, NothingToReplay):
+        print(found.message, file=sys.stderr)
+        return EXIT_NOTHING
+    print(replaying_notice(wanted, len(found.loaded.payload.questions)), file=sys.stderr)
+    return _open(args, store, found.loaded, record_as=wanted, source=source)
+
+
+def _resume(args: argparse.Namespace, store: SettingsStore, chosen: Resumable) -> int:
+    import sys
+
+    from pi_ask.session.resume import RESUME_CANCELLED, reopening_notice, restore
+
+    loaded, answers = restore(chosen.loaded, chosen.draft)
+    print(reopening_notice(len(loaded.payload.questions)), file=sys.stderr)
+    result, status = _flow(
+        args,
+        store,
+        loaded,
+        record_as=None,
+        source="ask:resume",
+        ask_id=chosen.ask_id,
+        initial_answers=answers,
+    )
+    # The non-interactive result leaves the ask pending; only a real cancel dismisses it.
+    if result.details.cancelled and not result.text.startswith(NON_INTERACTIVE_PREFIX):
+        print(RESUME_CANCELLED, file=sys.stderr)
+    return status
+
+
+NON_INTERACTIVE_PREFIX = "Needs user input:"
+
+
+def _open(
+    args: argparse.Namespace,
+    store: SettingsStore,
+    loaded: LoadedPayload,
+    *,
+    record_as: PayloadSource,
+    source: str,
+) -> int:
+    """Record a new ask, open the flow on it, print the result JSON; the exit status."""
+    return _flow(args, store, loaded, record_as=record_as, source=source)[1]
+
+
+def _flow(
+    args: argparse.Namespace,
+    store: SettingsStore,
+    loaded: LoadedPayload,
+    *,
+    record_as: PayloadSource | None,
+    source: str,
+    ask_id: str | None = None,
+    initial_answers: AnswerMap = (),
+) -> tuple[ToolResult, int]:
+    """Record a new ask (``record_as``) or continue ``ask_id``, run the flow, print the result."""
+    import json
+    import sys
+    from pathlib import Path
+
+    from pi_ask.api import run_flow
+    from pi_ask.session.recorder import AskRecorder
+
+    if record_as is not None:
+        recorder = AskRecorder.open(_path(args.session), cwd=Path.cwd())
+        ask_id = recorder.start(loaded.params, record_as)
+        if recorder.notice:
+            print(recorder.notice, file=sys.stderr)
+    result, status = run_flow(
+        loaded,
+        ui=args.ui,
+        store=store,
+        source=source,
+        ask_id=ask_id,
+        initial_answers=initial_answers,
+    )
+    print(json.dumps(result.to_json(), ensure_ascii=False), flush=True)
+    return result, status
+
+
+def _describe(resumable: Resumable) -> str:
+    """One ``resume --list`` line: id, time, size, what it asks, how far the draft got."""
+    from datetime import datetime
+
+    payload = resumable.loaded.payload
+    when = datetime.fromtimestamp(resumable.timestamp_ms / 1000).strftime("%Y-%m-%d %H:%M")
+    subject = payload.title or payload.questions[0].prompt
+    subject = subject if len(subject) <= 60 else subject[:59] + "…"
+    answered = sum(a.is_answered for _, a in resumable.draft.answers) if resumable.draft else 0
+    count = len(payload.questions)
+    return f"{resumable.ask_id}  {when}  {answered}/{count} answered  {' '.join(subject.split())}"
+
+
+def _files(args: argparse.Namespace) -> tuple[SessionFile, ...]:
+    from pathlib import Path
+
+    from pi_ask.errors import UsageError
+    from pi_ask.session.locations import read_paths
+    from pi_ask.session.replay import read_files
+
+    session = _path(args.session)
+    if session is not None and not session.is_file():
+        raise UsageError(f"--session {session}: no such file")
+    return read_files(read_paths(session, Path.cwd()))
+
+
+def _store(args: argparse.Namespace) -> SettingsStore:
+    from pi_ask.config import open_store
+
+    return open_store(_path(args.config))
+
+
+def _path(value: str | None) -> Path | None:
+    from pathlib import Path
+
+    return Path(value).expanduser() if value else None
+
+
+def _notify(line: str) -> None:
+    import sys
+
+    print(line, file=sys.stderr, flush=True)
