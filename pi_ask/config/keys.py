@@ -313,15 +313,20 @@ def is_model_entry(value: object) -> bool:
 def is_channel(value: object) -> bool:
     """A terminal channel name, an apprise URL, or a ``{ type = "command", command }`` table."""
     if isinstance(value, str):
-        return value in TERMINAL_CHANNELS or is_channel_url(value)
+        return is_channel_name(value) or is_channel_url(value)
     if not isinstance(value, Mapping) or set(value) - {"type", "command"}:
         return False
     return value.get("type") == "command" and _is_text(value.get("command"))
 
 
+def is_channel_name(value: str) -> bool:
+    """``bell``, ``osc9`` or ``osc777``, in any case, with spaces around or not."""
+    return value.strip().lower() in TERMINAL_CHANNELS
+
+
 def is_channel_url(value: str) -> bool:
     """True when ``value`` has the ``scheme://...`` form of an apprise URL."""
-    return _URL.match(value) is not None
+    return _URL.match(value.lstrip()) is not None
 
 
 def _is_number(value: object) -> bool:

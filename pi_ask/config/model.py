@@ -32,6 +32,7 @@ from pi_ask.config.keys import (
     SECTIONS,
     Kind,
     SettingKey,
+    is_channel_name,
     is_channel_url,
     is_setting_env_var,
 )
@@ -61,7 +62,7 @@ class CommandChannel(BaseModel):
 
 
 def _check_channel_name(value: str) -> str:
-    if value in ("bell", "osc9", "osc777") or is_channel_url(value):
+    if is_channel_name(value) or is_channel_url(value):
         return value
     raise ValueError('expected "bell", "osc9", "osc777" or an apprise URL ("scheme://...")')
 
