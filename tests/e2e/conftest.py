@@ -8,7 +8,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from terminal import Terminal, child_env, pi_ask_command  # noqa: E402
+from terminal import Terminal, child_env, pi_ask_command
 
 PAYLOADS = Path(__file__).resolve().parents[1] / "fixtures" / "payloads"
 PAYLOAD_A = Path(__file__).resolve().parents[1] / "tui" / "fixtures" / "payload_a.json"

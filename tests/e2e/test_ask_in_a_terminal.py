@@ -56,7 +56,7 @@ def test_cancel_prints_a_cancelled_result(spawn, tmp_path: Path) -> None:
 
 
 def test_sigterm_restores_the_terminal_and_prints_a_cancelled_result(spawn, tmp_path: Path) -> None:
-    term = spawn("ask", str(PAYLOAD_A))
+    term = spawn("ask", str(PAYLOAD_A), height=100)
     term.wait_for("Which language")
     term.press("enter")
     term.wait_for("☒ Language")
