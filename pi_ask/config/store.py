@@ -20,7 +20,6 @@ from pi_ask.config.keys import KEYS_BY_NAME, TomlValue, env_var_name, is_valid
 from pi_ask.config.loading import FileContent, FileStatus, evaluate, parse_text, read_file
 from pi_ask.config.problems import ConfigProblem, Notice, describe, summarize
 from pi_ask.config.settings import Settings
-from pi_ask.config.storage import locked, target_of, write_atomic
 from pi_ask.config.toml_text import default_text
 
 if TYPE_CHECKING:
@@ -138,6 +137,8 @@ class SettingsStore:
 
     def create_if_absent(self) -> None:
         """Write the commented default file when there is none; a failure becomes the notice."""
+        from pi_ask.config.storage import locked, target_of, write_atomic
+
         try:
             with locked(self._path):
                 if read_file(self._path).status != "absent":
@@ -227,6 +228,8 @@ class SettingsStore:
 
     def _edit(self, change: Callable[[str | None], str]) -> str:
         """Re-read the file under the lock, change its text and write it back atomically."""
+        from pi_ask.config.storage import locked, target_of, write_atomic
+
         with locked(self._path):
             content = read_file(self._path)
             if content.status == "not_toml":
@@ -302,7 +305,7 @@ def reset_file(path: Path) -> Path | None:
     Raises:
         OSError: The file cannot be read or written.
     """
-    from pi_ask.config.storage import check_writable
+    from pi_ask.config.storage import check_writable, locked, target_of, write_atomic
     from pi_ask.config.toml_edit import reset_values
 
     target = target_of(path)

@@ -195,3 +195,42 @@ def test_the_module_imports_nothing_heavy() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_reset_asks_on_the_terminal(config: Path) -> None:
+    pexpect = pytest.importorskip("pexpect")
+    write(config, "[behaviour]\nshow_footer_hints = false\n")
+    code = (
+        "import argparse, sys\n"
+        "from pi_ask.config.commands import register\n"
+        "parser = argparse.ArgumentParser()\n"
+        "register(parser.add_subparsers())\n"
+        "args = parser.parse_args(['config', 'reset'])\n"
+        "sys.exit(args.handler(args))\n"
+    )
+    child = pexpect.spawn(sys.executable, ["-c", code], encoding="utf-8", timeout=20)
+    child.expect(r"\[y/N\] ")
+    child.sendline("n")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 1
+    assert "false" in config.read_text()
+    child = pexpect.spawn(sys.executable, ["-c", code], encoding="utf-8", timeout=20)
+    child.expect(r"\[y/N\] ")
+    child.sendline("y")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert config.read_text() == "[behaviour]\nshow_footer_hints = true\n"
+
+
+def test_through_the_pi_ask_command_bad_input_is_one_line_and_status_2(config: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "pi_ask", "config", "import", str(config.parent / "nope.json")],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert result.stderr.count("\n") == 1
+    assert "No such file or directory" in result.stderr
