@@ -2,11 +2,27 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from pi_ask.contract import LoadedPayload, load_payload
 from pi_ask.session.entries import Draft
+from pi_ask.session.locations import default_log_path
+from pi_ask.session.recorder import AskRecorder
 from pi_ask.session.replay import read_files
 from pi_ask.session.resume import find_resumables, pick, restore
-from pi_ask.state.model import Answer, Selection
+from pi_ask.state import (
+    ChangeQuestionType,
+    Digit,
+    MoveOption,
+    MoveTab,
+    OpenOptionNote,
+    OpenQuestionNote,
+    SubmitEditor,
+    Toggle,
+    apply,
+    new_state,
+)
+from pi_ask.state.model import Answer, Behaviour, Selection
 
 from .helpers import custom, message, payload_entry, question, write
 
@@ -164,3 +180,51 @@ def test_restore_without_a_draft_changes_nothing() -> None:
     # A draft written while the question was presented as asked brings that type back.
     restored, _ = restore(loaded, Draft("a", ()))
     assert restored.payload.questions[0].type == "single"
+
+
+def test_drafts_written_by_a_real_flow_restore_its_state_exactly(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PI_ASK_STATE_DIR", str(tmp_path / "state"))
+    params = {
+        "questions": [
+            question("db", "pg", "lite"),
+            question("checks", "tests", "lint", "bench", kind="multi"),
+            question("name", "acme"),
+        ]
+    }
+    loaded = load_payload(params)
+    assert isinstance(loaded, LoadedPayload)
+    recorder = AskRecorder.open(cwd=tmp_path)
+    ask_id = recorder.start(loaded.params, "tool")
+    behaviour = Behaviour()
+    state = new_state(loaded.payload)
+    commands = [
+        Digit(2),  # db: lite, then on to checks
+        Toggle(),  # checks: tests
+        MoveOption(1),
+        OpenOptionNote(),
+        SubmitEditor("ruff only"),  # a note on lint, which stays unselected
+        MoveTab(-1),
+        ChangeQuestionType(),  # db presented as multi
+        MoveTab(2),
+        OpenQuestionNote(),
+        SubmitEditor("the legal name"),
+        MoveOption(1),  # lands on an empty Type your own: its editor opens
+        SubmitEditor("Acme Corp"),
+    ]
+    for command in commands:
+        state = apply(state, command, behaviour)
+        recorder.draft(state)
+    # The process dies here: no finish(), so the ask stays resumable.
+    (found,) = find_resumables(read_files([default_log_path(tmp_path)]))
+    assert found.ask_id == ask_id
+    restored, answers = restore(found.loaded, found.draft)
+    assert answers == state.answers
+    assert [q.type for q in restored.payload.questions] == [q.type for q in state.questions]
+    restored_answers = dict(answers)
+    assert restored_answers["checks"].option_notes == (("lint", "ruff only"),)
+    assert restored_answers["db"].selected == (Selection("lite", "Lite", 2),)
+    assert restored_answers["name"].custom_text == "Acme Corp"
+    assert restored_answers["name"].note == "the legal name"
+    assert restored.payload.questions[0].type == "multi"
