@@ -25,6 +25,15 @@ from pi_ask.session.log import SessionLog
 from pi_ask.state.model import AskState
 
 
+def payload_source_for(flow_source: str) -> PayloadSource:
+    """The ``ask:payload`` source of a flow started by ``flow_source``.
+
+    ``answer`` and ``answer:again`` forms are ``answer-extraction`` (so ``pi-ask answer
+    --again`` finds them, and their freeform options stay legal); everything else is ``tool``.
+    """
+    return "answer-extraction" if flow_source.startswith("answer") else "tool"
+
+
 class AskRecorder:
     """The journal of one ask in a session log.
 

@@ -9,7 +9,7 @@ from pi_ask.contract.loading import LoadedPayload
 from pi_ask.session.entries import read_dismissed, read_draft, read_payload
 from pi_ask.session.locations import default_log_path
 from pi_ask.session.log import SessionLog, read_session
-from pi_ask.session.recorder import AskRecorder
+from pi_ask.session.recorder import AskRecorder, payload_source_for
 from pi_ask.state.model import Answer, AskState, Selection
 
 PARAMS: dict[str, object] = {
@@ -98,3 +98,10 @@ def test_a_session_file_inside_the_state_folder_is_ours(tmp_path: Path) -> None:
     recorder.start(PARAMS, "tool")
     assert recorder.path == own
     assert [e.custom_type for e in read_session(own).entries] == ["ask:payload"]
+
+
+def test_payload_sources_of_flow_sources() -> None:
+    assert payload_source_for("answer") == "answer-extraction"
+    assert payload_source_for("answer:again") == "answer-extraction"
+    assert payload_source_for("tool") == "tool"
+    assert payload_source_for("ask:replay") == "tool"
