@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import tomllib
 
-from pi_ask.config.keys import KEYS
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pi_ask.config.keys import KEYS, SettingKey
 from pi_ask.config.toml_edit import reset_values, set_value
 from pi_ask.config.toml_text import default_text, literal
 
@@ -119,3 +122,33 @@ def test_the_default_file_holds_every_key_with_its_default_and_a_comment() -> No
         assert lines[line - 1].startswith("# ")
     assert document["keymaps"]["main"]["next_tab"] == ["tab", "right"]
     assert document["keymaps"]["note_editor"]["save"] == ["enter"]
+
+
+_SETTABLE = [spec for spec in KEYS if spec.kind in ("bool", "retries", "milliseconds", "extractor")]
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(_SETTABLE),
+            st.one_of(st.booleans(), st.integers(0, 3), st.sampled_from(["auto", "model"])),
+        ),
+        max_size=8,
+    )
+)
+def test_any_sequence_of_saves_changes_exactly_those_values(
+    saves: list[tuple[SettingKey, object]],
+) -> None:
+    text = COMMENTED
+    expected = tomllib.loads(COMMENTED)
+    for spec, value in saves:
+        text = set_value(text, spec.key, value)  # type: ignore[arg-type]
+        table = expected.setdefault(spec.section, {}) if spec.section else expected
+        name = spec.alias if spec.alias in table else spec.name
+        table[name] = value
+    assert tomllib.loads(text) == expected
+    # Every comment of the original survives, in order.
+    comments = [line for line in COMMENTED.splitlines() if "#" in line]
+    kept = [line.split("#", 1)[1] for line in text.splitlines() if "#" in line]
+    assert [line.split("#", 1)[1] for line in comments] == kept
