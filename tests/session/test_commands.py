@@ -256,3 +256,15 @@ def test_the_model_extractor_and_its_offline_fallback(env: Env) -> None:
     refused = env.run("answer", "--ui", "none", stdin="Should I?")
     assert refused.status == 2
     assert refused.stderr.startswith("No available extraction model.")
+
+
+def test_the_package_names_load_lazily_and_commands_stay_cheap() -> None:
+    code = (
+        "import sys, pi_ask.session.commands, pi_ask.session as s\n"
+        "heavy = ('pi_ask.session.log', 'filelock', 'openai', 'pi_ask.api')\n"
+        "heavy = [m for m in heavy if m in sys.modules]\n"
+        "assert heavy == [], heavy\n"
+        "assert s.AskRecorder.__name__ == 'AskRecorder'\n"
+        "assert all(getattr(s, name) for name in s.__all__)\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
