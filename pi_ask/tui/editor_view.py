@@ -8,7 +8,7 @@ several bars. The ``@`` completion menu, when open, is listed under the editor.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from pi_ask.tui import theme
 from pi_ask.tui.sanitize import escape_controls
@@ -19,8 +19,7 @@ NOTE_PLACEHOLDER = "Add a note..."
 _MENU_ROWS = 5
 
 
-@dataclass(frozen=True, slots=True)
-class EditorView:
+class EditorView(NamedTuple):
     """What an open editor shows: its text, the cursor, and the completion menu.
 
     Attributes:

@@ -60,8 +60,6 @@ from pi_ask.tui.flow_bindings import load_flow_bindings
 from pi_ask.tui.frame import FlowView, Frame, render_frame, scroll_to_focus
 from pi_ask.tui.lines_control import LinesControl
 from pi_ask.tui.preview_pane import max_scroll
-from pi_ask.tui.settings_panel import SettingsPanel
-from pi_ask.tui.settings_screen import overlay_width, render_overlay
 from pi_ask.tui.styled_text import Line
 from pi_ask.tui.terminal import Terminal, open_terminal
 from pi_ask.tui.theme import build_style
@@ -72,6 +70,7 @@ if TYPE_CHECKING:
     from pi_ask.contract.results import ToolResult
     from pi_ask.events import FlowRegistration, RemoteResponse
     from pi_ask.notifications import Dispatch
+    from pi_ask.tui.settings_panel import SettingsPanel
 
 OnCommit = Callable[[AskState], None]
 _SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
@@ -215,6 +214,9 @@ class AskFlow:
     def open_settings(self) -> None:
         """Open the settings overlay (at most one)."""
         if self.panel is None:
+            # Imported on first use: most flows never open the overlay.
+            from pi_ask.tui.settings_panel import SettingsPanel
+
             self.panel = SettingsPanel(self._store)
             self.app.invalidate()
 
@@ -407,6 +409,8 @@ class AskFlow:
     def _overlay_lines(self, terminal_width: int, max_height: int) -> int:
         if self.panel is None:
             return 0
+        from pi_ask.tui.settings_screen import overlay_width, render_overlay
+
         lines = len(render_overlay(self.panel.view(), overlay_width(terminal_width)).lines)
         return min(lines, max(1, int(self._rows() * _OVERLAY_HEIGHT_SHARE)), max_height)
 
@@ -417,6 +421,8 @@ class AskFlow:
         return self.app.output.get_size().rows
 
     def _overlay_width(self) -> int:
+        from pi_ask.tui.settings_screen import overlay_width
+
         return overlay_width(self.app.output.get_size().columns)
 
     def _overlay_height(self) -> int:
@@ -426,6 +432,8 @@ class AskFlow:
     def _render_overlay(self, width: int, height: int) -> tuple[Line, ...]:
         if self.panel is None:
             return ()
+        from pi_ask.tui.settings_screen import render_overlay
+
         return scroll_to_focus(render_overlay(self.panel.view(), width), height)
 
     # --- keeping the editor, the preview and the settings in step -----------------------------

@@ -20,8 +20,6 @@ from prompt_toolkit.key_binding import (
     KeyBindingsBase,
     merge_key_bindings,
 )
-from prompt_toolkit.key_binding.bindings.basic import load_basic_bindings
-from prompt_toolkit.key_binding.bindings.emacs import load_emacs_bindings
 from prompt_toolkit.key_binding.key_processor import KeyPressEvent
 from prompt_toolkit.keys import Keys
 
@@ -120,7 +118,11 @@ def load_fixed_main_bindings(flow: AskFlow, filters: FlowFilters) -> KeyBindings
 
 
 def load_editing_bindings(flow: AskFlow, filters: FlowFilters) -> KeyBindingsBase:
-    """prompt_toolkit's line editing (emacs keys), single-line paste, Tab kept in the editor."""
+    """Single-line paste and Tab kept in the editor.
+
+    Line editing itself (typing, Backspace, arrows, emacs keys) comes from prompt_toolkit's
+    default bindings, which every ``Application`` loads; they act on the focused editor.
+    """
     extras = KeyBindings()
 
     @extras.add(Keys.Tab)
@@ -134,10 +136,7 @@ def load_editing_bindings(flow: AskFlow, filters: FlowFilters) -> KeyBindingsBas
         text = event.data.replace("\r\n", "\n").replace("\r", "\n")
         flow.buffer.insert_text(text.replace("\n", " "))
 
-    return ConditionalKeyBindings(
-        merge_key_bindings([load_basic_bindings(), load_emacs_bindings(), extras]),
-        filter=filters.editing & ~filters.overlay_open,
-    )
+    return ConditionalKeyBindings(extras, filter=filters.editing & ~filters.overlay_open)
 
 
 def load_completion_bindings(flow: AskFlow, filters: FlowFilters) -> KeyBindings:

@@ -9,7 +9,7 @@ the closing rule are kept, so a 40x10 terminal still shows where you are and wha
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from pi_ask.keymaps.keymap import Keymaps
 from pi_ask.state.model import AskState, Behaviour, EditAnswer, EditNote
@@ -28,8 +28,7 @@ from pi_ask.tui.wrapping import wrap_text
 _MIN_PREVIEW_ROWS = 3
 
 
-@dataclass(frozen=True, slots=True)
-class FlowView:
+class FlowView(NamedTuple):
     """Everything a frame is drawn from.
 
     Attributes:
@@ -47,8 +46,7 @@ class FlowView:
     preview_scroll: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class Frame:
+class Frame(NamedTuple):
     """A fitted frame: its lines and where the body was scrolled to."""
 
     lines: tuple[Line, ...]

@@ -6,7 +6,7 @@ state and draws the open editor from an ``EditorView`` the flow hands in.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from pi_ask.contract.payload import Question
 from pi_ask.state.model import AskState, EditAnswer, EditNote
@@ -28,16 +28,14 @@ _LEFT_MIN, _LEFT_MAX, _LEFT_RATIO = 22, 34, 0.34
 _RIGHT_MIN = 24
 
 
-@dataclass(frozen=True, slots=True)
-class PreviewWindow:
+class PreviewWindow(NamedTuple):
     """How much of a preview box to draw: ``rows`` content lines from paragraph ``scroll``."""
 
     rows: int = 10_000
     scroll: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class _Detail:
+class _Detail(NamedTuple):
     kind: str  # "editor" | "note" | "custom"
     text: str = ""
     placeholder: str = ""

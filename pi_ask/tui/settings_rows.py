@@ -6,16 +6,14 @@ added there shows up here.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from pi_ask.config import RESET_DESCRIPTION, TOGGLE_ROWS, Settings
 
 ACTIONS = "Actions"
 
 
-@dataclass(frozen=True, slots=True)
-class SettingRow:
+class SettingRow(NamedTuple):
     """One row of the overlay.
 
     Attributes:

@@ -8,7 +8,7 @@ save error, and the footer from the ``settings_modal`` keymap.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from pi_ask.keymaps.keymap import Keymaps
 from pi_ask.tui import theme
@@ -26,8 +26,7 @@ _DESCRIPTION_LINES = 3
 _CLIP = "…"
 
 
-@dataclass(frozen=True, slots=True)
-class OverlayView:
+class OverlayView(NamedTuple):
     """What the overlay shows.
 
     Attributes:
