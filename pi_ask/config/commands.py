@@ -183,7 +183,7 @@ def _run_edit(args: argparse.Namespace) -> int:
 def _run_reset(args: argparse.Namespace) -> int:
     import sys
 
-    from pi_ask.config.store import reset_file
+    from pi_ask.config.reset import reset_file
     from pi_ask.errors import UsageError
 
     path = _path_of(args)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Literal
 
 Severity = Literal["error", "warning", "unavailable"]
@@ -89,3 +90,24 @@ def describe(value: object) -> str:
     if len(text) > _MAX_QUOTED:
         text = text[: _MAX_QUOTED - 1] + "…"
     return text
+
+
+def save_error(path: Path, err: OSError | ValueError | str) -> str:
+    """The save-failure message (behaviour.md §9.5, without pi's ``/reload``)."""
+    if isinstance(err, OSError) and err.strerror:
+        cause = f"{err.strerror}: {err.filename}" if err.filename else err.strerror
+    else:
+        cause = str(err)
+    return (
+        f"Unable to save ask config at {path}. The file may be read-only or managed outside "
+        f"pi-ask; edit it manually. {cause}"
+    )
+
+
+def refused_message(path: Path, detail: str) -> str:
+    """Why a toggle is refused on a file that is not TOML."""
+    return (
+        f"Unable to save ask config at {path}: it is not valid TOML ({detail}), so nothing "
+        f"was written. Fix the file, or reset the settings (the broken file is kept as "
+        f"{path.name}.bak)."
+    )

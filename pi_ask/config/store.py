@@ -18,7 +18,14 @@ from typing import TYPE_CHECKING, Literal
 
 from pi_ask.config.keys import KEYS_BY_NAME, TomlValue, env_var_name, is_valid
 from pi_ask.config.loading import FileContent, FileStatus, evaluate, parse_text, read_file
-from pi_ask.config.problems import ConfigProblem, Notice, describe, summarize
+from pi_ask.config.problems import (
+    ConfigProblem,
+    Notice,
+    describe,
+    refused_message,
+    save_error,
+    summarize,
+)
 from pi_ask.config.settings import Settings
 from pi_ask.config.toml_text import default_text
 
@@ -190,6 +197,8 @@ class SettingsStore:
             self._reset_deadline = moment + RESET_WINDOW_S
             return ResetResult("armed")
         self._reset_deadline = None
+        from pi_ask.config.reset import reset_file
+
         try:
             backup = reset_file(self._path)
         except OSError as err:
@@ -294,59 +303,6 @@ class SettingsStore:
 
 class _Refused(Exception):
     """A save that must not happen (the file is not TOML, or cannot be read)."""
-
-
-def reset_file(path: Path) -> Path | None:
-    """Put every setting of the file back to its default (see ``request_reset``).
-
-    Returns:
-        The backup of an unparsable file, or ``None``.
-
-    Raises:
-        OSError: The file cannot be read or written.
-    """
-    from pi_ask.config.storage import check_writable, locked, target_of, write_atomic
-    from pi_ask.config.toml_edit import reset_values
-
-    target = target_of(path)
-    with locked(path):
-        content = read_file(path)
-        if content.status == "unreadable":
-            raise OSError(content.detail)
-        check_writable(target)
-        if content.status != "parsed":
-            backup = None
-            if content.status == "not_toml":
-                backup = path.with_name(path.name + ".bak")
-                write_atomic(backup, target.read_bytes())
-            write_atomic(target, default_text().encode("utf-8"))
-            return backup
-        old = content.text
-        new = reset_values(old)
-        if new != old:
-            write_atomic(target, new.encode("utf-8"))
-        return None
-
-
-def save_error(path: Path, err: OSError | ValueError | str) -> str:
-    """The save-failure message (behaviour.md §9.5, without pi's ``/reload``)."""
-    if isinstance(err, OSError) and err.strerror:
-        cause = f"{err.strerror}: {err.filename}" if err.filename else err.strerror
-    else:
-        cause = str(err)
-    return (
-        f"Unable to save ask config at {path}. The file may be read-only or managed outside "
-        f"pi-ask; edit it manually. {cause}"
-    )
-
-
-def refused_message(path: Path, detail: str) -> str:
-    """Why a toggle is refused on a file that is not TOML."""
-    return (
-        f"Unable to save ask config at {path}: it is not valid TOML ({detail}), so nothing "
-        f"was written. Fix the file, or reset the settings (the broken file is kept as "
-        f"{path.name}.bak)."
-    )
 
 
 def _trouble(content: FileContent) -> str:

@@ -1,0 +1,44 @@
+"""Put the config file back to its defaults (the settings overlay's reset, ``config reset``).
+
+A valid file keeps its comments, its layout and its unknown keys: only the values that differ
+from their defaults are rewritten. A file that is not TOML cannot be edited, so it is kept as
+``config.toml.bak`` and replaced by the commented default file (python-port.md §10).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pi_ask.config.loading import read_file
+from pi_ask.config.storage import check_writable, locked, target_of, write_atomic
+from pi_ask.config.toml_edit import reset_values
+from pi_ask.config.toml_text import default_text
+
+
+def reset_file(path: Path) -> Path | None:
+    """Put every setting of the file back to its default (see ``request_reset``).
+
+    Returns:
+        The backup of an unparsable file, or ``None``.
+
+    Raises:
+        OSError: The file cannot be read or written.
+    """
+    target = target_of(path)
+    with locked(path):
+        content = read_file(path)
+        if content.status == "unreadable":
+            raise OSError(content.detail)
+        check_writable(target)
+        if content.status != "parsed":
+            backup = None
+            if content.status == "not_toml":
+                backup = path.with_name(path.name + ".bak")
+                write_atomic(backup, target.read_bytes())
+            write_atomic(target, default_text().encode("utf-8"))
+            return backup
+        old = content.text
+        new = reset_values(old)
+        if new != old:
+            write_atomic(target, new.encode("utf-8"))
+        return None
