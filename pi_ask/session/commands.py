@@ -256,7 +256,23 @@ def _files(args: argparse.Namespace) -> tuple[SessionFile, ...]:
     session = _path(args.session)
     if session is not None and not session.is_file():
         raise UsageError(f"--session {session}: no such file")
-    return read_files(read_paths(session, Path.cwd()))
+    files = read_files(read_paths(session, Path.cwd()))
+    for read in files:
+        if read.skipped:
+            _report_skipped(read)
+    return files
+
+
+def _report_skipped(read: SessionFile) -> None:
+    """One stderr line naming the lines a session file had that could not be read."""
+    import sys
+
+    lines = ", ".join(str(s.line) for s in read.skipped[:5])
+    more = f" (+{len(read.skipped) - 5} more)" if len(read.skipped) > 5 else ""
+    print(
+        f"pi-ask: {read.path}: skipped {len(read.skipped)} unreadable line(s): {lines}{more}",
+        file=sys.stderr,
+    )
 
 
 def _store(args: argparse.Namespace) -> SettingsStore:

@@ -70,8 +70,9 @@ def find_resumables(
     drafts = _latest_drafts(entry for branch in branches for entry in branch)
     found: dict[str, Resumable] = {}
     for session, branch in zip(sessions, branches, strict=True):
-        for item in _candidates(session, branch, present_single_as_multi):
-            if item.ask_id in closed or item.ask_id in found:
+        skip = closed | found.keys()
+        for item in _candidates(session, branch, skip, present_single_as_multi):
+            if item.ask_id in found:
                 continue
             found[item.ask_id] = replace(item, draft=drafts.get(item.ask_id))
     return tuple(sorted(found.values(), key=lambda r: r.timestamp_ms, reverse=True))
@@ -113,13 +114,19 @@ def _latest_drafts(entries: Iterable[Entry]) -> dict[str, Draft]:
 
 
 def _candidates(
-    session: SessionFile, branch: tuple[Entry, ...], present_single_as_multi: bool
+    session: SessionFile,
+    branch: tuple[Entry, ...],
+    skip: set[str],
+    present_single_as_multi: bool,
 ) -> Iterator[Resumable]:
-    """Payload entries (newest first), then pi ``ask_user`` tool calls with no payload entry."""
+    """Payload entries (newest first), then pi ``ask_user`` tool calls with no payload entry.
+
+    Asks in ``skip`` (closed, or already found) are passed over before any validation.
+    """
     payloads: dict[str, PayloadRecord] = {}
     for entry in reversed(branch):
         record = read_payload(entry)
-        if record is None or record.ask_id is None:
+        if record is None or record.ask_id is None or record.ask_id in skip:
             continue
         loaded = revalidate(record, present_single_as_multi=present_single_as_multi)
         if loaded is None or record.ask_id in payloads:
@@ -129,11 +136,14 @@ def _candidates(
             yield Resumable(
                 record.ask_id, loaded, str(record.source), record.timestamp_ms, session.path
             )
-    yield from _interrupted_tool_calls(session, branch, present_single_as_multi)
+    yield from _interrupted_tool_calls(session, branch, skip, present_single_as_multi)
 
 
 def _interrupted_tool_calls(
-    session: SessionFile, branch: tuple[Entry, ...], present_single_as_multi: bool
+    session: SessionFile,
+    branch: tuple[Entry, ...],
+    skip: set[str],
+    present_single_as_multi: bool,
 ) -> Iterator[Resumable]:
     for entry in reversed(branch):
         message = _message(entry)
@@ -149,6 +159,7 @@ def _interrupted_tool_calls(
             and block.get("type") == "toolCall"
             and block.get("name") == "ask_user"
             and isinstance(block.get("id"), str)
+            and block["id"] not in skip
         ]
         stamp = message.get("timestamp")
         for call in reversed(calls):

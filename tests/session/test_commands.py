@@ -213,6 +213,17 @@ def test_replay_and_resume_read_our_log(env: Env) -> None:
     assert "nope" in unknown.stderr
 
 
+def test_damaged_lines_are_reported_and_the_rest_is_used(env: Env) -> None:
+    pi_file = FIXTURES / "sessions" / "pi-branched.jsonl"
+    run = env.run("replay", "--ui", "none", "--session", str(pi_file))
+    assert run.question_ids() == ["db"]
+    assert run.stderr.splitlines() == [
+        f"pi-ask: {pi_file}: skipped 2 unreadable line(s): 9, 13",
+        "Replaying previous ask_user form on this branch: 1 question(s).",
+    ]
+    assert pi_file.read_text().count("\n") == 12  # read, never written
+
+
 def test_nothing_to_replay_or_resume_is_one_line_and_exit_1(env: Env) -> None:
     for args, text in (
         (("replay",), NO_REPLAY),
