@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import glob
 import os
 import stat
 import tempfile
@@ -47,9 +48,18 @@ def locked(path: Path) -> Iterator[None]:
             errno.ETIMEDOUT, f"another process holds {path.name}.lock", f"{path}.lock"
         ) from err
     try:
+        _remove_stale_temporaries(path)
         yield
     finally:
         lock.release()
+
+
+def _remove_stale_temporaries(path: Path) -> None:
+    # Writers hold the lock while their temporary file exists, so any found now was left by
+    # a writer that died (kill -9, power cut) and can go.
+    for leftover in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
+        with contextlib.suppress(OSError):
+            leftover.unlink()
 
 
 def check_writable(path: Path) -> None:

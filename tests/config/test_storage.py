@@ -100,6 +100,8 @@ def test_a_kill_during_writes_leaves_the_old_or_the_new_file(tmp_path: Path) -> 
     with locked(config):
         pass
     assert time.monotonic() - began < 1
+    # And the temporary files the killed writers left are cleared under the lock.
+    assert sorted(entry.name for entry in tmp_path.iterdir()) == ["config.toml", "config.toml.lock"]
 
 
 def test_write_atomic_keeps_the_permissions(tmp_path: Path) -> None:
