@@ -8,6 +8,7 @@ import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import pytest
 
@@ -85,8 +86,14 @@ class Recorder:
 
     def __init__(self, bus: EventBus) -> None:
         self.events: list[tuple[str, dict[str, object]]] = []
-        for channel in (STARTED, COMPLETED, SUBMIT_RESULT):
+        self._offs = [
             bus.on(channel, self._recorder(channel))
+            for channel in (STARTED, COMPLETED, SUBMIT_RESULT)
+        ]
+
+    def close(self) -> None:
+        for off in self._offs:
+            off()
 
     def _recorder(self, channel: str) -> Callable[[object], None]:
         def record(data: object) -> None:
@@ -749,3 +756,102 @@ def test_complete_on_a_loop_that_ended_is_none() -> None:
     assert complete_on_loop(stopped, lambda: ToolResult("never")) is None
     stopped.close()
     assert complete_on_loop(stopped, lambda: ToolResult("never")) is None
+
+
+# --- a real TUI flow, headless ------------------------------------------------------------------
+
+
+def run_tui_flow(
+    tmp_path: Path, bridge: Callable[[dict[str, object]], threading.Thread | None]
+) -> tuple[ToolResult, list[tuple[str, dict[str, object]]]]:
+    """Open the prompt_toolkit flow with no terminal; ``bridge`` gets its ``started`` event.
+
+    A bridge that answers from its own thread returns it; it is joined before the events
+    are read, since ``submit-result`` may follow the flow's end.
+    """
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from pi_ask.config import SettingsStore
+    from pi_ask.tui.flow import AskFlow
+
+    loaded = load_payload(PAYLOAD)
+    assert isinstance(loaded, LoadedPayload)
+    registry = shared_registry()
+    recorder = Recorder(registry.bus)
+    mine: list[str] = []
+    threads: list[threading.Thread] = []
+
+    def on_started(data: object) -> None:
+        assert isinstance(data, dict)
+        if data["flowId"] in mine and (thread := bridge(data)) is not None:
+            threads.append(thread)
+
+    off = registry.bus.on(STARTED, on_started)
+    try:
+        with create_pipe_input() as pipe:
+            flow = AskFlow(
+                new_state(loaded.payload),
+                store=SettingsStore(tmp_path / "config.toml"),
+                input=pipe,
+                output=DummyOutput(),
+                cwd=tmp_path,
+            )
+            mine.append(flow.flow_id)
+
+            async def run() -> ToolResult:
+                return await asyncio.wait_for(flow.run_async(), 10)
+
+            result = asyncio.run(run())
+        for thread in threads:
+            thread.join(10)
+    finally:
+        off()
+        recorder.close()
+    events = [(c, d) for c, d in recorder.events if d.get("flowId") in mine]
+    return result, events
+
+
+def test_a_bridge_thread_completes_a_tui_flow(tmp_path: Path) -> None:
+    bus = shared_registry().bus
+
+    def bridge(started: dict[str, object]) -> threading.Thread:
+        response = {"kind": "answer", "answers": {"fw": {"values": ["vue", "react"]}}}
+        request = submit(str(started["flowId"]), response, request_id="tui-1")
+        thread = threading.Thread(target=bus.emit, args=(SUBMIT, request), name="bridge")
+        thread.start()
+        return thread
+
+    result, events = run_tui_flow(tmp_path, bridge)
+    assert result.details.cancelled is False
+    assert result.text == "Database: (no answer)\nQ2: Vue, React"
+    assert [c for c, _ in events] == [STARTED, COMPLETED, SUBMIT_RESULT]
+    assert events[1][1]["result"] == result.to_json()
+    assert {"requestId": "tui-1", "ok": True}.items() <= events[2][1].items()
+
+
+def test_a_started_handler_cancels_a_tui_flow_on_its_own_thread(tmp_path: Path) -> None:
+    bus = shared_registry().bus
+
+    def bridge(started: dict[str, object]) -> None:
+        bus.emit(SUBMIT, submit(str(started["flowId"]), {"kind": "cancel"}))
+
+    result, events = run_tui_flow(tmp_path, bridge)
+    assert result.details.cancelled is True
+    assert result.text == "User cancelled the ask flow"
+    assert [c for c, _ in events] == [STARTED, COMPLETED, SUBMIT_RESULT]
+
+
+def test_an_invalid_submission_leaves_the_tui_flow_open(tmp_path: Path) -> None:
+    bus = shared_registry().bus
+
+    def bridge(started: dict[str, object]) -> None:
+        flow_id = str(started["flowId"])
+        bus.emit(SUBMIT, submit(flow_id, {"kind": "answer", "answers": {"db": {"values": ["x"]}}}))
+        bus.emit(SUBMIT, submit(flow_id, {"kind": "answer", "answers": {"db": {"values": ["pg"]}}}))
+
+    result, events = run_tui_flow(tmp_path, bridge)
+    assert result.details.cancelled is False
+    assert result.text == "Database: PostgreSQL\nQ2: (no answer)"
+    assert [c for c, _ in events] == [STARTED, SUBMIT_RESULT, COMPLETED, SUBMIT_RESULT]
+    assert events[1][1]["message"] == 'Unknown option value "x" for question "db".'
