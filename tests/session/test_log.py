@@ -6,6 +6,9 @@ import sys
 import textwrap
 from pathlib import Path
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from pi_ask.session.log import SessionLog, SessionWriteError, read_session
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "sessions"
@@ -125,3 +128,37 @@ def test_an_unwritable_location_raises_session_write_error(tmp_path: Path) -> No
         assert str(blocker) in str(err)
     else:
         raise AssertionError("append into a path under a file must fail")
+
+
+_lines_of = st.lists(
+    st.sampled_from(
+        [
+            b'{"type":"session","version":3,"id":"s","timestamp":"t","cwd":"/"}',
+            b'{"type":"custom","customType":"ask:payload","data":{},"id":"a","parentId":null}',
+            b'{"type":"custom","id":"b","parentId":"a"}',
+            b'{"type":"message","id":"a","parentId":"b"}',
+            b'{"id":7,"type":[]}',
+            b"[1,2]",
+            b"\xff\xfe",
+            b'{"type":"custom","customType":"ask:dra',
+            b"",
+        ]
+    )
+    | st.binary(max_size=20),
+    max_size=12,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_lines_of)
+def test_no_file_content_makes_reading_fail(lines: list[bytes]) -> None:
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "s.jsonl"
+        path.write_bytes(b"\n".join(lines))
+        session = read_session(path)
+        branch = session.branch()
+        assert len(branch) <= len(session.entries)
+        SessionLog(path).append_custom("x", {})
+        assert read_session(path).branch()[-1].custom_type == "x"
