@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import signal
+import sys
+import threading
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
@@ -116,11 +119,14 @@ def run_flow(
 
         result = non_interactive_result(payload)
     elif face == "rpc":
-        import sys
-
         from pi_ask.dialogs.rpc import run_rpc
 
-        result = run_rpc(payload, stdin=sys.stdin, stdout=sys.stdout, stderr=sys.stderr)
+        with SignalAbort() as stop:
+            result = run_rpc(
+                payload, stdin=sys.stdin, stdout=sys.stdout, stderr=sys.stderr, abort=stop.event
+            )
+        if stop.signum is not None:
+            return result, 128 + stop.signum
     else:
         from pi_ask.state import new_state
         from pi_ask.tui import run_ask_flow
@@ -130,6 +136,36 @@ def run_flow(
             state = dataclasses.replace(state, answers=initial_answers)
         result = run_ask_flow(state, store=store, source=source)
     return result, exit_code(result)
+
+
+class SignalAbort:
+    """Turns SIGTERM, SIGHUP and SIGINT into an abort event for the length of a ``with``.
+
+    The face sees the event, ends its flow as cancelled and returns normally, so the caller can
+    still print the result and exit with 128 + the signal (python-port.md §10).
+    """
+
+    SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
+
+    def __init__(self) -> None:
+        self.event = threading.Event()
+        self.signum: int | None = None
+        self._previous: dict[int, object] = {}
+
+    def __enter__(self) -> SignalAbort:
+        if threading.current_thread() is threading.main_thread():
+            for signum in self.SIGNALS:
+                self._previous[signum] = signal.signal(signum, self._handle)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for signum, handler in self._previous.items():
+            signal.signal(signum, handler)  # type: ignore[arg-type]
+
+    def _handle(self, signum: int, _frame: object) -> None:
+        if self.signum is None:
+            self.signum = signum
+        self.event.set()
 
 
 def _pick_face(ui: UiMode) -> Literal["tui", "rpc", "none"]:
