@@ -389,12 +389,19 @@ class AskFlow:
         )
 
     def _frame(self, width: int, height: int) -> Frame:
-        key = (self._view(), width, height)
+        """The frame for this size; prompt_toolkit asks for the height, then the content."""
+        view = self._view()
         cache = self._frame_cache
-        if cache.key != key or cache.frame is None:
-            cache.frame = render_frame(key[0], width, height, body_offset=self._body_offset)
-            cache.key = key
-            self._body_offset = cache.frame.body_offset
+        if cache.key is not None and cache.frame is not None:
+            cached_view, cached_width, cached_height = cache.key
+            drawn = len(cache.frame.lines)
+            # A frame that fitted with room to spare is the same at any height it fits in.
+            fits = drawn <= height and (drawn < cached_height or height == cached_height)
+            if cached_width == width and fits and cached_view == view:
+                return cache.frame
+        cache.frame = render_frame(view, width, height, body_offset=self._body_offset)
+        cache.key = (view, width, height)
+        self._body_offset = cache.frame.body_offset
         return cache.frame
 
     def _render_frame(self, width: int, height: int) -> tuple[Line, ...]:

@@ -51,7 +51,10 @@ def _border(left: str, right: str, inner: int, label: str) -> Line:
     return span(theme.ACCENT, f"{left}{rule}{fill}{right}"[: inner + 2])
 
 
-def render_preview_box(option: Option | None, width: int, rows: int, scroll: int = 0) -> list[Line]:
+@lru_cache(maxsize=64)
+def render_preview_box(
+    option: Option | None, width: int, rows: int, scroll: int = 0
+) -> tuple[Line, ...]:
     """The box for ``option``: at most ``rows`` content lines from paragraph ``scroll`` on.
 
     Args:
@@ -77,4 +80,4 @@ def render_preview_box(option: Option | None, width: int, rows: int, scroll: int
     top = _border("┌", "┐", inner, f"↑ {scroll} more" if scroll else "")
     bottom = _border("└", "┘", inner, f"↓ {below} more · {SCROLL_HINT}" if below else "")
     body = [join(edge, pad(truncate(line, inner), inner), edge) for line in content]
-    return [top, *body, bottom]
+    return (top, *body, bottom)

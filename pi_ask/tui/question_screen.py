@@ -6,6 +6,7 @@ state and draws the open editor from an ``EditorView`` the flow hands in.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import NamedTuple
 
 from pi_ask.contract.payload import Question
@@ -42,7 +43,7 @@ class _Detail(NamedTuple):
     with_gap: bool = False
 
 
-def saved_note(note: str, width: int, indent: str, label: str | None = None) -> list[Line]:
+def saved_note(note: str, width: int, indent: str, label: str | None = None) -> tuple[Line, ...]:
     """``Note: <text>`` (``<label> Note:`` for another option's note), wrapped under itself."""
     title = f"{sanitize_line(label)} {NOTE_TITLE}" if label else NOTE_TITLE
     prefix = join(span(theme.UNSTYLED, indent), span(theme.SYNTAX_STRING, title), span("", " "))
@@ -50,11 +51,12 @@ def saved_note(note: str, width: int, indent: str, label: str | None = None) -> 
     return wrapped(sanitize_block(note), width, theme.MUTED, prefix, continuation)
 
 
-def subtitle(description: str | None, recommended: bool, width: int) -> list[Line]:
+@lru_cache(maxsize=1024)
+def subtitle(description: str | None, recommended: bool, width: int) -> tuple[Line, ...]:
     """The muted description under a row, after a warning ``(recommended)`` when flagged."""
     if not recommended:
         if not description:
-            return []
+            return ()
         return wrapped(sanitize_block(description), width, theme.MUTED, span("", DETAIL_INDENT))
     # Wrap the marker and the description as one text, then colour the marker back in.
     text = RECOMMENDED + (f" | {sanitize_block(description)}" if description else "")
@@ -67,7 +69,7 @@ def subtitle(description: str | None, recommended: bool, width: int) -> list[Lin
         tail = piece[len(head) :]
         line = join(span("", DETAIL_INDENT), span(theme.WARNING, head), span(theme.MUTED, tail))
         lines.append(truncate(line, width))
-    return lines
+    return tuple(lines)
 
 
 def _row_text(question: Question, row: Row, selected: bool) -> str:
@@ -113,10 +115,10 @@ def _render_detail(
 ) -> list[Line]:
     lines: list[Line] = [EMPTY] if gap else []
     if detail.kind == "editor":
-        return lines + render_editor(editor or EditorView(""), width, indent, detail.placeholder)
+        return [*lines, *render_editor(editor or EditorView(""), width, indent, detail.placeholder)]
     if detail.kind == "note":
-        return lines + saved_note(detail.text, width, indent)
-    return lines + wrapped(sanitize_block(detail.text), width, theme.MUTED, span("", indent))
+        return [*lines, *saved_note(detail.text, width, indent)]
+    return [*lines, *wrapped(sanitize_block(detail.text), width, theme.MUTED, span("", indent))]
 
 
 def _question_note(
@@ -127,7 +129,7 @@ def _question_note(
         return render_editor(editor or EditorView(""), width, " ", NOTE_PLACEHOLDER)
     answer = answer_for(state, question.id)
     if answer is not None and answer.note:
-        return saved_note(answer.note, width, " ")
+        return list(saved_note(answer.note, width, " "))
     return []
 
 
@@ -147,7 +149,7 @@ def render_question(
         editor: The open editor's text and cursor, when one is open.
         preview: The preview box window for preview questions.
     """
-    lines = wrapped(sanitize_block(question.prompt), width, theme.TEXT, span("", " "))
+    lines = list(wrapped(sanitize_block(question.prompt), width, theme.TEXT, span("", " ")))
     lines += _question_note(state, question, width, editor)
     lines.append(EMPTY)
     start = len(lines)
@@ -197,12 +199,12 @@ def _standard_row(
     detail = _detail(state, question, row, under_cursor)
     if row.number is None:
         # Freeform-only (§7.5): no number, no pointer, the editor or text after a blank line.
-        lines = wrapped(text, width, style, span("", " "))
+        lines = list(wrapped(text, width, style, span("", " ")))
         if detail is not None:
             lines += _render_detail(detail, width, editor, " ", gap=True)
         return lines
     pointer = span("", POINTER if under_cursor else "  ")
-    lines = wrapped(text, width, style, pointer, span("", "  "))
+    lines = list(wrapped(text, width, style, pointer, span("", "  ")))
     option = row.option
     if option is not None:
         lines += subtitle(option.description, option.recommended is True, width)

@@ -30,7 +30,7 @@ def action_column_width() -> int:
 
 
 def _entry_lines(entry: ReviewEntry, width: int) -> list[Line]:
-    lines = wrapped(sanitize_line(entry.label), width, theme.TEXT, span("", " "))
+    lines = list(wrapped(sanitize_line(entry.label), width, theme.TEXT, span("", " ")))
     if entry.is_unanswered:
         return [*lines, truncate(join(span("", "   "), span(theme.DIM, UNANSWERED)), width)]
     if entry.note:
@@ -52,7 +52,7 @@ def _entry_lines(entry: ReviewEntry, width: int) -> list[Line]:
 
 def review_lines(state: AskState, width: int) -> list[Line]:
     """`` Review answers``, a blank line, then each question's entry, blank-separated."""
-    lines = wrapped(REVIEW_TITLE, width, theme.ACCENT, span("", " "))
+    lines = list(wrapped(REVIEW_TITLE, width, theme.ACCENT, span("", " ")))
     lines.append(EMPTY)
     entries = review_entries(state)
     for index, entry in enumerate(entries):

@@ -14,33 +14,23 @@ import re
 _TAB_SPACES = "    "
 _WHITESPACE_RUN = re.compile(r"\s+")
 _LINE_BREAK = re.compile(r"\r\n|\r")
-# Bidi and direction marks: ALM, LRM, RLM, LRE..RLO, LRI..PDI.
-_BIDI = frozenset((0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)))
+# C0 and C1 controls, DEL, and the bidi and direction marks: ALM, LRM, RLM, LRE..RLO, LRI..PDI.
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_UNSAFE_BUT_NEWLINE = re.compile(
+    "[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]"
+)
 
 
-def _visible_escape(char: str) -> str:
-    """The visible form of a control or bidi character, or the character itself."""
-    code = ord(char)
+def _visible_escape(match: re.Match[str]) -> str:
+    """The visible form of one control or bidi character."""
+    code = ord(match.group())
     if code < 0x20:
         return "^" + chr(code + 0x40)
     if code == 0x7F:
         return "^?"
-    if 0x80 <= code <= 0x9F:
+    if code <= 0x9F:
         return f"\\x{code:02x}"
-    if code in _BIDI:
-        return f"<U+{code:04X}>"
-    return char
-
-
-def _is_unsafe(char: str) -> bool:
-    code = ord(char)
-    return code < 0x20 or 0x7F <= code <= 0x9F or code in _BIDI
-
-
-def _escape_unsafe(text: str, keep: str = "") -> str:
-    if not any(_is_unsafe(c) and c not in keep for c in text):
-        return text
-    return "".join(c if c in keep else _visible_escape(c) for c in text)
+    return f"<U+{code:04X}>"
 
 
 def escape_controls(text: str) -> str:
@@ -48,7 +38,7 @@ def escape_controls(text: str) -> str:
 
     Used for what the user types into an editor, where spacing must stay as typed.
     """
-    return _escape_unsafe(text)
+    return _UNSAFE.sub(_visible_escape, text)
 
 
 def sanitize_line(text: str) -> str:
@@ -61,7 +51,7 @@ def sanitize_line(text: str) -> str:
         >>> sanitize_line("Go\\n\\tfast\\x1b[2J")
         'Go fast^[[2J'
     """
-    return _escape_unsafe(_WHITESPACE_RUN.sub(" ", text))
+    return _UNSAFE.sub(_visible_escape, _WHITESPACE_RUN.sub(" ", text))
 
 
 def sanitize_block(text: str) -> str:
@@ -75,4 +65,4 @@ def sanitize_block(text: str) -> str:
         'a    b\\nc<U+202E>'
     """
     text = _LINE_BREAK.sub("\n", text).replace("\t", _TAB_SPACES)
-    return _escape_unsafe(text, keep="\n")
+    return _UNSAFE_BUT_NEWLINE.sub(_visible_escape, text)

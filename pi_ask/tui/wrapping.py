@@ -8,6 +8,7 @@ with single spaces; a word wider than the line is broken by characters.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 
 from pi_ask.tui.styled_text import EMPTY, Line, join, line_width, span, text_width, truncate
 
@@ -72,17 +73,19 @@ def break_word(word: str, width: int) -> Iterator[str]:
         yield current
 
 
+@lru_cache(maxsize=4096)
 def wrapped(
     text: str,
     width: int,
     style: str,
     prefix: Line = EMPTY,
     continuation: Line | None = None,
-) -> list[Line]:
+) -> tuple[Line, ...]:
     """Wrap ``text`` in ``style`` after a first-line ``prefix`` and a ``continuation`` prefix.
 
     The text wraps to what the prefix leaves of ``width``; each line is truncated to
-    ``width``. ``continuation`` defaults to ``prefix``.
+    ``width``. ``continuation`` defaults to ``prefix``. Results are cached: a frame is
+    redrawn on every key, and most of its text has not changed.
     """
     if continuation is None:
         continuation = prefix
@@ -91,4 +94,4 @@ def wrapped(
     for index, piece in enumerate(wrap_text(text, available)):
         lead = prefix if index == 0 else continuation
         out.append(truncate(join(lead, span(style, piece)), width))
-    return out
+    return tuple(out)
