@@ -19,7 +19,9 @@ from pi_ask.contract import InvalidPayload, LoadedPayload, invalid_result, load_
 
 if TYPE_CHECKING:
     from pi_ask.config import SettingsStore
+    from pi_ask.contract.payload import AskPayload
     from pi_ask.contract.results import ToolResult
+    from pi_ask.session.recorder import AskRecorder
     from pi_ask.state.model import Answer
 
 UiMode = Literal["auto", "tui", "rpc", "none"]
@@ -87,38 +89,48 @@ def run_flow(
     ui: UiMode,
     store: SettingsStore | None = None,
     config: Path | None = None,
+    session: Path | None = None,
     source: str = "tool",
     ask_id: str | None = None,
     title: str | None = None,
     initial_answers: tuple[tuple[str, Answer], ...] = (),
 ) -> tuple[ToolResult, int]:
-    """Open the face ``ui`` on an already loaded payload and return (result, exit status).
+    """Record the ask, open the face ``ui`` on it, and return (result, exit status).
+
+    The payload is written to the session log before any UI opens; the TUI then appends a
+    draft on every committed change, and a finished form (submitted or cancelled) is marked
+    dismissed. An ask answered by no one (``ui="none"``) or ended by a signal stays resumable.
 
     Args:
         loaded: what ``contract.load_payload`` returned.
         ui: the face to open (see ``ask_user``).
         store: the settings store; opened from ``config`` when not given.
         config: settings file, when ``store`` is not given.
+        session: the ``--session`` file (pi's files are only read; see ``session.recorder``).
         source: who asked: ``"tool"``, ``"answer"``, ``"ask:replay"``, ``"ask:resume"``...
-        ask_id: the ask's id in the session log, when it has one.
+        ask_id: continue this recorded ask instead of recording a new payload.
         title: replaces the payload's title.
         initial_answers: answers to start from (a resumed draft).
     """
-    del ask_id  # recorded by the session log once it is wired in
-    if store is None:
-        store = _open_store(config)
     if isinstance(loaded, InvalidPayload):
         result = invalid_result(loaded)
         return result, exit_code(result)
+    if store is None:
+        store = _open_store(config)
     payload = loaded.payload
     if title is not None:
         payload = dataclasses.replace(payload, title=title.strip() or None)
+    from pi_ask.session.recorder import AskRecorder, payload_source_for
+
+    recorder = AskRecorder.open(session)
+    ask_id = recorder.start(loaded.params, payload_source_for(source), ask_id=ask_id)
     face = _pick_face(ui)
     if face == "none":
         from pi_ask.state import non_interactive_result
 
         result = non_interactive_result(payload)
-    elif face == "rpc":
+        return result, exit_code(result)
+    if face == "rpc":
         from pi_ask.dialogs.rpc import run_rpc
 
         with SignalAbort() as stop:
@@ -127,14 +139,45 @@ def run_flow(
             )
         if stop.signum is not None:
             return result, 128 + stop.signum
-    else:
-        from pi_ask.state import new_state
-        from pi_ask.tui import run_ask_flow
+        recorder.finish()
+        return result, exit_code(result)
+    return _run_tui(
+        payload,
+        store=store,
+        recorder=recorder,
+        source=source,
+        ask_id=ask_id,
+        initial_answers=initial_answers,
+    )
 
-        state = new_state(payload)
-        if initial_answers:
-            state = dataclasses.replace(state, answers=initial_answers)
-        result = run_ask_flow(state, store=store, source=source)
+
+def _run_tui(
+    payload: AskPayload,
+    *,
+    store: SettingsStore,
+    recorder: AskRecorder,
+    source: str,
+    ask_id: str,
+    initial_answers: tuple[tuple[str, Answer], ...],
+) -> tuple[ToolResult, int]:
+    from pi_ask.events import new_flow_id
+    from pi_ask.state import new_state
+    from pi_ask.tui import FlowInterrupted, run_ask_flow
+
+    state = new_state(payload)
+    if initial_answers:
+        state = dataclasses.replace(state, answers=initial_answers)
+    try:
+        result = run_ask_flow(
+            state,
+            store=store,
+            source=source,
+            flow_id=new_flow_id(ask_id),
+            on_commit=recorder.draft,
+        )
+    except FlowInterrupted as stop:
+        return stop.result, 128 + stop.signal_number
+    recorder.finish()
     return result, exit_code(result)
 
 

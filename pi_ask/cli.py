@@ -86,6 +86,12 @@ def _add_ask(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     ask.add_argument("payload", nargs="?", default="-", metavar="PAYLOAD")
     _add_face_options(ask)
     ask.add_argument("--title", help="replace the payload's title")
+    ask.add_argument("--session", type=Path, metavar="FILE", help="session log to record into")
+    ask.add_argument(
+        "--resume",
+        action="store_true",
+        help="reopen the newest unfinished ask with its draft answers instead (= pi-ask resume)",
+    )
     ask.set_defaults(handler=_run_ask)
 
 
@@ -143,6 +149,13 @@ def _add_notify(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
 
 
 def _run_ask(args: argparse.Namespace) -> int:
+    if args.resume:
+        if args.payload != "-":
+            raise UsageError("ask --resume takes no PAYLOAD: it reopens the newest unfinished ask")
+        from pi_ask.session.commands import resume_command
+
+        args.id, args.list = None, False
+        return resume_command(args)
     if args.ui == "rpc" and args.payload == "-":
         raise UsageError(
             "ask --ui rpc needs a PAYLOAD file: standard input carries the dialog responses"
@@ -153,7 +166,7 @@ def _run_ask(args: argparse.Namespace) -> int:
 def _run_demo(args: argparse.Namespace) -> int:
     from pi_ask.demo import DEMO_PAYLOAD
 
-    args.title = None
+    args.title, args.session = None, None
     return _ask(json.dumps(DEMO_PAYLOAD), args)
 
 
@@ -166,7 +179,9 @@ def _ask(source: str | bytes, args: argparse.Namespace) -> int:
     loaded = load_payload(
         source, present_single_as_multi=store.snapshot().behaviour.present_single_as_multi
     )
-    result, status = run_flow(loaded, ui=args.ui, store=store, title=args.title)
+    result, status = run_flow(
+        loaded, ui=args.ui, store=store, session=args.session, title=args.title
+    )
     _print_json(result.to_json())
     return status
 

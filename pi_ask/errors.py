@@ -1,7 +1,10 @@
 """Exceptions raised by pi-ask.
 
     PiAskError
-     └── UsageError      bad command-line use: an unreadable payload file, a missing argument
+     ├── UsageError              bad command-line use: an unreadable payload file, a missing argument
+     ├── NoAssistantMessage      pi-ask answer found no finished assistant message (session/)
+     └── ExtractionError         pi-ask answer could not turn the message into a form (session/)
+          └── ExtractorUnavailable   the model extractor cannot run (no openai, no model)
 
 Cancelling an ask is a result, never an exception. The CLI turns a ``PiAskError`` into one
 line on stderr and exit status 2; anything else keeps its traceback because it is a bug.

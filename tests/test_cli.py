@@ -156,3 +156,15 @@ def test_readme_payload_and_result_agree_with_the_command(env: dict[str, str]) -
     got = json.loads(done.stdout)["details"]
     assert got["questions"] == shown["questions"]
     assert got["title"] == shown["title"]
+
+
+def test_an_unanswered_ask_stays_resumable(env: dict[str, str], tmp_path: Path) -> None:
+    payload = tmp_path / "q.json"
+    payload.write_text(json.dumps(VALID), encoding="utf-8")
+    assert run("ask", "--ui", "none", str(payload), env=env).returncode == 1
+    listed = run("resume", "--list", env=env)
+    assert listed.returncode == 0
+    assert "0/2 answered  Setup" in listed.stdout
+    resumed = run("ask", "--resume", "--ui", "none", env=env)
+    assert resumed.returncode == 1
+    assert json.loads(resumed.stdout)["details"]["title"] == "Setup"

@@ -140,7 +140,7 @@ def answer_command(args: argparse.Namespace) -> int:
     if isinstance(loaded, InvalidPayload):
         print(invalid_result(loaded).text, file=sys.stderr)
         return EXIT_CANNOT
-    return _open(args, store, loaded, record_as="answer-extraction", source="answer")
+    return _flow(args, store, loaded, source="answer")[1]
 
 
 def _replay(args: argparse.Namespace, wanted: PayloadSource, source: str) -> int:
@@ -158,7 +158,7 @@ def _replay(args: argparse.Namespace, wanted: PayloadSource, source: str) -> int
         print(found.message, file=sys.stderr)
         return EXIT_NOTHING
     print(replaying_notice(wanted, len(found.loaded.payload.questions)), file=sys.stderr)
-    return _open(args, store, found.loaded, record_as=wanted, source=source)
+    return _flow(args, store, found.loaded, source=source)[1]
 
 
 def _resume(args: argparse.Namespace, store: SettingsStore, chosen: Resumable) -> int:
@@ -172,7 +172,6 @@ def _resume(args: argparse.Namespace, store: SettingsStore, chosen: Resumable) -
         args,
         store,
         loaded,
-        record_as=None,
         source="ask:resume",
         ask_id=chosen.ask_id,
         initial_answers=answers,
@@ -186,45 +185,25 @@ def _resume(args: argparse.Namespace, store: SettingsStore, chosen: Resumable) -
 NON_INTERACTIVE_PREFIX = "Needs user input:"
 
 
-def _open(
-    args: argparse.Namespace,
-    store: SettingsStore,
-    loaded: LoadedPayload,
-    *,
-    record_as: PayloadSource,
-    source: str,
-) -> int:
-    """Record a new ask, open the flow on it, print the result JSON; the exit status."""
-    return _flow(args, store, loaded, record_as=record_as, source=source)[1]
-
-
 def _flow(
     args: argparse.Namespace,
     store: SettingsStore,
     loaded: LoadedPayload,
     *,
-    record_as: PayloadSource | None,
     source: str,
     ask_id: str | None = None,
     initial_answers: AnswerMap = (),
 ) -> tuple[ToolResult, int]:
-    """Record a new ask (``record_as``) or continue ``ask_id``, run the flow, print the result."""
+    """Run the flow (recording a new ask, or continuing ``ask_id``) and print the result."""
     import json
-    import sys
-    from pathlib import Path
 
     from pi_ask.api import run_flow
-    from pi_ask.session.recorder import AskRecorder
 
-    if record_as is not None:
-        recorder = AskRecorder.open(_path(args.session), cwd=Path.cwd())
-        ask_id = recorder.start(loaded.params, record_as)
-        if recorder.notice:
-            print(recorder.notice, file=sys.stderr)
     result, status = run_flow(
         loaded,
         ui=args.ui,
         store=store,
+        session=_path(args.session),
         source=source,
         ask_id=ask_id,
         initial_answers=initial_answers,
