@@ -1,7 +1,7 @@
 """Exceptions raised by pi-ask.
 
     PiAskError
-     ├── UsageError              bad command-line use: an unreadable payload file, a missing argument
+     ├── UsageError              bad command-line use: an unreadable payload file, a bad option
      ├── NoAssistantMessage      pi-ask answer found no finished assistant message (session/)
      └── ExtractionError         pi-ask answer could not turn the message into a form (session/)
           └── ExtractorUnavailable   the model extractor cannot run (no openai, no model)
