@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -167,3 +168,17 @@ def test_a_wrong_way_import_is_caught(tmp_path: Path) -> None:
             test_imports_only_run_downwards()
     finally:
         bad.unlink()
+
+
+def test_every_path_named_in_the_architecture_doc_exists() -> None:
+    doc = (PACKAGE.parent / "docs" / "architecture.md").read_text(encoding="utf-8")
+    named = set(re.findall(r"`([\w/]+(?:\.py|/))`", doc))
+    assert len(named) > 10, "the pattern no longer finds the doc's paths"
+    missing = [
+        name
+        for name in sorted(named)
+        if not (PACKAGE.parent / name).exists()
+        and not (PACKAGE / name).exists()
+        and not any(PACKAGE.glob(f"*/{name}"))
+    ]
+    assert not missing, f"docs/architecture.md names paths that do not exist: {missing}"
