@@ -1,0 +1,125 @@
+"""What happens around the keys: the event bridge, the notification, the transcript."""
+
+from __future__ import annotations
+
+import asyncio
+
+from driver import Driver, run, state_for
+
+from pi_ask.config import SettingsStore
+from pi_ask.events import COMPLETED, STARTED, shared_registry
+from pi_ask.state import Abort
+
+
+def test_a_bridge_completes_the_open_flow(store: SettingsStore) -> None:
+    registry = shared_registry()
+    events: list[tuple[str, object]] = []
+    offs = [
+        registry.bus.on(ch, lambda d, ch=ch: events.append((ch, d))) for ch in (STARTED, COMPLETED)
+    ]
+
+    async def scenario() -> None:
+        driver = await Driver(state_for("payload_a.json"), store).start()
+        flow_id = driver.flow.flow_id
+        await driver.until(lambda: flow_id in registry.active_flow_ids())
+        started = [d for ch, d in events if ch == STARTED and d["flowId"] == flow_id]  # type: ignore[index]
+        assert started and started[0]["title"] == "Project setup"  # type: ignore[index]
+        request = {
+            "version": 1,
+            "requestId": "r1",
+            "flowId": flow_id,
+            "response": {"kind": "answer", "answers": {"lang": {"values": ["go"]}}},
+        }
+        # A bridge submits from its own thread and waits for the flow's answer.
+        reply = await asyncio.to_thread(registry.submit, request)
+        assert reply["ok"] is True
+        result = await driver.result()
+        assert not result.details.cancelled
+        assert result.details.answers[0][1].values == ("go",)
+        assert flow_id not in registry.active_flow_ids()
+        completed = [d for ch, d in events if ch == COMPLETED and d["flowId"] == flow_id]  # type: ignore[index]
+        assert len(completed) == 1
+        await driver.close()
+
+    try:
+        run(scenario())
+    finally:
+        for off in offs:
+            off()
+
+
+def test_a_flow_ended_locally_reports_completed_once(store: SettingsStore) -> None:
+    registry = shared_registry()
+    completed: list[object] = []
+    off = registry.bus.on(COMPLETED, completed.append)
+
+    async def scenario() -> None:
+        driver = await Driver(state_for("payload_a.json"), store).start()
+        flow_id = driver.flow.flow_id
+        await driver.until(lambda: flow_id in registry.active_flow_ids())
+        await driver.press("esc")
+        await driver.result()
+        mine = [d for d in completed if d["flowId"] == flow_id]  # type: ignore[index]
+        assert len(mine) == 1
+        assert mine[0]["result"]["details"]["cancelled"] is True  # type: ignore[index]
+        await driver.close()
+
+    try:
+        run(scenario())
+    finally:
+        off()
+
+
+def test_the_notification_fires_once_after_the_first_frame(store: SettingsStore) -> None:
+    async def scenario() -> None:
+        driver = await Driver(state_for("payload_a.json"), store).start()
+        first_frame = len(driver.stream.written)
+        await driver.until(lambda: "\x07" in "".join(driver.stream.written))
+        written = "".join(driver.stream.written)
+        assert written.count("\x07") == 1
+        assert "\x07" not in "".join(driver.stream.written[:first_frame])
+        await driver.press("down", "up", "right")
+        assert "".join(driver.stream.written).count("\x07") == 1
+        await driver.close()
+
+    run(scenario())
+
+
+def test_notifications_off_rings_nothing(store: SettingsStore) -> None:
+    assert store.set("notifications.enabled", False).ok
+
+    async def scenario() -> None:
+        driver = await Driver(state_for("payload_a.json"), store).start()
+        await driver.press("down", "up")
+        assert driver.flow._dispatch_handle is not None
+        assert driver.flow._dispatch_handle.attempts[0].status == "skipped"
+        assert "\x07" not in "".join(driver.stream.written)
+        await driver.close()
+
+    run(scenario())
+
+
+def test_elaborate_transcript(store: SettingsStore) -> None:
+    async def scenario() -> None:
+        driver = await Driver(state_for("payload_a.json"), store).start()
+        await driver.press("shift+n", "text:why?", "enter", "left", "2", "2")
+        await driver.result()
+        screen = "".join(driver.raw_lines()).rstrip()  # the long line wraps at 80 columns
+        assert screen == (
+            'User asked to elaborate on question "Which language should the new '
+            'command-line tool be written in?" with note "why?"'
+        )
+        await driver.close()
+
+    run(scenario())
+
+
+def test_an_aborted_flow_is_cancelled(store: SettingsStore) -> None:
+    async def scenario() -> None:
+        driver = await Driver(state_for("payload_a.json"), store).start()
+        driver.flow.dispatch(Abort())
+        result = await driver.result()
+        assert result.details.cancelled
+        await driver.close()
+
+    run(scenario())
