@@ -1,0 +1,64 @@
+"""``pi-ask settings``: the overlay on its own, and the subcommand."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pyte
+from driver import ScreenStream, key_bytes, run
+from prompt_toolkit.data_structures import Size
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output.vt100 import Vt100_Output
+
+from pi_ask.config import SettingsStore
+from pi_ask.tui.settings_app import SettingsApp
+
+
+def test_overlay_alone_toggles_and_closes(store: SettingsStore) -> None:
+    screen = pyte.Screen(80, 40)
+    stream = ScreenStream(screen)
+    output = Vt100_Output(stream, lambda: Size(40, 80), enable_cpr=False)  # type: ignore[arg-type]
+
+    async def scenario() -> int:
+        with create_pipe_input() as pipe:
+            app = SettingsApp(store, input=pipe, output=output)
+            rendered = asyncio.Event()
+            app.app.after_render += lambda _app: rendered.set()
+            task = asyncio.ensure_future(app.app.run_async())
+            await rendered.wait()
+            display = "\n".join(screen.display)
+            assert "pi-ask settings" in display
+            assert str(store.path)[:20] in display
+            for key in ("down", "enter"):
+                rendered.clear()
+                pipe.send_text(key_bytes(key))
+                await rendered.wait()
+            assert store.snapshot().behaviour.confirm_dismiss_when_dirty is False
+            pipe.send_text(key_bytes("?"))
+            status = await task
+            app._unsubscribe()
+            return status
+
+    assert run(scenario()) == 0
+    assert "confirm_dismiss_when_dirty = false" in store.path.read_text(encoding="utf-8")
+
+
+def test_settings_without_a_terminal_exits_2(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PI_ASK_")}
+    env["PI_ASK_CONFIG"] = str(tmp_path / "config.toml")
+    done = subprocess.run(
+        [sys.executable, "-m", "pi_ask", "settings"],
+        env=env,
+        capture_output=True,
+        text=True,
+        start_new_session=True,  # no controlling terminal
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert "needs a terminal" in done.stderr
