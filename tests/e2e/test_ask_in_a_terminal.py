@@ -68,3 +68,83 @@ def test_sigterm_restores_the_terminal_and_prints_a_cancelled_result(spawn, tmp_
     assert status == 128 + signal.SIGTERM
     details = result_of(tmp_path)["details"]
     assert details["cancelled"] is True  # type: ignore[index]
+
+
+def test_ctrl_c_twice_dismisses_a_dirty_flow(spawn, tmp_path: Path) -> None:
+    term = spawn("ask", str(PAYLOAD_A))
+    term.wait_for("Which language")
+    term.press("enter", "ctrl+c")
+    term.wait_for("Unsaved ask answers or drafts. Press cancel/dismiss again to discard.")
+    term.press("ctrl+c")
+    assert term.exit_status() == 1
+    details = result_of(tmp_path)["details"]
+    assert details["cancelled"] is True  # type: ignore[index]
+    assert details["answers"]["lang"]["values"] == ["py"]  # type: ignore[index]
+
+
+def test_sigint_from_outside_exits_130(spawn, tmp_path: Path) -> None:
+    term = spawn("ask", str(PAYLOAD_A))
+    term.wait_for("Which language")
+    term.child.kill(signal.SIGINT)
+    assert term.exit_status() == 130
+    assert term.lines()[0] == "Cancelled"
+    assert result_of(tmp_path)["details"]["cancelled"] is True  # type: ignore[index]
+
+
+def test_preview_notes_and_elaborate(spawn, tmp_path: Path) -> None:
+    term = spawn("ask", str(PAYLOAD_A), width=100, height=40)
+    term.wait_for("Which language")
+    term.press("right", "right")
+    term.wait_for("┌")
+    assert any("❯ 1. Single file" in line and "┌" in line for line in term.lines())
+    term.press("n")
+    term.wait_for("Add a note...")
+    term.press("text:what about YAML?", "enter")
+    term.wait_for("Note: what about YAML?")
+    term.press("right", "down", "enter")
+    assert term.exit_status() == 0
+    details = result_of(tmp_path)["details"]
+    assert details["mode"] == "elaborate"  # type: ignore[index]
+    assert details["elaboration"]["items"][0]["note"] == "what about YAML?"  # type: ignore[index]
+
+
+@pytest.mark.parametrize("keys", [("esc",), ("enter", "space", "enter", "enter", "enter")])
+def test_the_terminal_is_back_in_cooked_mode_afterwards(
+    tmp_path: Path, keys: tuple[str, ...]
+) -> None:
+    from terminal import Terminal, child_env, pi_ask_command
+
+    command = " ".join([*pi_ask_command(), "ask", str(PAYLOAD_A)])
+    script = f"{command} > {tmp_path / 'out.json'}; stty -a > {tmp_path / 'stty.txt'}"
+    term = Terminal(
+        ["/bin/sh", "-c", script],
+        stdout=tmp_path / "sh.out",
+        env=child_env(tmp_path / "config.toml", tmp_path / "state"),
+        cwd=tmp_path,
+    )
+    try:
+        term.wait_for("Which language")
+        term.press(*keys)
+        term.exit_status()
+    finally:
+        term.kill()
+    modes = (tmp_path / "stty.txt").read_text(encoding="utf-8").split()
+    assert "icanon" in modes and "echo" in modes and "-icanon" not in modes
+
+
+def test_settings_subcommand(spawn, tmp_path: Path) -> None:
+    term = spawn("settings")
+    term.wait_for("pi-ask settings")
+    assert str(tmp_path / "config.toml")[:30] in term.text().replace("\n", "")
+    term.press("down", "enter")
+    term.wait(lambda: "confirm_dismiss_when_dirty = false" in _read(tmp_path / "config.toml"))
+    term.press("esc")
+    assert term.exit_status() == 0
+    assert (tmp_path / "stdout.json").read_text(encoding="utf-8") == ""
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError:
+        return ""
