@@ -14,18 +14,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import signal
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from pathlib import Path
-from types import FrameType
 from typing import TYPE_CHECKING, Literal, cast
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.completion import ThreadedCompleter
+from prompt_toolkit.data_structures import Size
 from prompt_toolkit.document import Document
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.input import Input
@@ -34,7 +32,7 @@ from prompt_toolkit.layout.containers import Window
 from prompt_toolkit.layout.controls import BufferControl
 from prompt_toolkit.output import Output
 
-from pi_ask.config import Settings, SettingsStore
+from pi_ask.config import RESET_WINDOW_S, Settings, SettingsStore
 from pi_ask.keymaps.keymap import Keymaps
 from pi_ask.keymaps.ptk_bindings import set_escape_timeout
 from pi_ask.state import (
@@ -57,10 +55,12 @@ from pi_ask.tui.editor_view import EditorView
 from pi_ask.tui.file_completer import AtPathCompleter
 from pi_ask.tui.file_index import FileIndex
 from pi_ask.tui.flow_bindings import load_flow_bindings
-from pi_ask.tui.frame import FlowView, Frame, render_frame, scroll_to_focus
+from pi_ask.tui.flow_canvas import FlowCanvas
+from pi_ask.tui.flow_services import FlowServices
+from pi_ask.tui.frame import FlowView
 from pi_ask.tui.lines_control import LinesControl
 from pi_ask.tui.preview_pane import max_scroll
-from pi_ask.tui.styled_text import Line
+from pi_ask.tui.signals import catch_signals
 from pi_ask.tui.terminal import Terminal, open_terminal
 from pi_ask.tui.theme import build_style
 from pi_ask.tui.transcript import print_transcript
@@ -68,14 +68,10 @@ from pi_ask.tui.transcript import print_transcript
 if TYPE_CHECKING:
     from pi_ask.contract.payload import Question
     from pi_ask.contract.results import ToolResult
-    from pi_ask.events import FlowRegistration, RemoteResponse
-    from pi_ask.notifications import Dispatch
+    from pi_ask.events import RemoteResponse
     from pi_ask.tui.settings_panel import SettingsPanel
 
 OnCommit = Callable[[AskState], None]
-_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
-_OVERLAY_HEIGHT_SHARE = 0.9
-_WATCH_INTERVAL_S = 0.25
 _EDITOR_COMMANDS = (SubmitEditor, CloseEditor, EditorNavigate)
 
 
@@ -90,12 +86,6 @@ class FlowInterrupted(Exception):
         super().__init__(f"ask flow ended by signal {signal_number}")
         self.result = result
         self.signal_number = signal_number
-
-
-@dataclass(slots=True)
-class _FrameCache:
-    key: tuple[FlowView, int, int] | None = None
-    frame: Frame | None = None
 
 
 class AskFlow:
@@ -139,14 +129,9 @@ class AskFlow:
         self._result: ToolResult | None = None
         self._preview_scroll = 0
         self._preview_anchor = (state.tab, state.row)
-        self._body_offset = 0
-        self._frame_cache = _FrameCache()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._loop_thread: int | None = None
         self._first_frame_done = False
-        self._cleanups: list[Callable[[], None]] = []
-        self._dispatch_handle: Dispatch | None = None
-        self._registration: FlowRegistration | None = None
         index = FileIndex(cwd or Path.cwd())
         self.buffer = Buffer(
             multiline=False,
@@ -158,6 +143,8 @@ class AskFlow:
             self._terminal = open_terminal()
         self._input = input or cast(Terminal, self._terminal).input
         self._output = output or cast(Terminal, self._terminal).output
+        self.services = FlowServices(store, self._output)
+        self.canvas = FlowCanvas(self._view, lambda: self.panel, self._terminal_size)
         self.app = self._create_application()
         self._sync_editor(None, state)
 
@@ -319,8 +306,8 @@ class AskFlow:
             return build_result(self._state)
         self._loop = asyncio.get_running_loop()
         self._loop_thread = threading.get_ident()
-        restore = self._install_signal_handlers()
-        self._cleanups.append(self._store.subscribe(self._on_settings))
+        restore = catch_signals(self._loop, self._on_signal)
+        unsubscribe = self._store.subscribe(self._on_settings)
         try:
             try:
                 result = await self.app.run_async(handle_sigint=False)
@@ -333,28 +320,32 @@ class AskFlow:
                 print_transcript(result, self._output)
         finally:
             restore()
-            self._teardown()
+            unsubscribe()
+            self.services.stop(self._result)
+            if self._terminal is not None:
+                self._terminal.close()
         if self.interrupted_by is not None:
             raise FlowInterrupted(result, self.interrupted_by)
         return result
 
     def _create_application(self) -> Application[ToolResult]:
+        canvas = self.canvas
         frame = Window(
-            LinesControl(self._render_frame, self._measure_frame), always_hide_cursor=True
+            LinesControl(canvas.render_frame, canvas.measure_frame), always_hide_cursor=True
         )
         self._frame_window = frame
         self._editor_window = Window(BufferControl(self.buffer))
         overlay = Window(
-            LinesControl(self._render_overlay, self._measure_overlay, focusable=False),
+            LinesControl(canvas.render_overlay, canvas.measure_overlay, focusable=False),
             always_hide_cursor=True,
         )
         root = FloatContainer(
             HSplit([frame, ConditionalContainer(self._editor_window, filter=False)]),
             floats=[
                 Float(
-                    ConditionalContainer(overlay, filter=_overlay_filter(self)),
-                    width=self._overlay_width,
-                    height=self._overlay_height,
+                    ConditionalContainer(overlay, filter=Condition(lambda: self.panel is not None)),
+                    width=canvas.overlay_width,
+                    height=canvas.overlay_height,
                 )
             ],
         )
@@ -388,60 +379,8 @@ class AskFlow:
             self._state, self.behaviour, self._settings.keymaps, editor, self._preview_scroll
         )
 
-    def _frame(self, width: int, height: int) -> Frame:
-        """The frame for this size; prompt_toolkit asks for the height, then the content."""
-        view = self._view()
-        cache = self._frame_cache
-        if cache.key is not None and cache.frame is not None:
-            cached_view, cached_width, cached_height = cache.key
-            drawn = len(cache.frame.lines)
-            # A frame that fitted with room to spare is the same at any height it fits in.
-            fits = drawn <= height and (drawn < cached_height or height == cached_height)
-            if cached_width == width and fits and cached_view == view:
-                return cache.frame
-        cache.frame = render_frame(view, width, height, body_offset=self._body_offset)
-        cache.key = (view, width, height)
-        self._body_offset = cache.frame.body_offset
-        return cache.frame
-
-    def _render_frame(self, width: int, height: int) -> tuple[Line, ...]:
-        return self._frame(width, height).lines
-
-    def _measure_frame(self, width: int, max_height: int) -> int:
-        height = len(self._frame(width, max_height).lines)
-        if self.panel is not None:
-            height = max(height, self._overlay_lines(width, max_height))
-        return height
-
-    def _overlay_lines(self, terminal_width: int, max_height: int) -> int:
-        if self.panel is None:
-            return 0
-        from pi_ask.tui.settings_screen import overlay_width, render_overlay
-
-        lines = len(render_overlay(self.panel.view(), overlay_width(terminal_width)).lines)
-        return min(lines, max(1, int(self._rows() * _OVERLAY_HEIGHT_SHARE)), max_height)
-
-    def _measure_overlay(self, width: int, max_height: int) -> int:
-        return self._overlay_lines(width + 2, max_height)
-
-    def _rows(self) -> int:
-        return self.app.output.get_size().rows
-
-    def _overlay_width(self) -> int:
-        from pi_ask.tui.settings_screen import overlay_width
-
-        return overlay_width(self.app.output.get_size().columns)
-
-    def _overlay_height(self) -> int:
-        size = self.app.output.get_size()
-        return self._overlay_lines(size.columns, size.rows)
-
-    def _render_overlay(self, width: int, height: int) -> tuple[Line, ...]:
-        if self.panel is None:
-            return ()
-        from pi_ask.tui.settings_screen import render_overlay
-
-        return scroll_to_focus(render_overlay(self.panel.view(), width), height)
+    def _terminal_size(self) -> Size:
+        return self.app.output.get_size()
 
     # --- keeping the editor, the preview and the settings in step -----------------------------
 
@@ -484,8 +423,6 @@ class AskFlow:
     def _schedule_reset_expiry(self) -> None:
         """Redraw when the reset window closes, so ``[confirm reset]`` turns back."""
         if self._loop is not None and self.panel is not None and self.panel.reset_armed():
-            from pi_ask.config import RESET_WINDOW_S
-
             self._loop.call_later(RESET_WINDOW_S + 0.05, self.app.invalidate)
 
     # --- after the first frame, and the end ---------------------------------------------------
@@ -500,121 +437,27 @@ class AskFlow:
     def _start_background(self) -> None:
         if self._result is not None or self._loop is None:
             return
-        self._cleanups.append(self._store.start_watching(self._loop, _WATCH_INTERVAL_S))
-        self._notify()
-        self._register_remote()
-
-    def _notify(self) -> None:
-        # Imported here, after the first frame: channels may pull in heavy libraries.
-        from pi_ask.notifications import (
-            TITLE,
-            dispatch,
-            parse_channels,
-            subject_for,
-            waiting_message,
+        self.services.start(
+            self._loop,
+            self,
+            settings=self._settings,
+            source=self._source,
+            title=self._state.title,
         )
-
-        settings = self._settings.notifications
-        channels, _warnings = parse_channels(settings.channels)
-        first = self._state.questions[0] if self._state.questions else None
-        subject = subject_for(_given_label(first), first.prompt) if first else ""
-        self._dispatch_handle = dispatch(
-            channels,
-            title=TITLE,
-            message=waiting_message(subject),
-            write_terminal=self._write_terminal,
-            timeout_s=settings.timeout_s,
-            enabled=settings.enabled,
-        )
-
-    def _register_remote(self) -> None:
-        from pi_ask.events import load_bridges, shared_registry
-
-        registry = shared_registry()
-        source = self._source if self._source in _SOURCES else "tool"
-        self._registration = registry.register(
-            self, source=cast("FlowSourceName", source), title=self._state.title
-        )
-        load_bridges(registry.bus)
-
-    def _write_terminal(self, text: str) -> None:
-        """Notification output, from any thread: written between frames on the loop."""
-        loop = self._loop
-        if loop is None or loop.is_closed():
-            return
-
-        def write() -> None:
-            with contextlib.suppress(OSError):
-                self._output.write_raw(text)
-                self._output.flush()
-
-        with contextlib.suppress(RuntimeError):
-            loop.call_soon_threadsafe(write)
 
     def _finish(self) -> None:
         if self._result is not None:
             return
         self._result = build_result(self._state)
-        if self._registration is not None:
-            self._registration.finish(self._result)
+        self.services.finished(self._result)
         if self.app.is_running and not self.app.is_done:
             with contextlib.suppress(Exception):
                 self.app.exit(result=self._result)
-
-    def _install_signal_handlers(self) -> Callable[[], None]:
-        loop = self._loop
-        if loop is None or threading.current_thread() is not threading.main_thread():
-            return lambda: None
-        previous: dict[int, Callable[[int, FrameType | None], object] | int | None] = {}
-        for number in _SIGNALS:
-            try:
-                previous[number] = signal.getsignal(number)
-                loop.add_signal_handler(number, self._on_signal, number)
-            except (NotImplementedError, RuntimeError, ValueError, OSError):
-                previous.pop(number, None)
-
-        def restore() -> None:
-            for number, handler in previous.items():
-                with contextlib.suppress(Exception):
-                    loop.remove_signal_handler(number)
-                    signal.signal(number, handler)
-
-        return restore
 
     def _on_signal(self, number: int) -> None:
         if self._result is None:
             self.interrupted_by = number
             self.dispatch(Abort())
-
-    def _teardown(self) -> None:
-        for cleanup in reversed(self._cleanups):
-            with contextlib.suppress(Exception):
-                cleanup()
-        self._cleanups.clear()
-        if self._dispatch_handle is not None:
-            self._dispatch_handle.close()
-        if self._registration is not None:
-            if self._result is None:
-                self._registration.dispose()
-            else:
-                self._registration.finish(self._result)
-        if self._terminal is not None:
-            self._terminal.close()
-
-
-FlowSourceName = Literal["tool", "answer", "answer:again", "ask:replay", "ask:resume"]
-_SOURCES = ("tool", "answer", "answer:again", "ask:replay", "ask:resume")
-
-
-def _overlay_filter(flow: AskFlow) -> Condition:
-    return Condition(lambda: flow.panel is not None)
-
-
-def _given_label(question: Question | None) -> str | None:
-    """The label as the payload gave it; ``Q<n>`` labels were made up by normalization."""
-    if question is None or (question.label.startswith("Q") and question.label[1:].isdigit()):
-        return None
-    return question.label
 
 
 def _is_commit(before: AskState, after: AskState) -> bool:

@@ -17,6 +17,7 @@ import pyte
 from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.input.base import PipeInput
+from prompt_toolkit.input.vt100_parser import Vt100Parser
 from prompt_toolkit.output.color_depth import ColorDepth
 from prompt_toolkit.output.vt100 import Vt100_Output
 
@@ -39,6 +40,15 @@ def key_bytes(key: str) -> str:
     if data is None:
         raise ValueError(f"no terminal bytes for key {key!r}")
     return data
+
+
+def key_count(data: str) -> int:
+    """How many key presses prompt_toolkit reads from ``data``."""
+    keys: list[object] = []
+    parser = Vt100Parser(keys.append)
+    parser.feed(data)
+    parser.flush()
+    return len(keys)
 
 
 class ScreenStream:
@@ -103,11 +113,18 @@ class Driver:
             state, store=store, input=self.pipe, output=output, cwd=cwd, on_commit=on_commit
         )
         self.renders = 0
+        self.keys_done = 0
+        self.render_mark = 0
         self.flow.app.after_render += self._count
+        self.flow.app.key_processor.after_key_press += self._key_done
         self.task: asyncio.Task[ToolResult] | None = None
 
     def _count(self, _app: Any) -> None:
         self.renders += 1
+
+    def _key_done(self, _processor: Any) -> None:
+        self.keys_done += 1
+        self.render_mark = self.renders
 
     async def start(self) -> Driver:
         self.task = asyncio.ensure_future(self.flow.run_async())
@@ -130,9 +147,10 @@ class Driver:
             await self._send(key_bytes(key))
 
     async def _send(self, data: str) -> None:
-        before = self.renders
+        """Send ``data``; wait until all its keys were handled and a frame drawn after."""
+        target = self.keys_done + key_count(data)
         self.pipe.send_text(data)
-        await self.until(lambda: self.renders > before)
+        await self.until(lambda: self.keys_done >= target and self.renders > self.render_mark)
 
     async def resize(self, width: int, height: int) -> None:
         self.size = Size(rows=height, columns=width)

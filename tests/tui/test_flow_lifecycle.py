@@ -73,11 +73,12 @@ def test_a_flow_ended_locally_reports_completed_once(store: SettingsStore) -> No
 def test_the_notification_fires_once_after_the_first_frame(store: SettingsStore) -> None:
     async def scenario() -> None:
         driver = await Driver(state_for("payload_a.json"), store).start()
-        first_frame = len(driver.stream.written)
         await driver.until(lambda: "\x07" in "".join(driver.stream.written))
         written = "".join(driver.stream.written)
         assert written.count("\x07") == 1
-        assert "\x07" not in "".join(driver.stream.written[:first_frame])
+        # The bell comes after the whole first frame (its last line is the closing rule).
+        assert written.index("\x07") > written.index("☰ Review")
+        assert written.index("\x07") > written.index("? settings")
         await driver.press("down", "up", "right")
         assert "".join(driver.stream.written).count("\x07") == 1
         await driver.close()
@@ -91,8 +92,8 @@ def test_notifications_off_rings_nothing(store: SettingsStore) -> None:
     async def scenario() -> None:
         driver = await Driver(state_for("payload_a.json"), store).start()
         await driver.press("down", "up")
-        assert driver.flow._dispatch_handle is not None
-        assert driver.flow._dispatch_handle.attempts[0].status == "skipped"
+        assert driver.flow.services.notification is not None
+        assert driver.flow.services.notification.attempts[0].status == "skipped"
         assert "\x07" not in "".join(driver.stream.written)
         await driver.close()
 

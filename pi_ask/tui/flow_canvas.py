@@ -1,0 +1,99 @@
+"""Where the flow meets prompt_toolkit's layout: sizes asked, frames and overlay drawn.
+
+prompt_toolkit asks a control for its height and then for its content, often more than
+once per redraw; the frame is cached so a key renders it once. The settings overlay is a
+float over the frame, 72 columns wide (less in a narrow terminal) and at most 90 % of the
+terminal's height; while it is open the frame is at least as tall as it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from prompt_toolkit.data_structures import Size
+
+from pi_ask.tui.frame import FlowView, Frame, render_frame, scroll_to_focus
+from pi_ask.tui.styled_text import Line
+
+if TYPE_CHECKING:
+    from pi_ask.tui.settings_panel import SettingsPanel
+
+_OVERLAY_HEIGHT_SHARE = 0.9
+
+
+class FlowCanvas:
+    """Draws the flow for prompt_toolkit.
+
+    Args:
+        view: Returns what to draw now.
+        panel: Returns the open settings panel, if any.
+        terminal_size: Returns the terminal's size.
+    """
+
+    def __init__(
+        self,
+        view: Callable[[], FlowView],
+        panel: Callable[[], SettingsPanel | None],
+        terminal_size: Callable[[], Size],
+    ) -> None:
+        self._view = view
+        self._panel = panel
+        self._size = terminal_size
+        self._cached: tuple[FlowView, int, int, Frame] | None = None
+        self._body_offset = 0
+
+    def frame(self, width: int, height: int) -> Frame:
+        """The frame for ``width`` x ``height`` (cached while nothing changed)."""
+        view = self._view()
+        if self._cached is not None:
+            cached_view, cached_width, cached_height, frame = self._cached
+            drawn = len(frame.lines)
+            # A frame that fitted with room to spare is the same at any height it fits in.
+            fits = drawn <= height and (drawn < cached_height or height == cached_height)
+            if cached_width == width and fits and cached_view == view:
+                return frame
+        frame = render_frame(view, width, height, body_offset=self._body_offset)
+        self._cached = (view, width, height, frame)
+        self._body_offset = frame.body_offset
+        return frame
+
+    def render_frame(self, width: int, height: int) -> tuple[Line, ...]:
+        return self.frame(width, height).lines
+
+    def measure_frame(self, width: int, max_height: int) -> int:
+        height = len(self.frame(width, max_height).lines)
+        if self._panel() is not None:
+            height = max(height, self._overlay_lines(width, max_height))
+        return height
+
+    def _overlay_lines(self, terminal_width: int, max_height: int) -> int:
+        panel = self._panel()
+        if panel is None:
+            return 0
+        # Imported on first use: most flows never open the overlay.
+        from pi_ask.tui.settings_screen import overlay_width, render_overlay
+
+        lines = len(render_overlay(panel.view(), overlay_width(terminal_width)).lines)
+        tallest = max(1, int(self._size().rows * _OVERLAY_HEIGHT_SHARE))
+        return min(lines, tallest, max_height)
+
+    def overlay_width(self) -> int:
+        from pi_ask.tui.settings_screen import overlay_width
+
+        return overlay_width(self._size().columns)
+
+    def overlay_height(self) -> int:
+        size = self._size()
+        return self._overlay_lines(size.columns, size.rows)
+
+    def measure_overlay(self, width: int, max_height: int) -> int:
+        return self._overlay_lines(width + 2, max_height)
+
+    def render_overlay(self, width: int, height: int) -> tuple[Line, ...]:
+        panel = self._panel()
+        if panel is None:
+            return ()
+        from pi_ask.tui.settings_screen import render_overlay
+
+        return scroll_to_focus(render_overlay(panel.view(), width), height)
