@@ -138,3 +138,16 @@ def test_behaviour_change_replaces_the_config_notice() -> None:
 def test_esc_in_editor_is_close_not_cancel() -> None:
     state = run(start(LANG), MoveOption(3), CloseEditor("x"))
     assert not state.completed
+
+
+def test_cancel_with_an_editor_open_uses_the_guard_and_discards_the_draft() -> None:
+    state = run(start(LANG), MoveOption(3), Cancel("Zig"))
+    assert state.notice == WARNING
+    state = run(state, Cancel("Zig"))
+    assert state.cancelled and state.answers == ()
+
+
+def test_editor_submit_advance_clears_the_notice() -> None:
+    state = run(start(LANG, FEAT), Toggle(), Cancel(), MoveOption(3), SubmitEditor("Zig"))
+    assert state.tab == 1
+    assert (state.notice, state.pending_dismiss) == (None, False)

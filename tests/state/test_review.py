@@ -7,6 +7,7 @@ import pytest
 from pi_ask.state import (
     REVIEW_IDLE_HINT,
     AskState,
+    BehaviourChanged,
     Cancel,
     ChangeQuestionType,
     Command,
@@ -191,3 +192,9 @@ def test_review_entry_for_custom_only_answer() -> None:
     (entry,) = review_entries(state)
     assert entry == ReviewEntry("Language", (ReviewChoice("Zig"),), custom_only=True)
     assert not entry.one_per_line
+
+
+def test_a_behaviour_change_keeps_the_armed_digit() -> None:
+    state = at_review(Digit(1), BehaviourChanged())
+    assert state.pending_review_digit == 1
+    assert run(state, Digit(1)).completed

@@ -8,6 +8,7 @@ from pi_ask.contract.payload import QuestionType
 from pi_ask.state import (
     Answer,
     AskState,
+    BehaviourChanged,
     Cancel,
     ChangeQuestionType,
     Command,
@@ -179,3 +180,9 @@ def test_other_questions_are_untouched() -> None:
     state = run(start(LANG, FEAT), ChangeQuestionType())
     assert state.questions[1] == FEAT
     assert run(state, MoveTab(1)).notice is None  # notices clear on tab change
+
+
+def test_a_behaviour_change_keeps_the_pending_confirmation() -> None:
+    state = run(two_features(), ChangeQuestionType(), BehaviourChanged())
+    assert state.pending_type_change == "feat"
+    assert run(state, ChangeQuestionType()).questions[0].type == "single"
