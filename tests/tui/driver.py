@@ -96,6 +96,7 @@ class Driver:
         height: int = 40,
         cwd: Path | None = None,
         on_commit: Callable[[AskState], None] | None = None,
+        color_depth: ColorDepth | None = ColorDepth.TRUE_COLOR,
     ) -> None:
         self.size = Size(rows=height, columns=width)
         self.screen = pyte.Screen(width, height)
@@ -106,7 +107,7 @@ class Driver:
             self.stream,  # type: ignore[arg-type]
             lambda: self.size,
             term="xterm-256color",
-            default_color_depth=ColorDepth.TRUE_COLOR,
+            default_color_depth=color_depth,
             enable_cpr=False,
         )
         self.flow = AskFlow(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from driver import Driver, run, state_for
 
 from pi_ask.config import SettingsStore
@@ -99,6 +100,25 @@ def test_resize_redraws_at_the_new_width(store: SettingsStore) -> None:
         lines = driver.lines()
         assert lines[0] == "─" * 60
         assert "┌" + "─" * 58 + "┐" in lines  # stacked layout now
+        await driver.close()
+
+    run(scenario())
+
+
+def test_no_color_keeps_only_reverse_video(
+    store: SettingsStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+
+    async def scenario() -> None:
+        driver = await Driver(state_for("payload_a.json"), store, color_depth=None).start()
+        cells = [cell for row in driver.screen.buffer.values() for cell in row.values()]
+        assert all(cell.fg == "default" and cell.bg == "default" for cell in cells)
+        row, column = driver.find("☐ Language")
+        assert driver.style_at(row, column).reverse  # the active tab still stands out
+        await driver.press("down", "down", "down", "text:Zig")
+        row, column = driver.find("Zig")
+        assert driver.style_at(row, column + 3).reverse  # and so does the cursor
         await driver.close()
 
     run(scenario())
