@@ -8,6 +8,8 @@ Run with ``uv run python benchmarks/run.py``. It prints a table and writes
   median of 15 each. Bytecode is compiled first, as an installed wheel has it.
 - Keystroke to frame, in-process, on the stress payload (10 questions x 9 options, one
   preview of 20,000 lines) against the same payload with a 20-line preview.
+- ``@`` completion in a git work tree of 100,000 files: the first listing (done once, in
+  the completer's thread) and each search.
 - Modules loaded when the first frame is drawn (nothing heavy: apprise, pydantic,
   pydantic_settings, openai, watchfiles, mcp), and resident memory at that moment.
 """
@@ -172,6 +174,36 @@ def measure_keystrokes(workdir: Path) -> dict[str, object]:
     return out
 
 
+def measure_file_completion(workdir: Path, files: int = 100_000) -> dict[str, object]:
+    """Listing and searching a git work tree of ``files`` files for ``@`` completion."""
+    from pi_ask.tui.file_index import FileIndex
+
+    root = workdir / "repo"
+    for n in range(files):
+        folder = root / f"pkg{n // 1000:03d}" / f"mod{n // 100 % 10}"
+        if n % 100 == 0:
+            folder.mkdir(parents=True)
+        (folder / f"file_{n}.py").touch()
+    subprocess.run(["git", "init", "-q"], cwd=root, check=True)
+    (root / ".gitignore").write_text("pkg000/\n", encoding="utf-8")
+    index = FileIndex(root)
+    start = time.perf_counter()
+    listed = len(index.paths())
+    listing = time.perf_counter() - start
+    searches = []
+    for query in ("file_9", "pkg05/mod3", "zzz", "mod", "file_12345"):
+        start = time.perf_counter()
+        index.search(query)
+        searches.append(time.perf_counter() - start)
+    return {
+        "files": files,
+        "paths_listed": listed,
+        "first_listing_ms": round(listing * 1000, 1),
+        "search_median_ms": round(statistics.median(searches) * 1000, 1),
+        "search_max_ms": round(max(searches) * 1000, 1),
+    }
+
+
 def measure_imports(workdir: Path) -> dict[str, object]:
     env = _env(workdir)
     env["PI_ASK_BENCH_OUT"] = str(workdir / "modules.json")
@@ -211,6 +243,7 @@ def main() -> int:
             "first_frame": measure_first_frame(workdir),
             "keystroke": measure_keystrokes(workdir),
             "imports": measure_imports(workdir),
+            "file_completion": measure_file_completion(workdir),
             "load_average": os.getloadavg()[0],
         }
     (ROOT / "benchmarks" / "results.json").write_text(
@@ -219,6 +252,7 @@ def main() -> int:
     first = results["first_frame"]
     keys = results["keystroke"]
     imports = results["imports"]
+    completion = results["file_completion"]
     rows = [
         ("first frame, floor (bare prompt_toolkit)", f"{first['floor_ms']} ms"),
         ("first frame, pi-ask ask", f"{first['pi_ask_ms']} ms"),
@@ -231,6 +265,11 @@ def main() -> int:
         ("keystroke ratio big/small preview", f"{keys['ratio']}x"),
         ("heavy modules at first frame", ", ".join(imports["heavy_loaded"]) or "none"),  # type: ignore[arg-type]
         ("resident memory at first frame", f"{imports['rss_mib']} MiB"),
+        ("@ completion: first listing of 100k files", f"{completion['first_listing_ms']} ms"),
+        (
+            "@ completion: search (median / max)",
+            f"{completion['search_median_ms']} / {completion['search_max_ms']} ms",
+        ),
         ("load average during the run", f"{results['load_average']:.2f}"),
     ]
     width = max(len(name) for name, _ in rows)

@@ -10,6 +10,7 @@ paths, symlinked directories are not followed.
 
 from __future__ import annotations
 
+import heapq
 import os
 import subprocess
 import threading
@@ -94,6 +95,13 @@ def _with_directories(files: Iterable[str]) -> list[str]:
     return sorted(folders) + sorted(paths)
 
 
+def _rank(lowered: str, position: int) -> int:
+    """0: the path starts with the query; 1: a file or folder name does; 2: elsewhere."""
+    if position == 0:
+        return 0
+    return 1 if lowered[position - 1] == "/" else 2
+
+
 class FileIndex:
     """The completion candidates under one directory, listed on first use.
 
@@ -128,18 +136,9 @@ class FileIndex:
             return []
         paths = self.paths()
         needle = query.lower()
-        scored: list[tuple[int, int, str]] = []
-        for path, lowered in zip(paths, self._lowered, strict=True):
-            position = lowered.find(needle)
-            if position < 0:
-                continue
-            name_start = lowered.rstrip("/").rfind("/") + 1
-            if position == 0:
-                rank = 0
-            elif position == name_start:
-                rank = 1
-            else:
-                rank = 2
-            scored.append((rank, len(path), path))
-        scored.sort()
-        return [path for _, _, path in scored[:limit]]
+        scored = (
+            (_rank(lowered, position), len(path), path)
+            for path, lowered in zip(paths, self._lowered, strict=True)
+            if (position := lowered.find(needle)) >= 0
+        )
+        return [path for _, _, path in heapq.nsmallest(limit, scored)]
