@@ -1,255 +1,36 @@
-"""The in-process ask event bus: lifecycle events and remote submissions for trusted bridges.
+"""The registry of open flows that trusted bridges may observe and complete.
 
-pi-ask keeps pi's ``pi.events`` contract (protocols.md §4, behaviour.md §13) inside one Python
-process. Nothing here listens on a network or types keys into a terminal:
-
-- :class:`EventBus` is the plain pub/sub (``on`` returns an unsubscribe function, ``emit``
-  calls handlers synchronously in registration order; a failing handler is reported on stderr
-  and never reaches the emitter).
-- :class:`FlowRegistry` holds the open flows a face registered. It emits ``started`` and
-  ``completed``, and answers ``submit`` requests with ``submit-result``.
-- :func:`load_bridges` calls each installed ``pi_ask.bridges`` entry point's ``register(bus)``
-  once per bus.
-
-Checking a remote answer is pure (:func:`parse_remote_response`); a valid one reaches the face
-as the engine command it applies (``ReplaceAnswers`` or ``Abort``), so labels and indices are
-recomputed by the same engine code the TUI uses.
-
-Only the standard library and pi-ask's engine values are imported here, so importing this
-module costs next to nothing.
+A face registers its open flow (:class:`RemoteFlow`); the registry emits ``started`` and
+``completed`` and answers ``submit`` requests with ``submit-result`` on its
+:class:`~pi_ask.events.bus.EventBus`.
 """
 
 from __future__ import annotations
 
 import os
-import sys
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, Protocol
 
 from pi_ask.contract.payload import Question
 from pi_ask.contract.results import JsonObject, ToolResult
-from pi_ask.state.commands import Abort, ReplaceAnswers, SubmittedAnswer
+from pi_ask.events.bus import COMPLETED, STARTED, SUBMIT, SUBMIT_RESULT, EventBus
+from pi_ask.events.submissions import (
+    RemoteResponse,
+    SubmitFailure,
+    parse_remote_response,
+    parse_submit_request,
+)
 
 if TYPE_CHECKING:
     import asyncio
 
-STARTED = "@geoqiao/pi-ask:started"
-COMPLETED = "@geoqiao/pi-ask:completed"
-SUBMIT = "@geoqiao/pi-ask:submit"
-SUBMIT_RESULT = "@geoqiao/pi-ask:submit-result"
-BRIDGE_GROUP = "pi_ask.bridges"
-
 FlowSource = Literal["tool", "answer", "answer:again", "ask:replay", "ask:resume"]
-SubmitErrorCode = Literal["invalid_request", "flow_not_found", "invalid_answer"]
-Handler = Callable[[object], object]
-Unsubscribe = Callable[[], None]
 
 FLOW_NOT_ACTIVE = "Ask flow is not active."
 _WAIT_TICK_S = 0.05
-
-
-class EventBus:
-    """Process-local pub/sub with pi's ``pi.events`` semantics; safe to use from any thread."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._handlers: list[tuple[str, Handler]] = []
-        self._bridges_loaded = False
-
-    def on(self, channel: str, handler: Handler) -> Unsubscribe:
-        """Subscribe ``handler`` to ``channel``.
-
-        Returns:
-            A function that removes this subscription (calling it twice is harmless).
-
-        Example:
-            >>> bus = EventBus()
-            >>> off = bus.on(STARTED, print)
-            >>> off()
-        """
-        entry = (channel, handler)
-        with self._lock:
-            self._handlers.append(entry)
-
-        def unsubscribe() -> None:
-            with self._lock:
-                if entry in self._handlers:
-                    self._handlers.remove(entry)
-
-        return unsubscribe
-
-    def emit(self, channel: str, data: object) -> None:
-        """Call every handler of ``channel`` with ``data``, in the emitting thread.
-
-        A handler that raises is reported on stderr; the other handlers still run.
-        """
-        with self._lock:
-            handlers = [h for c, h in self._handlers if c == channel]
-        for handler in handlers:
-            try:
-                handler(data)
-            except Exception as err:  # a bridge's bug must never reach the flow
-                print(
-                    f"pi-ask events: a handler of {channel!r} raised "
-                    f"{type(err).__name__}: {err}; the other handlers still ran",
-                    file=sys.stderr,
-                )
-
-    def clear(self) -> None:
-        """Drop every subscription (for embedders tearing a runtime down)."""
-        with self._lock:
-            self._handlers.clear()
-
-    def _claim_bridge_loading(self) -> bool:
-        with self._lock:
-            first = not self._bridges_loaded
-            self._bridges_loaded = True
-            return first
-
-
-# --- remote responses -------------------------------------------------------------------------
-
-# A validated submission is handed to the face as the engine command it applies.
-RemoteResponse = ReplaceAnswers | Abort
-
-
-@dataclass(frozen=True, slots=True)
-class SubmitFailure:
-    """Why a submission was refused: the ``error`` code and exact ``message`` of §13."""
-
-    error: SubmitErrorCode
-    message: str
-
-
-def _invalid(message: str) -> SubmitFailure:
-    return SubmitFailure("invalid_answer", message)
-
-
-def _submitted(question: Question, raw: Mapping[str, object]) -> SubmittedAnswer | SubmitFailure:
-    """One question's answer, checked in the fixed order of behaviour.md §13."""
-    qid = question.id
-    values = raw.get("values", [])
-    if not (isinstance(values, list) and all(isinstance(v, str) for v in values)):
-        return _invalid(f'Answer values for question "{qid}" must be strings.')
-    if len(set(values)) != len(values):
-        return _invalid(f'Answer values for question "{qid}" must be unique.')
-    if question.type != "multi" and len(values) > 1:
-        return _invalid(f'Question "{qid}" accepts only one selected value.')
-    custom = raw.get("customText", "")
-    if not isinstance(custom, str):
-        return _invalid(f'Custom text for question "{qid}" must be a string.')
-    if custom.strip() and question.type != "multi" and values:
-        return _invalid(f'Question "{qid}" cannot combine a selected value and custom text.')
-    note = raw.get("note", "")
-    if not isinstance(note, str):
-        return _invalid(f'Note for question "{qid}" must be a string.')
-    notes = raw.get("optionNotes", {})
-    if not (isinstance(notes, dict) and all(isinstance(n, str) for n in notes.values())):
-        return _invalid(f'Option notes for question "{qid}" must be string values.')
-    # Freeform rows of `pi-ask answer` forms stand for the editor, not for a choice.
-    known = {o.value for o in question.options if not o.freeform}
-    for value in values:
-        if value not in known:
-            return _invalid(f'Unknown option value "{value}" for question "{qid}".')
-    for value, text in notes.items():
-        if text.strip() and value not in known:
-            return _invalid(f'Unknown option note value "{value}" for question "{qid}".')
-    return SubmittedAnswer(
-        values=tuple(values),
-        custom_text=custom,
-        note=note,
-        option_notes=tuple((v, t) for v, t in notes.items() if t.strip()),
-    )
-
-
-def parse_remote_response(
-    questions: Iterable[Question], response: Mapping[str, object]
-) -> RemoteResponse | SubmitFailure:
-    """Validate a submission's ``response`` against the flow's questions (pure).
-
-    Values must equal the questions' normalized option values (never guessed from labels);
-    the engine recomputes labels and indices when it applies the command. The first failure
-    wins, questions checked in the order the submission lists them.
-
-    Args:
-        questions: the flow's questions, with their currently presented types.
-        response: ``{kind: "cancel"}`` or ``{kind: "answer", answers, mode?}``.
-
-    Returns:
-        ``Abort()`` for a cancel, ``ReplaceAnswers`` for an answer, or the failure.
-
-    Example:
-        >>> parse_remote_response((), {"kind": "answer", "answers": {"q9": {}}}).message
-        'Unknown question id "q9".'
-    """
-    if response.get("kind") == "cancel":
-        return Abort()
-    answers = response.get("answers")
-    if not isinstance(answers, dict):
-        return _invalid("Answer response must include an answers object.")
-    mode = response.get("mode")
-    if mode is not None and mode not in ("submit", "elaborate"):
-        return _invalid('Answer mode must be "submit" or "elaborate".')
-    by_id = {q.id: q for q in questions}
-    submitted: list[tuple[str, SubmittedAnswer]] = []
-    for qid, raw in answers.items():
-        question = by_id.get(qid)
-        if question is None:
-            return _invalid(f'Unknown question id "{qid}".')
-        if not isinstance(raw, dict):
-            return _invalid(f'Answer for question "{qid}" must be an object.')
-        answer = _submitted(question, raw)
-        if isinstance(answer, SubmitFailure):
-            return answer
-        submitted.append((qid, answer))
-    return ReplaceAnswers(tuple(submitted), "elaborate" if mode == "elaborate" else "submit")
-
-
-# --- wire payloads -----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class SubmitRequest:
-    """A request that passed the ``invalid_request`` checks."""
-
-    request_id: str
-    flow_id: str
-    response: Mapping[str, object]
-
-
-def parse_submit_request(data: object) -> SubmitRequest | tuple[str, str, SubmitFailure]:
-    """Check a ``submit`` event's envelope (behaviour.md §13, first failure wins).
-
-    Returns:
-        The request, or ``(requestId, flowId, failure)`` with the ids echoed as given or ``""``.
-    """
-
-    def refuse(
-        message: str, request_id: str = "", flow_id: str = ""
-    ) -> tuple[str, str, SubmitFailure]:
-        return request_id, flow_id, SubmitFailure("invalid_request", message)
-
-    if not isinstance(data, dict):
-        return refuse("Submit event must be an object.")
-    request_id = data.get("requestId")
-    flow_id = data.get("flowId")
-    rid = request_id if isinstance(request_id, str) else ""
-    fid = flow_id if isinstance(flow_id, str) else ""
-    if data.get("version") != 1 or isinstance(data.get("version"), bool):
-        return refuse("Submit event version must be 1.", rid, fid)
-    if not rid:
-        return refuse("Submit event requestId is required.", rid, fid)
-    if not fid:
-        return refuse("Submit event flowId is required.", rid, fid)
-    response = data.get("response")
-    if not isinstance(response, dict):
-        return refuse("Submit response must be an object.", rid, fid)
-    if response.get("kind") not in ("answer", "cancel"):
-        return refuse('Submit response kind must be "answer" or "cancel".', rid, fid)
-    return SubmitRequest(rid, fid, response)
 
 
 def question_to_event(question: Question) -> JsonObject:
@@ -517,56 +298,3 @@ def shared_registry() -> FlowRegistry:
         if _shared is None:
             _shared = FlowRegistry(EventBus())
         return _shared
-
-
-# --- trusted bridges ---------------------------------------------------------------------------
-
-
-class EntryPointLike(Protocol):
-    """The part of :class:`importlib.metadata.EntryPoint` that bridge loading uses."""
-
-    @property
-    def name(self) -> str: ...
-
-    def load(self) -> object: ...
-
-
-def load_bridges(
-    bus: EventBus, *, entry_points: Iterable[EntryPointLike] | None = None
-) -> tuple[str, ...]:
-    """Call ``register(bus)`` of every installed ``pi_ask.bridges`` entry point, once per bus.
-
-    A bridge that fails to load or register is reported on stderr and skipped; the ask goes
-    on without it.
-
-    Args:
-        bus: the bus the bridges subscribe to and submit on.
-        entry_points: the entry points to load; defaults to the installed ones.
-
-    Returns:
-        The names of the bridges registered by this call (empty on every later call).
-    """
-    if not bus._claim_bridge_loading():
-        return ()
-    if entry_points is None:
-        # Imported here: importlib.metadata scans site-packages, which no flow should wait for
-        # unless a bridge might be installed.
-        from importlib.metadata import entry_points as installed
-
-        entry_points = installed(group=BRIDGE_GROUP)
-    loaded: list[str] = []
-    for entry_point in entry_points:
-        try:
-            register = entry_point.load()
-            if not callable(register):
-                raise TypeError(f"{register!r} is not callable")
-            register(bus)
-        except Exception as err:  # a broken plugin must not break the ask
-            print(
-                f"pi-ask events: bridge {entry_point.name!r} (entry point group "
-                f"{BRIDGE_GROUP}) failed: {type(err).__name__}: {err}; continuing without it",
-                file=sys.stderr,
-            )
-            continue
-        loaded.append(entry_point.name)
-    return tuple(loaded)

@@ -1,20 +1,16 @@
-"""The in-process event bus: channels, submission checks, the flow registry, bridge loading."""
+"""The flow registry: started/completed/submit-result, flow ids, completing on a face's loop."""
 
 from __future__ import annotations
 
 import asyncio
-import subprocess
-import sys
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
 from pi_ask.contract import LoadedPayload, Question, ResultDetails, ToolResult, load_payload
 from pi_ask.events import (
-    BRIDGE_GROUP,
     COMPLETED,
     STARTED,
     SUBMIT,
@@ -22,193 +18,14 @@ from pi_ask.events import (
     EventBus,
     FlowRegistry,
     RemoteResponse,
-    SubmitFailure,
     complete_on_loop,
-    load_bridges,
     new_flow_id,
-    parse_remote_response,
-    parse_submit_request,
     shared_registry,
 )
 from pi_ask.state import Behaviour, Digit, apply, build_result, new_state
 from pi_ask.state.commands import Abort, ReplaceAnswers, SubmittedAnswer
 
-PAYLOAD: dict[str, object] = {
-    "title": "Setup",
-    "questions": [
-        {
-            "id": "db",
-            "label": "Database",
-            "prompt": "Which database?",
-            "type": "single",
-            "options": [
-                {"value": "pg", "label": "PostgreSQL", "recommended": True},
-                {"value": "sqlite", "label": "SQLite", "description": "file"},
-            ],
-        },
-        {
-            "id": "fw",
-            "prompt": "Frameworks?",
-            "type": "multi",
-            "options": [{"value": "react"}, {"value": "vue"}, {"value": "svelte"}],
-        },
-    ],
-}
-
-
-def questions(
-    payload: dict[str, object] = PAYLOAD, *, as_multi: bool = False
-) -> tuple[Question, ...]:
-    loaded = load_payload(payload, present_single_as_multi=as_multi)
-    assert isinstance(loaded, LoadedPayload)
-    return loaded.payload.questions
-
-
-@dataclass
-class Flow:
-    """A face's flow: records the commands it is asked to apply and closes on the first."""
-
-    flow_id: str
-    questions: tuple[Question, ...]
-    received: list[RemoteResponse] = field(default_factory=list)
-    closed: bool = False
-
-    def complete(self, response: RemoteResponse) -> ToolResult | None:
-        if self.closed:
-            return None
-        self.closed = True
-        self.received.append(response)
-        return ToolResult("done", ResultDetails(cancelled=isinstance(response, Abort)))
-
-
-class Recorder:
-    """Every event on the four channels, in emission order."""
-
-    def __init__(self, bus: EventBus) -> None:
-        self.events: list[tuple[str, dict[str, object]]] = []
-        self._offs = [
-            bus.on(channel, self._recorder(channel))
-            for channel in (STARTED, COMPLETED, SUBMIT_RESULT)
-        ]
-
-    def close(self) -> None:
-        for off in self._offs:
-            off()
-
-    def _recorder(self, channel: str) -> Callable[[object], None]:
-        def record(data: object) -> None:
-            assert isinstance(data, dict)
-            self.events.append((channel, data))
-
-        return record
-
-    def channels(self) -> list[str]:
-        return [c for c, _ in self.events]
-
-
-def open_flow(tool_call_id: str | None = "call-1") -> tuple[FlowRegistry, Flow, Recorder]:
-    bus = EventBus()
-    recorder = Recorder(bus)
-    registry = FlowRegistry(bus)
-    flow = Flow(new_flow_id(tool_call_id), questions())
-    registry.register(flow, source="tool", tool_call_id=tool_call_id, title="Setup")
-    return registry, flow, recorder
-
-
-def submit(flow_id: str, response: object, request_id: str = "r1") -> dict[str, object]:
-    return {"version": 1, "requestId": request_id, "flowId": flow_id, "response": response}
-
-
-# --- the bus ---------------------------------------------------------------------------------
-
-
-def test_handlers_run_in_order_and_unsubscribe() -> None:
-    bus = EventBus()
-    seen: list[str] = []
-    bus.on("a", lambda d: seen.append(f"1:{d}"))
-    off = bus.on("a", lambda d: seen.append(f"2:{d}"))
-    bus.on("b", lambda d: seen.append(f"b:{d}"))
-    bus.emit("a", "x")
-    off()
-    off()
-    bus.emit("a", "y")
-    assert seen == ["1:x", "2:x", "1:y"]
-
-
-def test_a_failing_handler_is_reported_and_the_others_still_run(
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    bus = EventBus()
-    seen: list[object] = []
-
-    def broken(data: object) -> None:
-        raise ValueError("boom")
-
-    bus.on("a", broken)
-    bus.on("a", seen.append)
-    bus.emit("a", 1)
-    assert seen == [1]
-    err = capsys.readouterr().err
-    assert "'a'" in err and "ValueError: boom" in err
-
-
-def test_clear_drops_every_handler() -> None:
-    bus = EventBus()
-    seen: list[object] = []
-    bus.on("a", seen.append)
-    bus.clear()
-    bus.emit("a", 1)
-    assert seen == []
-
-
-# --- request envelope ------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("data", "ids", "message"),
-    [
-        (None, ("", ""), "Submit event must be an object."),
-        ([1], ("", ""), "Submit event must be an object."),
-        ({"requestId": "r", "flowId": "f"}, ("r", "f"), "Submit event version must be 1."),
-        ({"version": "1", "requestId": "r"}, ("r", ""), "Submit event version must be 1."),
-        ({"version": True, "flowId": "f"}, ("", "f"), "Submit event version must be 1."),
-        ({"version": 1, "flowId": "f"}, ("", "f"), "Submit event requestId is required."),
-        (
-            {"version": 1, "requestId": 7, "flowId": "f"},
-            ("", "f"),
-            "Submit event requestId is required.",
-        ),
-        (
-            {"version": 1, "requestId": "r", "flowId": ""},
-            ("r", ""),
-            "Submit event flowId is required.",
-        ),
-        (submit("f", None), ("r1", "f"), "Submit response must be an object."),
-        (submit("f", "cancel"), ("r1", "f"), "Submit response must be an object."),
-        (submit("f", {}), ("r1", "f"), 'Submit response kind must be "answer" or "cancel".'),
-        (
-            submit("f", {"kind": "ok"}),
-            ("r1", "f"),
-            'Submit response kind must be "answer" or "cancel".',
-        ),
-    ],
-)
-def test_invalid_requests_are_refused_in_order(
-    data: object, ids: tuple[str, str], message: str
-) -> None:
-    parsed = parse_submit_request(data)
-    assert parsed == (*ids, SubmitFailure("invalid_request", message))
-    registry, _, recorder = open_flow()
-    reply = registry.submit(data)
-    assert reply == {
-        "version": 1,
-        "requestId": ids[0],
-        "flowId": ids[1],
-        "ok": False,
-        "error": "invalid_request",
-        "message": message,
-    }
-    assert recorder.events[-1] == (SUBMIT_RESULT, reply)
+from .flows import PAYLOAD, Flow, Recorder, open_flow, questions, submit
 
 
 def test_unknown_flow_is_not_found() -> None:
@@ -219,136 +36,6 @@ def test_unknown_flow_is_not_found() -> None:
     assert flow.received == []
     assert registry.active_flow_ids() == (flow.flow_id,)
     assert recorder.channels() == [STARTED, SUBMIT_RESULT]
-
-
-# --- answer validation -----------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("response", "message"),
-    [
-        ({"kind": "answer"}, "Answer response must include an answers object."),
-        ({"kind": "answer", "answers": []}, "Answer response must include an answers object."),
-        (
-            {"kind": "answer", "answers": {}, "mode": "review"},
-            'Answer mode must be "submit" or "elaborate".',
-        ),
-        ({"kind": "answer", "answers": {"nope": {}}}, 'Unknown question id "nope".'),
-        (
-            {"kind": "answer", "answers": {"db": "pg"}},
-            'Answer for question "db" must be an object.',
-        ),
-        (
-            {"kind": "answer", "answers": {"db": {"values": "pg"}}},
-            'Answer values for question "db" must be strings.',
-        ),
-        (
-            {"kind": "answer", "answers": {"db": {"values": None}}},
-            'Answer values for question "db" must be strings.',
-        ),
-        (
-            {"kind": "answer", "answers": {"db": {"values": [1]}}},
-            'Answer values for question "db" must be strings.',
-        ),
-        (
-            {"kind": "answer", "answers": {"fw": {"values": ["vue", "vue"]}}},
-            'Answer values for question "fw" must be unique.',
-        ),
-        (
-            {"kind": "answer", "answers": {"db": {"values": ["pg", "sqlite"]}}},
-            'Question "db" accepts only one selected value.',
-        ),
-        (
-            {"kind": "answer", "answers": {"db": {"customText": 3}}},
-            'Custom text for question "db" must be a string.',
-        ),
-        (
-            {"kind": "answer", "answers": {"db": {"values": ["pg"], "customText": "x"}}},
-            'Question "db" cannot combine a selected value and custom text.',
-        ),
-        (
-            {"kind": "answer", "answers": {"db": {"note": ["x"]}}},
-            'Note for question "db" must be a string.',
-        ),
-        (
-            {"kind": "answer", "answers": {"db": {"optionNotes": {"pg": 1}}}},
-            'Option notes for question "db" must be string values.',
-        ),
-        (
-            {"kind": "answer", "answers": {"db": {"optionNotes": ["pg"]}}},
-            'Option notes for question "db" must be string values.',
-        ),
-        (
-            {"kind": "answer", "answers": {"db": {"values": ["PostgreSQL"]}}},
-            'Unknown option value "PostgreSQL" for question "db".',
-        ),
-        (
-            {"kind": "answer", "answers": {"db": {"optionNotes": {"mysql": "why"}}}},
-            'Unknown option note value "mysql" for question "db".',
-        ),
-        # The first failing question wins, in the order the submission lists them.
-        (
-            {"kind": "answer", "answers": {"fw": {"values": ["x"]}, "db": 1}},
-            'Unknown option value "x" for question "fw".',
-        ),
-    ],
-)
-def test_invalid_answers_leave_the_flow_open(response: dict[str, object], message: str) -> None:
-    registry, flow, recorder = open_flow()
-    reply = registry.submit(submit(flow.flow_id, response))
-    assert reply == {
-        "version": 1,
-        "requestId": "r1",
-        "flowId": flow.flow_id,
-        "ok": False,
-        "error": "invalid_answer",
-        "message": message,
-    }
-    assert flow.received == []
-    assert registry.active_flow_ids() == (flow.flow_id,)
-    assert COMPLETED not in recorder.channels()
-
-
-def test_blank_text_passes_the_checks_that_only_concern_real_text() -> None:
-    parsed = parse_remote_response(
-        questions(),
-        {
-            "kind": "answer",
-            "answers": {
-                "db": {"values": ["pg"], "customText": "  ", "optionNotes": {"ghost": " "}},
-            },
-        },
-    )
-    assert parsed == ReplaceAnswers(
-        (("db", SubmittedAnswer(values=("pg",), custom_text="  ", note="")),), "submit"
-    )
-
-
-def test_single_presented_as_multi_accepts_several_values_and_text() -> None:
-    answers = {"db": {"values": ["sqlite", "pg"], "customText": "duckdb"}}
-    parsed = parse_remote_response(
-        questions(as_multi=True), {"kind": "answer", "answers": answers, "mode": "elaborate"}
-    )
-    assert parsed == ReplaceAnswers(
-        (("db", SubmittedAnswer(values=("sqlite", "pg"), custom_text="duckdb", note="")),),
-        "elaborate",
-    )
-
-
-def test_freeform_rows_are_not_choices() -> None:
-    form = {
-        "questions": [
-            {"id": "a", "prompt": "Name?", "options": [{"value": "free", "freeform": True}]}
-        ]
-    }
-    loaded = load_payload(form, allow_freeform=True)
-    assert isinstance(loaded, LoadedPayload)
-    parsed = parse_remote_response(
-        loaded.payload.questions, {"kind": "answer", "answers": {"a": {"values": ["free"]}}}
-    )
-    assert parsed == SubmitFailure(
-        "invalid_answer", 'Unknown option value "free" for question "a".'
-    )
 
 
 # --- completing a flow -----------------------------------------------------------------------
@@ -562,7 +249,7 @@ def test_submit_from_another_thread_is_applied_on_the_face_thread() -> None:
     assert recorder.channels() == [STARTED, COMPLETED, SUBMIT_RESULT]
 
 
-# --- flow ids, the shared registry, bridges ----------------------------------------------------
+# --- flow ids, the shared registry -----------------------------------------------------------
 
 
 def test_flow_ids() -> None:
@@ -577,79 +264,6 @@ def test_flow_ids() -> None:
 
 def test_the_shared_registry_is_one_per_process() -> None:
     assert shared_registry() is shared_registry()
-
-
-@dataclass
-class EntryPoint:
-    name: str
-    target: object
-
-    def load(self) -> object:
-        if isinstance(self.target, Exception):
-            raise self.target
-        return self.target
-
-
-def test_bridges_register_once_and_broken_ones_are_skipped(
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    bus = EventBus()
-    calls: list[EventBus] = []
-
-    def broken_register(bus: EventBus) -> None:
-        raise RuntimeError("no config")
-
-    points = [
-        EntryPoint("good", calls.append),
-        EntryPoint("missing", ImportError("No module named 'nowhere'")),
-        EntryPoint("not-callable", 42),
-        EntryPoint("raises", broken_register),
-    ]
-    assert load_bridges(bus, entry_points=points) == ("good",)
-    assert calls == [bus]
-    err = capsys.readouterr().err
-    assert f"'missing' (entry point group {BRIDGE_GROUP}) failed: ImportError" in err
-    assert "'not-callable'" in err and "is not callable" in err
-    assert "'raises'" in err and "RuntimeError: no config" in err
-    assert load_bridges(bus, entry_points=points) == ()
-    assert calls == [bus]
-
-
-def test_a_bridge_drives_a_flow_through_the_bus() -> None:
-    bus = EventBus()
-    registry = FlowRegistry(bus)
-    results: list[object] = []
-
-    def register(bus: EventBus) -> None:
-        def answer(started: object) -> None:
-            assert isinstance(started, dict)
-            response = {"kind": "answer", "answers": {"db": {"values": ["sqlite"]}}}
-            bus.emit(SUBMIT, submit(str(started["flowId"]), response))
-
-        bus.on(STARTED, answer)
-        bus.on(SUBMIT_RESULT, results.append)
-
-    load_bridges(bus, entry_points=[EntryPoint("auto", register)])
-    flow = Flow("tool:z", questions())
-    registry.register(flow, source="tool", tool_call_id="z")
-    assert results == [{"version": 1, "requestId": "r1", "flowId": "tool:z", "ok": True}]
-    assert isinstance(flow.received[0], ReplaceAnswers)
-
-
-def test_installed_bridges_are_looked_up_in_their_group() -> None:
-    # No distribution in this environment declares pi_ask.bridges.
-    assert load_bridges(EventBus()) == ()
-
-
-def test_importing_the_bus_stays_cheap() -> None:
-    code = (
-        "import sys, pi_ask.events\n"
-        "heavy = {'prompt_toolkit', 'pydantic', 'pydantic_settings', 'apprise',\n"
-        "         'importlib.metadata', 'asyncio', 'concurrent.futures', 'logging'}\n"
-        "print(sorted(heavy & set(sys.modules)))\n"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "[]"
 
 
 class EngineFlow:
