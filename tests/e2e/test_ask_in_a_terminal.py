@@ -55,17 +55,20 @@ def test_cancel_prints_a_cancelled_result(spawn, tmp_path: Path) -> None:
     assert result_of(tmp_path)["details"]["cancelled"] is True  # type: ignore[index]
 
 
-def test_sigterm_restores_the_terminal_and_prints_a_cancelled_result(spawn, tmp_path: Path) -> None:
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+def test_a_signal_restores_the_terminal_and_prints_a_cancelled_result(
+    spawn, tmp_path: Path, signum: int
+) -> None:
     term = spawn("ask", str(PAYLOAD_A))
     term.wait_for("Which language")
     term.press("enter")
     term.wait_for("☒ Language")
-    term.child.kill(signal.SIGTERM)
+    term.child.kill(signum)
     status = term.exit_status()
     # The drawing is gone and the transcript says how it ended: the terminal was restored.
     assert "Which features" not in term.text()
     assert term.lines()[0] == "Cancelled"
-    assert status == 128 + signal.SIGTERM
+    assert status == 128 + signum
     details = result_of(tmp_path)["details"]
     assert details["cancelled"] is True  # type: ignore[index]
 

@@ -115,7 +115,6 @@ class Driver:
         )
         self.renders = 0
         self.keys_done = 0
-        self.render_mark = 0
         self.flow.app.after_render += self._count
         self.flow.app.key_processor.after_key_press += self._key_done
         self.task: asyncio.Task[ToolResult] | None = None
@@ -125,7 +124,6 @@ class Driver:
 
     def _key_done(self, _processor: Any) -> None:
         self.keys_done += 1
-        self.render_mark = self.renders
 
     async def start(self) -> Driver:
         self.task = asyncio.ensure_future(self.flow.run_async())
@@ -148,10 +146,17 @@ class Driver:
             await self._send(key_bytes(key))
 
     async def _send(self, data: str) -> None:
-        """Send ``data``; wait until all its keys were handled and a frame drawn after."""
+        """Send ``data``; wait until all its keys were handled and any redraw they asked for."""
         target = self.keys_done + key_count(data)
         self.pipe.send_text(data)
-        await self.until(lambda: self.keys_done >= target and self.renders > self.render_mark)
+        app = self.flow.app
+
+        def settled() -> bool:
+            # A lone Esc waits (timeoutlen) in the key buffer as a possible Alt prefix.
+            idle = not app.key_processor.key_buffer and not app.invalidated
+            return self.keys_done >= target and idle
+
+        await self.until(settled)
 
     async def resize(self, width: int, height: int) -> None:
         self.size = Size(rows=height, columns=width)

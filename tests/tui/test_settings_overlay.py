@@ -114,6 +114,7 @@ def test_edits_made_elsewhere_apply_to_the_open_flow(store: SettingsStore) -> No
     async def scenario() -> None:
         driver = await Driver(state_for("payload_a.json"), store).start()
         assert FOOTER in driver.lines()
+        await driver.until(lambda: driver.flow.services.notification is not None)  # watching
         text = store.path.read_text(encoding="utf-8")
         store.path.write_text(
             text.replace("show_footer_hints = true", "show_footer_hints = false"),
@@ -147,6 +148,26 @@ def test_invalid_config_notice_shows_and_clears_on_tab_change(tmp_path: Path) ->
         assert "config.toml: not valid TOML" in "\n".join(driver.lines())
         await driver.press("esc", "right")
         assert "config.toml: not valid TOML" not in "\n".join(driver.lines())
+        await driver.close()
+
+    run(scenario())
+
+
+def test_keymaps_edited_in_the_file_rebind_the_open_flow(store: SettingsStore) -> None:
+    async def scenario() -> None:
+        driver = await Driver(state_for("payload_a.json"), store).start()
+        await driver.until(lambda: driver.flow.services.notification is not None)  # watching
+        text = store.path.read_text(encoding="utf-8")
+        text = text.replace('confirm = ["enter"]', 'confirm = ["ctrl+k"]', 1)
+        assert 'confirm = ["ctrl+k"]' in text
+        store.path.write_text(text, encoding="utf-8")
+        stat = store.path.stat()
+        os.utime(store.path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10_000_000))
+        await driver.until(lambda: any("Ctrl+K confirm" in line for line in driver.lines()))
+        await driver.press("enter")  # no longer bound in the main flow
+        assert driver.flow.state.tab == 0
+        await driver.press("ctrl+k")
+        assert driver.flow.state.tab == 1
         await driver.close()
 
     run(scenario())
