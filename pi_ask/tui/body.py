@@ -14,7 +14,10 @@ class Body(NamedTuple):
         lines: The lines, top to bottom.
         focus: ``(first, last)`` line indexes (inclusive) to keep in view when the terminal
             is too short for everything: the cursor row and whatever is open under it.
+        box_rows: Content rows drawn in a preview box (0 without one), so a frame that is
+            too tall knows how far the box can shrink.
     """
 
     lines: tuple[Line, ...]
     focus: tuple[int, int] = (0, 0)
+    box_rows: int = 0

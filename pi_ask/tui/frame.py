@@ -138,9 +138,8 @@ def render_frame(
 
     top, bottom = chrome(True, True, True)
     overflow = len(top) + len(body.lines) + len(bottom) - height
-    if overflow > 0 and preview_cap is None and _has_preview_box(view):
-        rows = max(_MIN_PREVIEW_ROWS, rows - overflow)
-        body = render_body(view, width, rows)
+    if overflow > 0 and preview_cap is None and body.box_rows > _MIN_PREVIEW_ROWS:
+        body = render_body(view, width, max(_MIN_PREVIEW_ROWS, body.box_rows - overflow))
     for spacing, with_title, with_hints in (
         (True, True, True),
         (False, True, True),
@@ -156,11 +155,6 @@ def render_frame(
     offset = _scroll(body, available, body_offset)
     visible = body.lines[offset : offset + available]
     return Frame((*top, *visible, *bottom)[: max(1, height)], offset)
-
-
-def _has_preview_box(view: FlowView) -> bool:
-    question = current_question(view.state)
-    return question is not None and question.type == "preview"
 
 
 def scroll_to_focus(body: Body, height: int) -> tuple[Line, ...]:

@@ -160,7 +160,7 @@ def render_question(
     focus = (body.focus[0] + start, body.focus[1] + start)
     if _question_note_open(state, question):
         focus = (1, focus[1])
-    return Body(tuple(lines) + body.lines, focus)
+    return Body(tuple(lines) + body.lines, focus, body.box_rows)
 
 
 def _question_note_open(state: AskState, question: Question) -> bool:
@@ -258,6 +258,7 @@ def _preview_body(
 ) -> Body:
     rows = question_rows(question)
     cursor = rows[min(state.row, len(rows) - 1)]
+    box: tuple[Line, ...] = ()
     if cursor.is_custom:
         lines, focus = _list_lines(state, question, width)
     elif width >= PREVIEW_WIDE_MIN_WIDTH and question.options:
@@ -286,4 +287,4 @@ def _preview_body(
         lines += _render_detail(detail, width, editor, DETAIL_INDENT, detail.with_gap)
         if detail.kind == "editor":
             focus = (focus[0], len(lines) - 1)
-    return Body(tuple(lines), focus)
+    return Body(tuple(lines), focus, max(0, len(box) - 2))
