@@ -151,3 +151,30 @@ def _read(path: Path) -> str:
         return path.read_text(encoding="utf-8")
     except OSError:
         return ""
+
+
+def test_payload_on_stdin_keys_from_the_terminal(tmp_path: Path) -> None:
+    """``pi-ask ask - < q.json > a.json``: stdin holds the payload, keys come from /dev/tty."""
+    from terminal import Terminal, child_env, pi_ask_command
+
+    command = " ".join([*pi_ask_command(), "ask", "-"])
+    script = f"{command} < {PAYLOADS / 'basic.json'} > {tmp_path / 'out.json'}"
+    term = Terminal(
+        ["/bin/sh", "-c", script],
+        stdout=tmp_path / "sh.out",
+        env=child_env(tmp_path / "config.toml", tmp_path / "state"),
+        cwd=tmp_path,
+    )
+    try:
+        term.wait_for("How should I frame the next prompt?")
+        term.press("2")
+        term.wait_for("☒ Style")
+        term.press("esc")
+        term.wait_for("Press cancel/dismiss again to discard.")
+        term.press("esc")
+        term.exit_status()
+    finally:
+        term.kill()
+    document = json.loads((tmp_path / "out.json").read_text(encoding="utf-8"))
+    assert document["details"]["cancelled"] is True
+    assert document["details"]["answers"]["style"]["values"] == ["balanced"]
