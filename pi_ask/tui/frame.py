@@ -90,11 +90,6 @@ def _bottom_lines(view: FlowView, width: int) -> tuple[list[Line], list[Line]]:
     return notices, hints
 
 
-def natural_height(view: FlowView, width: int, max_preview_rows: int) -> int:
-    """How tall the frame is with nothing left out (the preview box capped)."""
-    return len(render_frame(view, width, 1_000_000, preview_cap=max_preview_rows).lines)
-
-
 def render_frame(
     view: FlowView,
     width: int,

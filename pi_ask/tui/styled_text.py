@@ -90,16 +90,6 @@ def pad(line: Line, width: int, style: str = "") -> Line:
     return join(line, span(style, " " * missing)) if missing > 0 else line
 
 
-def fit(line: Line, width: int, ellipsis: str = ELLIPSIS) -> Line:
-    """Truncate then pad ``line`` to exactly ``width`` cells."""
-    return pad(truncate(line, width, ellipsis), width)
-
-
-def restyle(line: Line, extra: str) -> Line:
-    """Add ``extra`` style to every fragment (a background over a whole bar)."""
-    return tuple((f"{style} {extra}".strip(), text) for style, text in line)
-
-
 def lines_text(lines: Iterable[Line]) -> list[str]:
     """The plain text of each line (for tests and transcripts)."""
     return [plain(line) for line in lines]
