@@ -21,10 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal, cast
 
 from prompt_toolkit.application import Application
-from prompt_toolkit.buffer import Buffer
-from prompt_toolkit.completion import ThreadedCompleter
 from prompt_toolkit.data_structures import Size
-from prompt_toolkit.document import Document
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.input import Input
 from prompt_toolkit.layout import ConditionalContainer, Float, FloatContainer, HSplit, Layout
@@ -51,9 +48,7 @@ from pi_ask.state import (
     current_row,
     editor_draft,
 )
-from pi_ask.tui.editor_view import EditorView
-from pi_ask.tui.file_completer import AtPathCompleter
-from pi_ask.tui.file_index import FileIndex
+from pi_ask.tui.editor_field import EditorField
 from pi_ask.tui.flow_bindings import load_flow_bindings
 from pi_ask.tui.flow_canvas import FlowCanvas
 from pi_ask.tui.flow_services import FlowServices
@@ -132,12 +127,7 @@ class AskFlow:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._loop_thread: int | None = None
         self._first_frame_done = False
-        index = FileIndex(cwd or Path.cwd())
-        self.buffer = Buffer(
-            multiline=False,
-            completer=ThreadedCompleter(AtPathCompleter(index)),
-            complete_while_typing=True,
-        )
+        self.editor = EditorField(cwd or Path.cwd())
         self._terminal: Terminal | None = None
         if input is None or output is None:
             self._terminal = open_terminal()
@@ -176,12 +166,7 @@ class AskFlow:
 
     def editor_text(self) -> str:
         """The open editor's raw text ('' when none is open)."""
-        return self.buffer.text if self.editing else ""
-
-    def has_completions(self) -> bool:
-        """True while the ``@`` completion menu lists something."""
-        state = self.buffer.complete_state
-        return state is not None and bool(state.completions)
+        return self.editor.text if self.editing else ""
 
     # --- actions ------------------------------------------------------------------------------
 
@@ -231,20 +216,6 @@ class AskFlow:
         option = row.option if row is not None else None
         self._preview_scroll = max(0, min(self._preview_scroll + delta, max_scroll(option)))
         self.app.invalidate()
-
-    def accept_completion(self) -> None:
-        """Take the highlighted completion (the first when none is highlighted)."""
-        complete = self.buffer.complete_state
-        if complete is None or not complete.completions:
-            return
-        chosen = complete.current_completion or complete.completions[0]
-        self.buffer.apply_completion(chosen)
-        if chosen.text.endswith("/"):
-            self.buffer.start_completion(select_first=False)
-
-    def close_completions(self) -> None:
-        """Close the completion menu, keeping the text."""
-        self.buffer.cancel_completion()
 
     # --- the remote bridge (pi_ask.events.RemoteFlow) ----------------------------------------
 
@@ -334,7 +305,7 @@ class AskFlow:
             LinesControl(canvas.render_frame, canvas.measure_frame), always_hide_cursor=True
         )
         self._frame_window = frame
-        self._editor_window = Window(BufferControl(self.buffer))
+        self._editor_window = Window(BufferControl(self.editor.buffer))
         overlay = Window(
             LinesControl(canvas.render_overlay, canvas.measure_overlay, focusable=False),
             always_hide_cursor=True,
@@ -366,15 +337,7 @@ class AskFlow:
     # --- drawing ------------------------------------------------------------------------------
 
     def _view(self) -> FlowView:
-        editor = None
-        if self.editing:
-            complete = self.buffer.complete_state
-            labels: tuple[str, ...] = ()
-            index = None
-            if complete is not None:
-                labels = tuple(c.display_text for c in complete.completions)
-                index = complete.complete_index
-            editor = EditorView(self.buffer.text, self.buffer.cursor_position, labels, index)
+        editor = self.editor.view() if self.editing else None
         return FlowView(
             self._state, self.behaviour, self._settings.keymaps, editor, self._preview_scroll
         )
@@ -390,11 +353,9 @@ class AskFlow:
         editing = isinstance(after.view, EditAnswer | EditNote)
         changed = before is None or before.view != after.view
         if editing and (changed or rehydrate):
-            draft = editor_draft(after)
-            self.buffer.set_document(Document(draft, len(draft)), bypass_readonly=True)
-            self.buffer.cancel_completion()
-        elif not editing and self.buffer.text:
-            self.buffer.reset()
+            self.editor.load(editor_draft(after))
+        elif not editing:
+            self.editor.clear()
         target = self._editor_window if editing else self._frame_window
         if self.app.layout.current_window is not target:
             self.app.layout.focus(target)

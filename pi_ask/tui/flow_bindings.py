@@ -56,8 +56,8 @@ class FlowFilters:
         self.answer_editing: Filter = Condition(lambda: flow.editing == "input")
         self.note_editing: Filter = Condition(lambda: flow.editing == "note")
         self.editing: Filter = self.answer_editing | self.note_editing
-        self.editor_empty: Filter = Condition(lambda: flow.buffer.text == "")
-        self.completing: Filter = Condition(flow.has_completions)
+        self.editor_empty: Filter = Condition(lambda: flow.editor.text == "")
+        self.completing: Filter = Condition(flow.editor.has_completions)
         self.in_main: Filter = ~self.editing & ~self.overlay_open
         self.in_flow: Filter = ~self.overlay_open
 
@@ -128,13 +128,12 @@ def load_editing_bindings(flow: AskFlow, filters: FlowFilters) -> KeyBindingsBas
     @extras.add(Keys.Tab)
     def _(event: KeyPressEvent) -> None:
         """Tab with text stays in the editor: it opens ``@`` completion when there is one."""
-        flow.buffer.start_completion(select_first=False)
+        flow.editor.open_completions()
 
     @extras.add(Keys.BracketedPaste)
     def _(event: KeyPressEvent) -> None:
         """Editors are single-line: a pasted line break becomes a space."""
-        text = event.data.replace("\r\n", "\n").replace("\r", "\n")
-        flow.buffer.insert_text(text.replace("\n", " "))
+        flow.editor.paste(event.data)
 
     return ConditionalKeyBindings(extras, filter=filters.editing & ~filters.overlay_open)
 
@@ -143,11 +142,12 @@ def load_completion_bindings(flow: AskFlow, filters: FlowFilters) -> KeyBindings
     """Keys of the open ``@`` completion menu: they win over the editor's own keys."""
     bindings = KeyBindings()
     active = filters.editing & filters.completing & ~filters.overlay_open
-    bindings.add(Keys.Down, filter=active)(lambda e: flow.buffer.complete_next())
-    bindings.add(Keys.Up, filter=active)(lambda e: flow.buffer.complete_previous())
+    editor = flow.editor
+    bindings.add(Keys.Down, filter=active)(lambda e: editor.next_completion(1))
+    bindings.add(Keys.Up, filter=active)(lambda e: editor.next_completion(-1))
     for key in (Keys.Tab, Keys.Enter):
-        bindings.add(key, filter=active)(lambda e: flow.accept_completion())
-    bindings.add(Keys.Escape, filter=active)(lambda e: flow.close_completions())
+        bindings.add(key, filter=active)(lambda e: editor.accept_completion())
+    bindings.add(Keys.Escape, filter=active)(lambda e: editor.close_completions())
     return bindings
 
 

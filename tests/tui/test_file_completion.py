@@ -75,14 +75,14 @@ def test_completing_in_the_answer_editor(tmp_path: Path, store: SettingsStore) -
     async def scenario() -> None:
         driver = await Driver(state_for("payload_a.json"), store, cwd=tmp_path).start()
         await driver.press("4", "text:see @mai")
-        await driver.until(driver.flow.has_completions)
+        await driver.until(driver.flow.editor.has_completions)
         await driver.until(lambda: "src/mailer.py" in "\n".join(driver.lines()))
         await driver.press("down", "down")
         assert "→ build/main.o" in "\n".join(driver.lines())
         await driver.press("up")
         assert "→ src/main.py" in "\n".join(driver.lines())
         await driver.press("enter")  # takes the completion, does not submit
-        assert driver.flow.buffer.text == "see @src/main.py "
+        assert driver.flow.editor.text == "see @src/main.py "
         assert driver.flow.state.tab == 0
         await driver.press("enter")
         await driver.until(lambda: driver.flow.state.tab == 1)

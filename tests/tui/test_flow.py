@@ -179,12 +179,12 @@ def test_empty_editor_navigation_and_settings_key(store: SettingsStore) -> None:
         await driver.press("4")
         assert isinstance(driver.flow.state.view, EditAnswer)
         await driver.press("text:a?b")
-        assert driver.flow.buffer.text == "a?b"
+        assert driver.flow.editor.text == "a?b"
         assert driver.flow.panel is None
         await driver.press("left", "left")  # with text, arrows move the cursor
-        assert driver.flow.buffer.cursor_position == 1
+        assert driver.flow.editor.buffer.cursor_position == 1
         await driver.press("end", "backspace", "backspace", "backspace")
-        assert driver.flow.buffer.text == ""
+        assert driver.flow.editor.text == ""
         await driver.press("?")
         assert driver.flow.panel is not None
         await driver.press("esc", "up")  # empty editor: up moves the cursor

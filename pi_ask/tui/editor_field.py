@@ -1,0 +1,90 @@
+"""The answer and note editors' text: one prompt_toolkit ``Buffer`` with ``@`` completion.
+
+Editors are single-line (python-port.md §10). The buffer is focused while an editor is
+open, so prompt_toolkit's own line editing (typing, Backspace, arrows, Ctrl+A/E/K/U/W)
+applies to it; the flow draws it itself (``editor_view``). The file list behind ``@`` is
+built on the first ``@``, in the completer's worker thread.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from prompt_toolkit.buffer import Buffer
+from prompt_toolkit.completion import ThreadedCompleter
+from prompt_toolkit.document import Document
+
+from pi_ask.tui.editor_view import EditorView
+from pi_ask.tui.file_completer import AtPathCompleter
+from pi_ask.tui.file_index import FileIndex
+
+
+class EditorField:
+    """The editor buffer and its completion menu."""
+
+    def __init__(self, cwd: Path) -> None:
+        self.buffer = Buffer(
+            multiline=False,
+            completer=ThreadedCompleter(AtPathCompleter(FileIndex(cwd))),
+            complete_while_typing=True,
+        )
+
+    @property
+    def text(self) -> str:
+        """The raw text in the editor."""
+        return self.buffer.text
+
+    def load(self, text: str) -> None:
+        """Put ``text`` in the editor, cursor at its end, menu closed."""
+        self.buffer.set_document(Document(text, len(text)), bypass_readonly=True)
+        self.buffer.cancel_completion()
+
+    def clear(self) -> None:
+        """Empty the editor."""
+        if self.buffer.text:
+            self.buffer.reset()
+
+    def view(self) -> EditorView:
+        """What the frame draws for the editor: text, cursor, completion menu."""
+        complete = self.buffer.complete_state
+        labels: tuple[str, ...] = ()
+        index = None
+        if complete is not None:
+            labels = tuple(c.display_text for c in complete.completions)
+            index = complete.complete_index
+        return EditorView(self.buffer.text, self.buffer.cursor_position, labels, index)
+
+    def has_completions(self) -> bool:
+        """True while the ``@`` completion menu lists something."""
+        complete = self.buffer.complete_state
+        return complete is not None and bool(complete.completions)
+
+    def open_completions(self) -> None:
+        """Offer ``@`` completions for the text before the cursor, if it ends in one."""
+        self.buffer.start_completion(select_first=False)
+
+    def next_completion(self, delta: int) -> None:
+        """Highlight the next (``delta`` 1) or previous (-1) completion."""
+        if delta > 0:
+            self.buffer.complete_next()
+        else:
+            self.buffer.complete_previous()
+
+    def accept_completion(self) -> None:
+        """Take the highlighted completion (the first when none is highlighted)."""
+        complete = self.buffer.complete_state
+        if complete is None or not complete.completions:
+            return
+        chosen = complete.current_completion or complete.completions[0]
+        self.buffer.apply_completion(chosen)
+        if chosen.text.endswith("/"):
+            self.open_completions()  # a folder: go on inside it
+
+    def close_completions(self) -> None:
+        """Close the completion menu, keeping the text."""
+        self.buffer.cancel_completion()
+
+    def paste(self, data: str) -> None:
+        """Insert pasted text; a line break becomes a space (editors are single-line)."""
+        text = data.replace("\r\n", "\n").replace("\r", "\n")
+        self.buffer.insert_text(text.replace("\n", " "))
