@@ -171,7 +171,16 @@ class AskFlow:
     # --- actions ------------------------------------------------------------------------------
 
     def dispatch(self, command: Command) -> None:
-        """Apply one engine command, then redraw, report the commit, or finish."""
+        """Apply one engine command, then redraw, report the commit, or finish.
+
+        An unexpected error ends the flow: ``run`` raises it once the terminal is restored.
+        """
+        try:
+            self._dispatch(command)
+        except Exception as error:
+            self._fail(error)
+
+    def _dispatch(self, command: Command) -> None:
         before = self._state
         after = apply(before, command, self.behaviour)
         self._state = after
@@ -203,12 +212,21 @@ class AskFlow:
         """Move the overlay's focus or toggle its focused row."""
         if self.panel is None:
             return
-        if action == "move":
-            self.panel.move(delta)
-        else:
-            self.panel.toggle()
-            self._schedule_reset_expiry()
+        try:
+            if action == "move":
+                self.panel.move(delta)
+            else:
+                self.panel.toggle()
+                self._schedule_reset_expiry()
+        except Exception as error:
+            self._fail(error)
         self.app.invalidate()
+
+    def _fail(self, error: Exception) -> None:
+        """End the application with ``error`` (re-raised by ``run``), or raise it now."""
+        if not (self.app.is_running and not self.app.is_done):
+            raise error
+        self.app.exit(exception=error)
 
     def scroll_preview(self, delta: int) -> None:
         """Scroll the preview box by ``delta`` preview lines."""
@@ -281,7 +299,8 @@ class AskFlow:
         unsubscribe = self._store.subscribe(self._on_settings)
         try:
             try:
-                result = await self.app.run_async(handle_sigint=False)
+                # No prompt_toolkit exception handler: it would wait for Enter on the terminal.
+                result = await self.app.run_async(handle_sigint=False, set_exception_handler=False)
             except OSError:
                 # The terminal went away (SIGHUP): the state still says how it ended.
                 if self._result is None:

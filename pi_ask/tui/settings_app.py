@@ -94,7 +94,7 @@ class SettingsApp:
     def run(self) -> int:
         """Show the overlay until a close key; returns 0."""
         try:
-            return self.app.run(handle_sigint=False)
+            return self.app.run(handle_sigint=False, set_exception_handler=False)
         finally:
             self._unsubscribe()
             if self._terminal is not None:

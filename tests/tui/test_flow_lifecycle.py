@@ -124,3 +124,28 @@ def test_an_aborted_flow_is_cancelled(store: SettingsStore) -> None:
         await driver.close()
 
     run(scenario())
+
+
+def test_an_error_ends_the_flow_and_releases_everything(store: SettingsStore) -> None:
+    registry = shared_registry()
+
+    def broken(_state: object) -> None:
+        raise RuntimeError("disk on fire")
+
+    async def scenario() -> None:
+        driver = await Driver(state_for("payload_a.json"), store, on_commit=broken).start()
+        flow_id = driver.flow.flow_id
+        await driver.until(lambda: flow_id in registry.active_flow_ids())
+        driver.pipe.send_text("\r")
+        assert driver.task is not None
+        try:
+            await asyncio.wait_for(driver.task, 5)
+        except RuntimeError as error:
+            assert str(error) == "disk on fire"
+        else:
+            raise AssertionError("the error was swallowed")
+        assert not driver.flow.app.is_running
+        assert flow_id not in registry.active_flow_ids()
+        await driver.close()
+
+    run(scenario())
