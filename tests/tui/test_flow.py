@@ -262,3 +262,21 @@ def test_freeform_question_opens_its_editor(store: SettingsStore) -> None:
         await driver.close()
 
     run(scenario())
+
+
+def test_an_editor_opens_with_the_saved_text(store: SettingsStore) -> None:
+    async def scenario() -> None:
+        driver = await Driver(state_for("payload_a.json"), store).start()
+        await driver.press("4", "text:abc", "enter")
+        assert driver.flow.state.tab == 1
+        await driver.press("left", "4")
+        assert isinstance(driver.flow.state.view, EditAnswer)
+        assert driver.flow.editor.text == "abc"
+        assert "      abc" in driver.lines()
+        await driver.press("shift+tab")  # with text, Shift+Tab stays in the editor
+        assert driver.flow.state.tab == 0
+        await driver.press("esc", "shift+n", "text:first", "enter", "shift+n")
+        assert driver.flow.editor.text == "first"
+        await driver.close()
+
+    run(scenario())
