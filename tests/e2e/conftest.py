@@ -1,14 +1,11 @@
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-
-from terminal import Terminal, child_env, pi_ask_command
+from .terminal import Terminal, child_env, pi_ask_command
 
 PAYLOADS = Path(__file__).resolve().parents[1] / "fixtures" / "payloads"
 PAYLOAD_A = Path(__file__).resolve().parents[1] / "tui" / "fixtures" / "payload_a.json"

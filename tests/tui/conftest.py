@@ -1,13 +1,10 @@
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
 
 from pi_ask.config import SettingsStore
-
-sys.path.insert(0, str(Path(__file__).parent))
 
 
 @pytest.fixture

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from driver import Driver, run, state_for
-
 from pi_ask.config import SettingsStore
 from pi_ask.contract.results import ToolResult
 from pi_ask.state import AskState, EditAnswer
+
+from .driver import Driver, run, state_for
 
 DIRTY = "Unsaved ask answers or drafts. Press cancel/dismiss again to discard."
 

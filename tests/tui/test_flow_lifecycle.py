@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import asyncio
 
-from driver import Driver, run, state_for
-
 from pi_ask.config import SettingsStore
 from pi_ask.events import COMPLETED, STARTED, shared_registry
 from pi_ask.state import Abort
+
+from .driver import Driver, run, state_for
 
 
 def test_a_bridge_completes_the_open_flow(store: SettingsStore) -> None:

@@ -5,9 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from driver import FIXTURES, Driver, run, state_for
 
 from pi_ask.config import SettingsStore
+
+from .driver import FIXTURES, Driver, run, state_for
 
 S11_KEYS = (
     "n", "text:Team already knows it", "enter", "down", "n",

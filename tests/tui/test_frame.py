@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from driver import state_for
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -11,6 +10,8 @@ from pi_ask.state import AskState, Behaviour, MoveOption, MoveTab, OpenQuestionN
 from pi_ask.tui.editor_view import EditorView
 from pi_ask.tui.frame import FlowView, render_frame
 from pi_ask.tui.styled_text import line_width, lines_text
+
+from .driver import state_for
 
 BEHAVIOUR = Behaviour()
 

@@ -9,13 +9,14 @@ import sys
 from pathlib import Path
 
 import pyte
-from driver import ScreenStream, key_bytes, run
 from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output.vt100 import Vt100_Output
 
 from pi_ask.config import SettingsStore
 from pi_ask.tui.settings_app import SettingsApp
+
+from .driver import ScreenStream, key_bytes, run
 
 
 def test_overlay_alone_toggles_and_closes(store: SettingsStore) -> None:

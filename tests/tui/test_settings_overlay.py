@@ -5,9 +5,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from driver import Driver, run, state_for
-
 from pi_ask.config import SettingsStore
+
+from .driver import Driver, run, state_for
 
 FOOTER = " t question type · Enter confirm · N/Shift+N note · Esc dismiss · ? settings"
 

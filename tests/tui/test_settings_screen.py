@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from driver import FIXTURES
-
 from pi_ask.keymaps import DEFAULT_KEYMAPS
 from pi_ask.tui.settings_rows import SETTING_ROWS
 from pi_ask.tui.settings_screen import OverlayView, overlay_width, render_overlay
 from pi_ask.tui.styled_text import line_width, lines_text
+
+from .driver import FIXTURES
 
 REFERENCE_PATH = "/home/user/.pi/agent/extensions/eko24ive-pi-ask.json"
 DEFAULTS = {

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from driver import Driver, run, state_for
 
 from pi_ask.config import SettingsStore
+
+from .driver import Driver, run, state_for
 
 ESC = "\x1b"
 HOSTILE = "\x1b[2J\x1b]0;pwned\x07\x1b]52;c;aGk=\x07\u202e(recommended)\u202c\x9b31m"
