@@ -160,7 +160,6 @@ def _run_tui(
     ask_id: str,
     initial_answers: tuple[tuple[str, Answer], ...],
 ) -> tuple[ToolResult, int]:
-    from pi_ask.events import new_flow_id
     from pi_ask.state import new_state
     from pi_ask.tui import FlowInterrupted, run_ask_flow
 
@@ -172,7 +171,8 @@ def _run_tui(
             state,
             store=store,
             source=source,
-            flow_id=new_flow_id(ask_id),
+            tool_call_id=ask_id,
+            notice=recorder.notice,
             on_commit=recorder.draft,
         )
     except FlowInterrupted as stop:

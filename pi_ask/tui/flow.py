@@ -90,7 +90,8 @@ class AskFlow:
         state: The starting state (``pi_ask.state.new_state``, maybe with resumed answers).
         store: The settings store: live behaviour, keymaps, the overlay's toggles.
         source: Who asked (``tool``, ``answer``, ``ask:replay``...), for the event bus.
-        flow_id: The id bridges see; a fresh one by default.
+        tool_call_id: The ask's id; bridges then address the flow as ``tool:<id>``.
+        notice: A notice to show from the start, beside the config's (drafts being off).
         on_commit: Called with the state after every committed change (an answer, a note,
             a type change), never for keystrokes inside an editor.
         input: Where keys come from (default: the controlling terminal).
@@ -104,7 +105,8 @@ class AskFlow:
         *,
         store: SettingsStore,
         source: str = "tool",
-        flow_id: str | None = None,
+        tool_call_id: str | None = None,
+        notice: str | None = None,
         on_commit: OnCommit | None = None,
         input: Input | None = None,
         output: Output | None = None,
@@ -113,11 +115,13 @@ class AskFlow:
         self._store = store
         self._settings = store.snapshot()
         self._source = source
-        self._flow_id = flow_id
+        self._tool_call_id = tool_call_id
+        self._flow_id: str | None = None
+        self._notice = notice
         self._on_commit = on_commit
-        notice = store.notice
-        if notice is not None and state.config_notice is None:
-            state = apply(state, BehaviourChanged(config_notice=notice.text), self.behaviour)
+        startup_notice = self._startup_notice()
+        if startup_notice is not None and state.config_notice is None:
+            state = apply(state, BehaviourChanged(config_notice=startup_notice), self.behaviour)
         self._state = state
         self.panel: SettingsPanel | None = None
         self.interrupted_by: int | None = None
@@ -243,7 +247,7 @@ class AskFlow:
         if self._flow_id is None:
             from pi_ask.events import new_flow_id
 
-            self._flow_id = new_flow_id()
+            self._flow_id = new_flow_id(self._tool_call_id)
         return self._flow_id
 
     @property
@@ -397,8 +401,13 @@ class AskFlow:
         self._settings = settings
         if self._result is not None:
             return
-        notice = self._store.notice
-        self.dispatch(BehaviourChanged(config_notice=notice.text if notice else None))
+        self.dispatch(BehaviourChanged(config_notice=self._startup_notice()))
+
+    def _startup_notice(self) -> str | None:
+        """The config's notice and the caller's, one after the other."""
+        config = self._store.notice
+        parts = [text for text in (config.text if config else None, self._notice) if text]
+        return " ".join(parts) or None
 
     def _schedule_reset_expiry(self) -> None:
         """Redraw when the reset window closes, so ``[confirm reset]`` turns back."""
@@ -422,6 +431,7 @@ class AskFlow:
             self,
             settings=self._settings,
             source=self._source,
+            tool_call_id=self._tool_call_id,
             title=self._state.title,
         )
 
@@ -454,7 +464,8 @@ def run_ask_flow(
     *,
     store: SettingsStore,
     source: str = "tool",
-    flow_id: str | None = None,
+    tool_call_id: str | None = None,
+    notice: str | None = None,
     on_commit: OnCommit | None = None,
     input: Input | None = None,
     output: Output | None = None,
@@ -466,7 +477,8 @@ def run_ask_flow(
         store: The settings store (``pi_ask.config.open_store``).
         source: Who asked: ``tool``, ``answer``, ``answer:again``, ``ask:replay``,
             ``ask:resume``.
-        flow_id: The id bridges see; a fresh one by default.
+        tool_call_id: The ask's id; bridges then address the flow as ``tool:<id>``.
+        notice: A notice to show from the start, beside the config's (drafts being off).
         on_commit: Called with the state after every committed change (the session log's
             draft hook); never for keystrokes inside an editor.
         input: Key source for tests; default the controlling terminal.
@@ -487,7 +499,8 @@ def run_ask_flow(
         state,
         store=store,
         source=source,
-        flow_id=flow_id,
+        tool_call_id=tool_call_id,
+        notice=notice,
         on_commit=on_commit,
         input=input,
         output=output,

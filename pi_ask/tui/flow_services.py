@@ -53,13 +53,14 @@ class FlowServices:
         *,
         settings: Settings,
         source: str,
+        tool_call_id: str | None,
         title: str | None,
     ) -> None:
         """Start everything (call once, after the first frame)."""
         self._loop = loop
         self._stop_watching = self._store.start_watching(loop, WATCH_INTERVAL_S)
         self._notify(settings, flow.questions)
-        self._register(flow, source, title)
+        self._register(flow, source, tool_call_id, title)
 
     def _notify(self, settings: Settings, questions: tuple[Question, ...]) -> None:
         # Imported here, after the first frame: channels may pull in heavy libraries.
@@ -84,12 +85,16 @@ class FlowServices:
             enabled=notifications.enabled,
         )
 
-    def _register(self, flow: RemoteFlow, source: str, title: str | None) -> None:
+    def _register(
+        self, flow: RemoteFlow, source: str, tool_call_id: str | None, title: str | None
+    ) -> None:
         from pi_ask.events import load_bridges, shared_registry
 
         registry = shared_registry()
         named = cast(FlowSource, source if source in _SOURCES else "tool")
-        self._registration = registry.register(flow, source=named, title=title)
+        self._registration = registry.register(
+            flow, source=named, tool_call_id=tool_call_id, title=title
+        )
         load_bridges(registry.bus)
 
     @property

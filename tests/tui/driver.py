@@ -97,6 +97,8 @@ class Driver:
         cwd: Path | None = None,
         on_commit: Callable[[AskState], None] | None = None,
         color_depth: ColorDepth | None = ColorDepth.TRUE_COLOR,
+        tool_call_id: str | None = None,
+        notice: str | None = None,
     ) -> None:
         self.size = Size(rows=height, columns=width)
         self.screen = pyte.Screen(width, height)
@@ -111,7 +113,14 @@ class Driver:
             enable_cpr=False,
         )
         self.flow = AskFlow(
-            state, store=store, input=self.pipe, output=output, cwd=cwd, on_commit=on_commit
+            state,
+            store=store,
+            input=self.pipe,
+            output=output,
+            cwd=cwd,
+            on_commit=on_commit,
+            tool_call_id=tool_call_id,
+            notice=notice,
         )
         self.renders = 0
         self.keys_done = 0

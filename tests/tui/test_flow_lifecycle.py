@@ -149,3 +149,38 @@ def test_an_error_ends_the_flow_and_releases_everything(store: SettingsStore) ->
         await driver.close()
 
     run(scenario())
+
+
+def test_a_recorded_ask_is_addressed_by_its_id(store: SettingsStore) -> None:
+    registry = shared_registry()
+    started: list[dict[str, object]] = []
+    off = registry.bus.on(STARTED, started.append)
+
+    async def scenario() -> None:
+        driver = await Driver(state_for("payload_a.json"), store, tool_call_id="ask-1").start()
+        assert driver.flow.flow_id == "tool:ask-1"
+        await driver.until(lambda: "tool:ask-1" in registry.active_flow_ids())
+        mine = [d for d in started if d["flowId"] == "tool:ask-1"]
+        assert mine and mine[0]["toolCallId"] == "ask-1"
+        await driver.press("esc")
+        await driver.result()
+        await driver.close()
+
+    try:
+        run(scenario())
+    finally:
+        off()
+
+
+def test_a_startup_notice_shows_in_the_footer(store: SettingsStore) -> None:
+    async def scenario() -> None:
+        notice = "Drafts are off: /nowhere/log.jsonl: not a directory"
+        driver = await Driver(state_for("payload_a.json"), store, notice=notice).start()
+        assert any(notice in line for line in driver.lines())
+        await driver.press("tab")
+        assert not any("Drafts are off" in line for line in driver.lines())
+        await driver.press("esc")
+        await driver.result()
+        await driver.close()
+
+    run(scenario())
