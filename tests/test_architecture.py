@@ -18,6 +18,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "pi_ask"
 LAYERS: dict[str, int] = {
     "pi_ask.errors": 0,
     "pi_ask.demo": 0,
+    "pi_ask.terminal_text": 0,
     "pi_ask.contract": 0,
     "pi_ask.state": 1,
     "pi_ask.keymaps": 1,

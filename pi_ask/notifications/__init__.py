@@ -56,7 +56,6 @@ if TYPE_CHECKING:
         waiting_message,
     )
     from pi_ask.notifications.probe import run_test
-    from pi_ask.notifications.terminal_text import clean_line
 
 _HOMES = {
     "CancelScope": "channel",
@@ -84,7 +83,6 @@ _HOMES = {
     "subject_for": "message",
     "waiting_message": "message",
     "run_test": "probe",
-    "clean_line": "terminal_text",
 }
 __all__ = [
     "DEFAULT_CHANNELS",
@@ -105,7 +103,6 @@ __all__ = [
     "Osc9Channel",
     "Osc777Channel",
     "SendContext",
-    "clean_line",
     "describe_apprise_url_problem",
     "dispatch",
     "is_apprise_url",

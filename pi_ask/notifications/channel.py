@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from pi_ask.notifications.message import EVENT, TITLE
-from pi_ask.notifications.terminal_text import clean_line
+from pi_ask.terminal_text import clean_line
 
 
 class ChannelError(Exception):

@@ -17,7 +17,7 @@ from pi_ask.notifications.channels import (
     Osc777Channel,
     is_apprise_url,
 )
-from pi_ask.notifications.terminal_text import clean_line, truncate
+from pi_ask.terminal_text import clean_line, truncate
 
 _KEY = "notifications.channels"
 _NAMED: dict[str, Channel] = {

@@ -26,7 +26,7 @@ from pi_ask.notifications.channel import (
     SendContext,
 )
 from pi_ask.notifications.message import EVENT
-from pi_ask.notifications.terminal_text import clean_line, truncate
+from pi_ask.terminal_text import clean_line, truncate
 
 logger = logging.getLogger("pi_ask.notifications")
 logger.addHandler(logging.NullHandler())

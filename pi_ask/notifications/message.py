@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pi_ask.notifications.terminal_text import clean_line, truncate
+from pi_ask.terminal_text import clean_line, truncate
 
 TITLE = "pi ask"
 EVENT = "question.waiting"

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from pi_ask.terminal_text import escape_controls
 from pi_ask.tui import theme
-from pi_ask.tui.sanitize import escape_controls
 from pi_ask.tui.styled_text import Line, join, pad, span, text_width, truncate
 
 ANSWER_PLACEHOLDER = "Type answer..."

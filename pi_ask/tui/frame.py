@@ -14,13 +14,13 @@ from typing import NamedTuple
 from pi_ask.keymaps.keymap import Keymaps
 from pi_ask.state.model import AskState, Behaviour, EditAnswer, EditNote
 from pi_ask.state.selectors import current_question, footer_notice, review_hint, tab_states
+from pi_ask.terminal_text import sanitize_line
 from pi_ask.tui import theme
 from pi_ask.tui.body import Body
 from pi_ask.tui.editor_view import EditorView
 from pi_ask.tui.footer import FooterKind, footer_text, wrap_footer
 from pi_ask.tui.question_screen import PreviewWindow, render_question
 from pi_ask.tui.review_screen import render_review
-from pi_ask.tui.sanitize import sanitize_line
 from pi_ask.tui.styled_text import EMPTY, Line, span, truncate
 from pi_ask.tui.tab_row import render_tab_row
 from pi_ask.tui.wrapping import wrap_text

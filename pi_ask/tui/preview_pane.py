@@ -12,8 +12,8 @@ from __future__ import annotations
 from functools import lru_cache
 
 from pi_ask.contract.payload import Option
+from pi_ask.terminal_text import sanitize_block, sanitize_line
 from pi_ask.tui import theme
-from pi_ask.tui.sanitize import sanitize_block, sanitize_line
 from pi_ask.tui.styled_text import Line, join, pad, span, truncate
 from pi_ask.tui.wrapping import wrap_paragraph
 

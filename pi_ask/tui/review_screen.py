@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from pi_ask.state.model import REVIEW_ACTIONS, AskState
 from pi_ask.state.review_entries import ReviewEntry, review_entries
+from pi_ask.terminal_text import sanitize_block, sanitize_line
 from pi_ask.tui import theme
 from pi_ask.tui.body import Body
 from pi_ask.tui.question_screen import POINTER, saved_note
-from pi_ask.tui.sanitize import sanitize_block, sanitize_line
 from pi_ask.tui.styled_text import EMPTY, Line, join, pad, span, text_width, truncate
 from pi_ask.tui.wrapping import wrapped
 

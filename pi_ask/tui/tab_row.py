@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pi_ask.state.selectors import TabState
+from pi_ask.terminal_text import sanitize_line
 from pi_ask.tui import theme
-from pi_ask.tui.sanitize import sanitize_line
 from pi_ask.tui.styled_text import Line, join, span, text_width, truncate
 
 _ARROWS_WIDTH = 5  # " ← " before the tabs and " →" after them

@@ -12,8 +12,8 @@ from prompt_toolkit.shortcuts import print_formatted_text
 
 from pi_ask.contract.results import ToolResult
 from pi_ask.state import TranscriptRole, transcript_lines
+from pi_ask.terminal_text import sanitize_block
 from pi_ask.tui import theme
-from pi_ask.tui.sanitize import sanitize_block
 from pi_ask.tui.styled_text import Line, span
 
 _ROLE_STYLE: dict[TranscriptRole, str] = {

@@ -25,7 +25,7 @@ import apprise
 from apprise.plugins.base import NotifyBase
 
 from pi_ask.notifications.channel import ChannelError
-from pi_ask.notifications.terminal_text import clean_line, truncate
+from pi_ask.terminal_text import clean_line, truncate
 
 # Schemes whose plugin module is not named after the scheme (apprise 2.3); a test checks
 # every entry against apprise's full plugin table.

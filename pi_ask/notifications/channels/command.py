@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING
 
 from pi_ask.notifications.channel import ChannelError, Notification, SendContext
-from pi_ask.notifications.terminal_text import clean_line, truncate
+from pi_ask.terminal_text import clean_line, truncate
 
 if TYPE_CHECKING:
     import subprocess

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pi_ask.notifications.channel import Notification, SendContext
-from pi_ask.notifications.terminal_text import clean_line
+from pi_ask.terminal_text import clean_line
 
 
 def osc9_sequence(message: str) -> str:

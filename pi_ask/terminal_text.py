@@ -1,0 +1,97 @@
+"""Make payload text inert before it reaches a terminal (python-port.md §7, §10 "Sanitizing").
+
+A payload is written by an agent, which may have read hostile text: nothing in it may move
+the cursor, retitle the window, write the clipboard, end a notification's OSC sequence early
+or reorder what the user reads. Every control character therefore becomes a visible escape,
+and every bidi control (and lone surrogate) a visible ``<U+XXXX>`` tag. Printable text, wide
+(CJK) and combining characters, ZWJ emoji stay as they are. The TUI draws with these and the
+notification channels send with them; the result JSON keeps the payload's strings unchanged.
+"""
+
+from __future__ import annotations
+
+import re
+
+_TAB_SPACES = "    "
+_WHITESPACE_RUN = re.compile(r"\s+")
+_LINE_BREAK = re.compile(r"\r\n|\r")
+# C0 and C1 controls, DEL, the bidi and direction marks (ALM, LRM, RLM, LRE..RLO, LRI..PDI),
+# and lone surrogates (JSON "\ud800" escapes: no terminal or environment can encode them).
+_MARKS = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff"
+_UNSAFE = re.compile(f"[\x00-\x1f\x7f-\x9f{_MARKS}]")
+_UNSAFE_BUT_NEWLINE = re.compile(f"[\x00-\x09\x0b-\x1f\x7f-\x9f{_MARKS}]")
+
+
+def _visible_escape(match: re.Match[str]) -> str:
+    """The visible form of one control or bidi character."""
+    code = ord(match.group())
+    if code < 0x20:
+        return "^" + chr(code + 0x40)
+    if code == 0x7F:
+        return "^?"
+    if code <= 0x9F:
+        return f"\\x{code:02x}"
+    return f"<U+{code:04X}>"
+
+
+def escape_controls(text: str) -> str:
+    """Show every control character and bidi mark as a visible escape; keep the rest.
+
+    Used for what the user types into an editor, where spacing must stay as typed.
+    """
+    return _UNSAFE.sub(_visible_escape, text)
+
+
+def sanitize_line(text: str) -> str:
+    """Sanitize a single-line field (title, question label, option label).
+
+    Every whitespace run, line breaks included, collapses to one space; the remaining
+    controls and bidi marks become visible escapes.
+
+    Example:
+        >>> sanitize_line("Go\\n\\tfast\\x1b[2J")
+        'Go fast^[[2J'
+    """
+    return _UNSAFE.sub(_visible_escape, _WHITESPACE_RUN.sub(" ", text))
+
+
+def sanitize_block(text: str) -> str:
+    """Sanitize a multi-line field (prompt, description, preview, note).
+
+    Line breaks are kept (``\\r\\n`` and ``\\r`` become ``\\n``), tabs become spaces, and the
+    remaining controls and bidi marks become visible escapes.
+
+    Example:
+        >>> sanitize_block("a\\tb\\r\\nc\\u202e")
+        'a    b\\nc<U+202E>'
+    """
+    text = _LINE_BREAK.sub("\n", text).replace("\t", _TAB_SPACES)
+    return _UNSAFE_BUT_NEWLINE.sub(_visible_escape, text)
+
+
+def clean_line(text: str) -> str:
+    """One trimmed, inert line: ``sanitize_line`` without the outer spaces.
+
+    What notification channels put inside BEL/OSC sequences and environment variables.
+    Cleaning is idempotent.
+
+    Example:
+        >>> clean_line("a\\n\\x1b]0;owned\\x07  b\\u202e")
+        'a ^[]0;owned^G b<U+202E>'
+    """
+    return sanitize_line(text).strip()
+
+
+def truncate(text: str, limit: int) -> str:
+    """Cut text to at most ``limit`` characters, marking a cut with ``…``.
+
+    Args:
+        text: The text to shorten.
+        limit: The largest length allowed, at least 1.
+
+    Returns:
+        The text unchanged when it fits, else its first ``limit - 1`` characters and ``…``.
+    """
+    if len(text) <= limit:
+        return text
+    return text[: limit - 1] + "…"
