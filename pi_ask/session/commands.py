@@ -216,10 +216,14 @@ def _describe(resumable: Resumable) -> str:
     """One ``resume --list`` line: id, time, size, what it asks, how far the draft got."""
     from datetime import datetime
 
+    from pi_ask.terminal_text import clean_line
+
     payload = resumable.loaded.payload
     when = datetime.fromtimestamp(resumable.timestamp_ms / 1000).strftime("%Y-%m-%d %H:%M")
     subject = payload.title or payload.questions[0].prompt
     subject = subject if len(subject) <= 60 else subject[:59] + "…"
+    # Payload text on a terminal: controls and bidi marks as visible escapes (§10).
+    subject = clean_line(subject)
     answered = sum(a.is_answered for _, a in resumable.draft.answers) if resumable.draft else 0
     count = len(payload.questions)
     return f"{resumable.ask_id}  {when}  {answered}/{count} answered  {' '.join(subject.split())}"
