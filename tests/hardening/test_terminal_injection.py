@@ -12,6 +12,7 @@ width. Notification text is cleaned the same way for every channel.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
 import subprocess
@@ -394,3 +395,30 @@ def test_a_config_notice_with_controls_stays_inside_the_overlay() -> None:
     ends = {len(line) - len(line.rstrip("─")) for line in rows}
     assert all(line.rstrip("─").endswith("│") for line in rows), "\n".join(overlay)
     assert len(ends) == 1
+
+
+def test_resume_list_prints_payload_text_inert(tmp_path: Path) -> None:
+    payload = tmp_path / "payload.json"
+    payload.write_text(
+        json.dumps({"title": f"T{SHORT}", "questions": hostile_payload(SHORT)["questions"]}),
+        encoding="utf-8",
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PI_ASK_")}
+    env.update(PI_ASK_CONFIG=str(tmp_path / "config.toml"), PI_ASK_STATE_DIR=str(tmp_path / "s"))
+
+    def pi_ask(*args: str) -> subprocess.CompletedProcess[bytes]:
+        return subprocess.run(
+            [sys.executable, "-m", "pi_ask", *args],
+            capture_output=True,
+            env=env,
+            cwd=tmp_path,
+            timeout=30,
+            check=False,
+        )
+
+    assert pi_ask("ask", "--ui", "none", str(payload)).returncode == 1
+    listed = pi_ask("resume", "--list")
+    assert listed.returncode == 0
+    line = listed.stdout.decode("utf-8")
+    assert line.endswith(f"0/3 answered  T{SHORT_SHOWN}\n"), line
+    assert not UNSAFE.search(line.rstrip("\n"))
