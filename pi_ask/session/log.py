@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from pi_ask.contract.results import JsonObject
+from pi_ask.session.file_lock import LockTimeout, exclusive_lock
 
 SESSION_VERSION = 3
 LOCK_TIMEOUT_S = 5.0
@@ -194,13 +195,11 @@ class SessionLog:
         Raises:
             SessionWriteError: the folder, lock or file cannot be written.
         """
-        from filelock import FileLock, Timeout  # kept off the import path of every start
-
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            with FileLock(f"{self.path}.lock", timeout=LOCK_TIMEOUT_S):
+            with exclusive_lock(Path(f"{self.path}.lock"), LOCK_TIMEOUT_S):
                 return self._append_locked(custom_type, data)
-        except Timeout as err:
+        except LockTimeout as err:
             raise SessionWriteError(
                 f"{self.path}: could not lock the file within {LOCK_TIMEOUT_S:g} s"
             ) from err
