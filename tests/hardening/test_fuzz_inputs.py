@@ -44,7 +44,7 @@ from pi_ask.state import Abort, apply, build_result, new_state, non_interactive_
 from .payloads import HOSTILE_SNIPPETS, loaded, payload_documents, texts
 from .result_shape import check_result
 
-FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 # C0 controls (ESC among them) never reach a message; C1 and bidi leaks are pinned by the
 # xfail tests of test_terminal_injection.py.
 C0_CONTROLS = {chr(c) for c in range(0x20)} - {"\n"}
@@ -725,7 +725,7 @@ def resumable_logs(draw: st.DrawFn) -> tuple[AskPayload, list[dict[str, object]]
     return payload, entries
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(resumable_logs())
 def test_resumed_drafts_give_results_in_shape(log: tuple[AskPayload, list]) -> None:  # type: ignore[type-arg]
     payload, entries = log
