@@ -1,12 +1,12 @@
 """Random key sequences through the real TUI flow, headless, on random valid payloads.
 
-Each example opens an ``AskFlow`` on a pipe input and a small fake terminal (the TUI tests'
-own ``Driver``), with random behaviour settings, and spends 150 random keys: 20 examples,
-3,000 keys. Whatever happens, nothing raises; a flow ends with a result of the documented
-shape that agrees with its final state (and a fresh flow takes the keys left), or it stays
-open and two Ctrl+C (plus whatever closes an open overlay or menu) dismiss it with a
-cancelled, equally valid, result. Every committed change is checked too: the draft the
-session log would keep restores the same answers.
+Each example opens an ``AskFlow`` on a pipe input and a fake terminal (the TUI tests' own
+``Driver``) with random behaviour settings, and spends 150 random keys: 10 examples on each
+of two terminal sizes, 3,000 keys. Whatever happens, nothing raises; a flow ends with a
+result of the documented shape that agrees with its final state (and a fresh flow takes
+the keys left), or it stays open and two Ctrl+C (plus whatever closes an open overlay or
+menu) dismiss it with a cancelled, equally valid, result. Every committed change is checked
+too: the draft the session log would keep restores the same answers.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import asyncio
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tui.driver import Driver
@@ -90,12 +91,19 @@ class DraftCheck:
 
 
 async def _one_flow(
-    folder: Path, store: SettingsStore, document: object, flags: dict[str, bool], keys: list[str]
+    folder: Path,
+    store: SettingsStore,
+    size: tuple[int, int],
+    document: object,
+    flags: dict[str, bool],
+    keys: list[str],
 ) -> int:
     """Open a flow and press ``keys`` until it ends; returns how many keys it took."""
     payload = loaded(document, single_as_multi=flags["present_single_as_multi"])
     drafts = DraftCheck(folder, document)
-    driver = Driver(new_state(payload), store, width=60, height=16, cwd=folder, on_commit=drafts)
+    driver = Driver(
+        new_state(payload), store, width=size[0], height=size[1], cwd=folder, on_commit=drafts
+    )
     await driver.start()
     assert driver.task is not None
     used = 0
@@ -124,7 +132,9 @@ async def _one_flow(
     return used
 
 
-async def _drive(folder: Path, document: object, flags: dict[str, bool], keys: list[str]) -> None:
+async def _drive(
+    folder: Path, size: tuple[int, int], document: object, flags: dict[str, bool], keys: list[str]
+) -> None:
     """Spend every key: a flow that ends early is followed by a fresh one on the rest."""
     config = folder / "config.toml"
     config.write_text(_config_text(flags), encoding="utf-8")
@@ -134,7 +144,7 @@ async def _drive(folder: Path, document: object, flags: dict[str, bool], keys: l
         flow += 1
         # Each flow gets its own log, so each draft check sees only its own ask.
         (folder / "session.jsonl").unlink(missing_ok=True)
-        used = await _one_flow(folder, store, document, flags, keys)
+        used = await _one_flow(folder, store, size, document, flags, keys)
         keys = keys[used:]
         if not keys:
             return
@@ -142,8 +152,10 @@ async def _drive(folder: Path, document: object, flags: dict[str, bool], keys: l
         keys = keys[1:] if used == 0 else keys
 
 
+# A small terminal (the frame is cut to fit) and a roomy one (side-by-side preview).
+@pytest.mark.parametrize("size", [(60, 16), (100, 30)])
 @settings(
-    max_examples=20,
+    max_examples=10,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
@@ -154,9 +166,13 @@ async def _drive(folder: Path, document: object, flags: dict[str, bool], keys: l
     st.lists(st.tuples(st.integers(0, KEYS_PER_EXAMPLE - 1), st.just("ctrl+c")), max_size=2),
 )
 def test_random_keys_end_in_a_valid_result(
-    document: object, flags: dict[str, bool], keys: list[str], dismissals: list[tuple[int, str]]
+    size: tuple[int, int],
+    document: object,
+    flags: dict[str, bool],
+    keys: list[str],
+    dismissals: list[tuple[int, str]],
 ) -> None:
     for position, key in dismissals:
         keys[position] = key
     with tempfile.TemporaryDirectory(prefix="pi-ask-keys-") as name:
-        asyncio.run(_drive(Path(name), document, flags, keys))
+        asyncio.run(_drive(Path(name), size, document, flags, keys))
