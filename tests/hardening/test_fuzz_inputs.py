@@ -12,11 +12,15 @@ import io
 import json
 import math
 import os
+import signal
+import subprocess
+import sys
 import tempfile
 import threading
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -481,14 +485,23 @@ rpc_plans = st.tuples(
 
 
 class ScriptedHost:
-    """pi's side of the protocol in memory: answers each request line from a plan."""
+    """pi's side of the protocol: answers each request line from a plan.
+
+    ``send`` writes bytes to pi-ask's stdin and ``end`` closes it. The host is also the stdout
+    stream of an in-process ``run_rpc`` (``write``), or is handed each line (``answer``).
+    """
 
     def __init__(
-        self, plan: list[tuple[list[bytes], tuple[str, object]]], ending: str, write_fd: int
+        self,
+        plan: list[tuple[list[bytes], tuple[str, object]]],
+        ending: str,
+        send: Callable[[bytes], object],
+        end: Callable[[], object],
     ) -> None:
         self.plan = list(plan)
         self.ending = ending
-        self.write_fd = write_fd
+        self._write = send
+        self._end = end
         self.requests: list[dict[str, object]] = []
         self.pending = ""
         self.closed = False
@@ -498,13 +511,14 @@ class ScriptedHost:
         self.pending += text
         while "\n" in self.pending:
             line, self.pending = self.pending.split("\n", 1)
-            self._answer(json.loads(line))
+            self.answer(json.loads(line))
         return len(text)
 
     def flush(self) -> None:
         pass
 
-    def _answer(self, request: dict[str, object]) -> None:
+    def answer(self, request: dict[str, object]) -> None:
+        """Reply to one request line as the plan says; past the plan, end or stall."""
         self.requests.append(request)
         if not self.plan:
             if self.ending == "eof":
@@ -527,12 +541,12 @@ class ScriptedHost:
 
     def _send(self, data: bytes) -> None:
         if not self.closed and data:
-            os.write(self.write_fd, data)
+            self._write(data)
 
     def close(self) -> None:
         if not self.closed:
             self.closed = True
-            os.close(self.write_fd)
+            self._end()
 
 
 def _reader_threads() -> list[threading.Thread]:
@@ -557,7 +571,7 @@ def _check_rpc_run(payload: AskPayload, requests: list[dict[str, object]], notes
 def test_rpc_streams_with_random_answers(document: object, plan: tuple) -> None:  # type: ignore[type-arg]
     payload = loaded(document)
     read_fd, write_fd = os.pipe()
-    host = ScriptedHost(*plan, write_fd)
+    host = ScriptedHost(*plan, partial(os.write, write_fd), partial(os.close, write_fd))
     stderr = io.StringIO()
     abort = threading.Event()
     # A stalled host is given up on after a short deadline, as a signal would.
@@ -594,6 +608,56 @@ def test_rpc_stream_of_noise_then_end_of_input(document: object, lines: list[byt
     requests = [json.loads(line) for line in stdout.getvalue().splitlines()]
     assert len(requests) == 1
     _check_rpc_run(payload, requests, stderr.getvalue())
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(payload_documents(max_questions=2), rpc_plans)
+def test_rpc_streams_through_the_command(
+    isolated_env: Path,
+    document: object,
+    plan: tuple,  # type: ignore[type-arg]
+) -> None:
+    """``pi-ask ask --ui rpc``: request lines, then one result line; the status agrees."""
+    payload = loaded(document)
+    path = isolated_env / "rpc-payload.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "pi_ask", "ask", "--ui", "rpc", str(path)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=isolated_env,
+    )
+    assert process.stdin is not None and process.stdout is not None
+
+    def send(data: bytes) -> None:
+        process.stdin.write(data)  # type: ignore[union-attr]
+        process.stdin.flush()  # type: ignore[union-attr]
+
+    host = ScriptedHost(*plan, send, process.stdin.close)
+    lines: list[dict[str, object]] = []
+    # A stalled host hangs up the way a closed terminal would: SIGTERM after a moment.
+    timer = threading.Timer(1.0, process.send_signal, (signal.SIGTERM,))
+    timer.start()
+    try:
+        for raw in process.stdout:
+            lines.append(json.loads(raw))
+            if lines[-1].get("type") == "extension_ui_request":
+                host.answer(lines[-1])
+        status = process.wait(timeout=10)
+    finally:
+        timer.cancel()
+        host.close()
+        process.kill()
+        process.wait()
+        for stream in (process.stdout, process.stderr):
+            stream.close()  # type: ignore[union-attr]
+    *requests, result = lines
+    assert requests == host.requests
+    details = check_result(result, payload)
+    _check_rpc_run(payload, host.requests, "")
+    expected = {0} if not details["cancelled"] else {1, 128 + signal.SIGTERM}
+    assert status in expected, (status, details)
 
 
 # --- session files ------------------------------------------------------------------------
