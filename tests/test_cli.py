@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import re
@@ -10,6 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from pi_ask.cli import build_parser
 
 ROOT = Path(__file__).resolve().parents[1]
 VALID = {
@@ -59,6 +62,70 @@ def test_version_and_help(env: dict[str, str]) -> None:
     assert helped.returncode == 0
     for command in ("ask", "demo", "schema", "tool", "notify"):
         assert command in helped.stdout
+
+
+def _parsed(
+    parser: argparse.ArgumentParser, argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> tuple[object, str, str]:
+    """What parsing ``argv`` gives: the namespace (or the exit status), stdout, stderr."""
+    try:
+        outcome: object = vars(parser.parse_args(argv))
+    except SystemExit as stop:
+        outcome = stop.code
+    captured = capsys.readouterr()
+    return outcome, captured.out, captured.err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["ask", "--help"],
+        ["ask", "--he"],
+        ["ask", "payload.json", "--ui", "none", "--title", "T", "--session", "s.jsonl"],
+        ["ask", "--resume", "--config", "c.toml"],
+        ["ask", "--ui", "web"],
+        ["ask", "--bogus"],
+        ["ask", "--version"],
+        ["ask", "a.json", "b.json"],
+        ["demo", "--help"],
+        ["demo", "--ui", "tui"],
+        ["schema", "--help"],
+        ["schema", "extra"],
+        ["tool"],
+        ["notify", "--help"],
+        ["notify"],
+        ["notify", "--test", "--config", "c.toml"],
+    ],
+)
+def test_a_built_in_command_parses_alone_as_among_every_command(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    alone = _parsed(build_parser(argv[0]), argv, capsys)
+    assert alone == _parsed(build_parser(), argv, capsys)
+
+
+def test_the_top_level_help_lists_every_command(capsys: pytest.CaptureFixture[str]) -> None:
+    for command in (None, "--help"):
+        status, out, _ = _parsed(build_parser(command), ["--help"], capsys)
+        assert status == 0
+        listed = re.findall(r"^    (\w+)", out, flags=re.MULTILINE)
+        assert listed[:5] == ["ask", "demo", "schema", "tool", "notify"]
+        assert {"config", "settings", "replay", "resume", "answer"} <= set(listed)
+
+
+def test_ask_builds_its_parser_without_the_other_areas() -> None:
+    probe = (
+        "import sys\n"
+        "from pi_ask.cli import AREA_COMMANDS, main\n"
+        "status = main(['ask', '--ui', 'none', sys.argv[1]])\n"
+        "print(status, [m for m in AREA_COMMANDS if m in sys.modules], file=sys.stderr)\n"
+    )
+    payload = ROOT / "tests" / "fixtures" / "payloads" / "basic.json"
+    done = subprocess.run(
+        [sys.executable, "-c", probe, str(payload)], capture_output=True, text=True, check=False
+    )
+    assert done.stderr.strip() == "1 []"
+    assert '"cancelled": true' in done.stdout
 
 
 def test_no_ui_returns_the_pending_questions_and_exits_1(env: dict[str, str]) -> None:
