@@ -214,17 +214,33 @@ def _presented(question: Question, wanted: QuestionType | None) -> Question:
 
 
 def _fit(question: Question, answer: Answer) -> Answer | None:
+    """The draft's answer as the engine could have made it: a hand-edited or damaged draft
+    never gives a result the flow itself could not (trimmed text, no repeats, one choice on
+    a single or preview question)."""
     rows = {option.value: (n, option) for n, option in enumerate(question.options, start=1)}
-    selected = tuple(
-        Selection(s.value, rows[s.value][1].label, rows[s.value][0])
-        for s in answer.selected
-        if s.value in rows
-    )
-    if question.type != "multi":
-        selected = selected[:1]
-    fitted = replace(
-        answer,
+    values = dict.fromkeys(s.value for s in answer.selected if s.value in rows)
+    selected = tuple(Selection(v, rows[v][1].label, rows[v][0]) for v in values)
+    custom_text = _text(answer.custom_text)
+    custom_selected = answer.custom_selected and custom_text is not None
+    if question.type != "multi" and selected:
+        # Choosing an option on a single question discards its custom text (§5.4).
+        selected, custom_text, custom_selected = selected[:1], None, False
+    notes: dict[str, str] = {}
+    for value, note in answer.option_notes:
+        text = _text(note)
+        if value in rows and text is not None:
+            notes.setdefault(value, text)
+    fitted = Answer(
         selected=selected,
-        option_notes=tuple((v, n) for v, n in answer.option_notes if v in rows),
+        custom_text=custom_text,
+        custom_selected=custom_selected,
+        note=_text(answer.note),
+        option_notes=tuple(notes.items()),
     )
     return None if fitted.is_empty else fitted
+
+
+def _text(text: str | None) -> str | None:
+    """Saved text as every editor save path leaves it: trimmed, and blank means none."""
+    stripped = text.strip() if text is not None else ""
+    return stripped or None

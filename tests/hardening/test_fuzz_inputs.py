@@ -736,9 +736,8 @@ def test_appending_after_garbage_keeps_a_readable_chain(lines: list[bytes], torn
 def draft_answers(draw: st.DrawFn, payload: AskPayload) -> dict[str, object]:
     """Draft answers as an older or damaged log could hold them for the payload's questions.
 
-    Stale option values, wrong labels and row numbers, notes on any option. Blank notes, an
-    option selected twice, and custom text next to an option on a single question are left to
-    the xfail tests below (``restore`` keeps them).
+    Stale option values, wrong labels and row numbers, notes on any option, blank or padded
+    text, an option selected twice, custom text next to an option on a single question.
     """
     answers: dict[str, object] = {}
     for question in payload.questions:
@@ -747,18 +746,18 @@ def draft_answers(draw: st.DrawFn, payload: AskPayload) -> dict[str, object]:
         values = [option.value for option in question.options] + ["gone"]
         selected = [
             {"value": value, "label": draw(st.text(max_size=4)), "index": draw(st.integers(-1, 9))}
-            for value in draw(st.lists(st.sampled_from(values), max_size=3, unique=True))
+            for value in draw(st.lists(st.sampled_from(values), max_size=3))
         ]
         answer: dict[str, object] = {"selected": selected}
         if draw(st.booleans()):
-            answer["customText"] = draw(st.sampled_from(["x", "custom text"]))
-        if not selected and draw(st.booleans()):
+            answer["customText"] = draw(st.sampled_from(["x", "custom text", "  ", " padded "]))
+        if draw(st.booleans()):
             answer["customSelected"] = True
         if draw(st.booleans()):
-            answer["note"] = draw(st.sampled_from(["why?", "note"]))
+            answer["note"] = draw(st.sampled_from(["why?", "note", " ", " padded "]))
         if draw(st.booleans()):
             answer["optionNotes"] = [
-                [draw(st.sampled_from(values)), draw(st.sampled_from(["n", "other"]))]
+                [draw(st.sampled_from(values)), draw(st.sampled_from(["n", "other", " "]))]
                 for _ in range(draw(st.integers(1, 2)))
             ]
         answers[question.id] = answer
@@ -836,11 +835,6 @@ def _resumed_answers(
     return details["answers"]  # type: ignore[index,no-any-return]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="session.resume.restore keeps a draft's blank or untrimmed notes and custom text; "
-    "the engine's invariant (state.model.Answer) is trimmed, non-blank text or none",
-)
 def test_a_resumed_draft_with_blank_notes_gives_trimmed_answers(tmp_path: Path) -> None:
     answer = {"selected": [{"value": "pg", "label": "Pg", "index": 1}], "note": "  "}
     answer["optionNotes"] = [["pg", " spaced "]]
@@ -850,10 +844,6 @@ def test_a_resumed_draft_with_blank_notes_gives_trimmed_answers(tmp_path: Path) 
     }
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="session.resume.restore keeps an option a draft lists twice: the result repeats it",
-)
 def test_a_resumed_draft_selects_an_option_once(tmp_path: Path) -> None:
     twice = {"value": "pg", "label": "Pg", "index": 1}
     document = {
@@ -865,11 +855,6 @@ def test_a_resumed_draft_selects_an_option_once(tmp_path: Path) -> None:
     assert resumed == {"db": {"values": ["pg"], "labels": ["Pg"], "indices": [1]}}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="session.resume.restore keeps an option and selected custom text together on a "
-    "single-select question, so its result holds two choices",
-)
 def test_a_resumed_draft_keeps_one_choice_on_a_single_question(tmp_path: Path) -> None:
     answer = {
         "selected": [{"value": "pg", "label": "Pg", "index": 1}],
