@@ -14,7 +14,7 @@ from typing import NamedTuple
 from pi_ask.keymaps.keymap import Keymaps
 from pi_ask.state.model import AskState, Behaviour, EditAnswer, EditNote
 from pi_ask.state.selectors import current_question, footer_notice, review_hint, tab_states
-from pi_ask.terminal_text import sanitize_line
+from pi_ask.terminal_text import sanitize_block, sanitize_line
 from pi_ask.tui import theme
 from pi_ask.tui.body import Body
 from pi_ask.tui.editor_view import EditorView
@@ -82,7 +82,11 @@ def _rule(width: int) -> Line:
 def _bottom_lines(view: FlowView, width: int) -> tuple[list[Line], list[Line]]:
     """The notice lines and the hint lines."""
     notice = footer_notice(view.state)
-    notices = [span(theme.WARNING, line) for line in wrap_text(notice, width)] if notice else []
+    notices = (
+        [span(theme.WARNING, line) for line in wrap_text(sanitize_block(notice), width)]
+        if notice
+        else []
+    )
     hints: list[Line] = []
     if view.behaviour.show_footer_hints:
         text = footer_text(footer_kind(view.state), view.keymaps)

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import NamedTuple
 
 from pi_ask.keymaps.keymap import Keymaps
+from pi_ask.terminal_text import sanitize_block, sanitize_line
 from pi_ask.tui import theme
 from pi_ask.tui.body import Body
 from pi_ask.tui.settings_rows import SETTING_ROWS, SettingRow
@@ -84,7 +85,8 @@ def render_overlay(view: OverlayView, width: int) -> Body:
     content: list[Line] = [_center(span(theme.ACCENT, TITLE), inner), EMPTY]
     content += _indented(INTRO, theme.MUTED, inner)
     content += [
-        _center(span(theme.ACCENT, p), inner) for p in wrap_text(view.config_path, inner - 2)
+        _center(span(theme.ACCENT, p), inner)
+        for p in wrap_text(sanitize_line(view.config_path), inner - 2)
     ]
     content.append(EMPTY)
     focus = (0, 0)
@@ -107,9 +109,9 @@ def render_overlay(view: OverlayView, width: int) -> Body:
     content += described + [EMPTY] * (_DESCRIPTION_LINES - len(described))
     if view.notice:
         style = theme.ACCENT if view.notice_is_success else theme.WARNING
-        content += [EMPTY, *_indented(view.notice, style, inner)]
+        content += [EMPTY, *_indented(sanitize_block(view.notice), style, inner)]
     if view.error:
-        content += [EMPTY, *_indented(view.error, theme.ERROR, inner)]
+        content += [EMPTY, *_indented(sanitize_block(view.error), theme.ERROR, inner)]
     change = view.keymaps.label("settings_modal", "toggle")
     close = view.keymaps.label("settings_modal", "close")
     content += [EMPTY, *_indented(f"{change} to change · {close} to close", theme.DIM, inner)]
