@@ -128,13 +128,15 @@ def _run_validate(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
     from pi_ask.config.report import evaluate_file, validation_lines
+    from pi_ask.terminal_text import sanitize_line
 
     path = _path_of(args)
     report = evaluate_file(path)
     report = replace(report, problems=report.problems + _apprise_problems(report))
     lines, status = validation_lines(path, report)
     for line in lines:
-        print(line)
+        # Key names and ids come from the file: shown, never acted on by the terminal.
+        print(sanitize_line(line))
     return status
 
 
@@ -225,6 +227,7 @@ def _run_import(args: argparse.Namespace) -> int:
     from pi_ask.config.report import evaluate_file, validation_lines
     from pi_ask.config.storage import locked, target_of, write_atomic
     from pi_ask.errors import UsageError
+    from pi_ask.terminal_text import sanitize_line
 
     source = Path(args.file)
     try:
@@ -245,5 +248,5 @@ def _run_import(args: argparse.Namespace) -> int:
     print(f"{path}: imported {source}")
     lines, _status = validation_lines(path, evaluate_file(path), quiet=True)
     for line in lines:
-        print(line, file=sys.stderr)
+        print(sanitize_line(line), file=sys.stderr)
     return 0

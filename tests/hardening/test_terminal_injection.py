@@ -347,12 +347,6 @@ HOSTILE_CONFIG = (
 )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="config/document.py and keymaps/problems.py put key names and key ids from the file "
-    "into problem texts unescaped (json.dumps leaves DEL, C1 and bidi raw); "
-    "pi-ask config validate prints them as they are",
-)
 def test_config_problem_texts_are_inert(tmp_path: Path) -> None:
     path = tmp_path / "config.toml"
     path.write_text(HOSTILE_CONFIG, encoding="utf-8")
