@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import uuid
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -154,6 +153,18 @@ def _entries_from(
     return tuple(entries)
 
 
+def random_uuid() -> str:
+    """A random (version 4) UUID in the text form ``str(uuid.uuid4())`` gives.
+
+    Made from ``os.urandom`` because importing ``uuid`` loads ``platform`` (about 4 ms), and
+    the first append runs before the first frame (python-port.md §8).
+    """
+    value = int.from_bytes(os.urandom(16), "big")
+    value = value & ~(0xF000 << 64 | 0xC000 << 48) | 0x4000 << 64 | 0x8000 << 48
+    digits = f"{value:032x}"
+    return f"{digits[:8]}-{digits[8:12]}-{digits[12:16]}-{digits[16:20]}-{digits[20:]}"
+
+
 def iso_now() -> str:
     """The current UTC time as pi writes it: ISO 8601 with milliseconds and ``Z``."""
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
@@ -272,14 +283,14 @@ class SessionLog:
         return {
             "type": "session",
             "version": SESSION_VERSION,
-            "id": str(uuid.uuid4()),
+            "id": random_uuid(),
             "timestamp": iso_now(),
             "cwd": str(self._cwd),
         }
 
     def _new_id(self) -> str:
         while True:
-            candidate = uuid.uuid4().hex[:8]
+            candidate = os.urandom(4).hex()
             if candidate not in self._tail.ids:
                 return candidate
 

@@ -7,7 +7,6 @@ for the rest of the ask and sets ``notice``; the flow itself never sees an excep
 
 from __future__ import annotations
 
-import uuid
 from pathlib import Path
 
 from pi_ask.contract.results import JsonObject
@@ -21,7 +20,7 @@ from pi_ask.session.entries import (
     payload_data,
 )
 from pi_ask.session.locations import write_path
-from pi_ask.session.log import SessionLog
+from pi_ask.session.log import SessionLog, random_uuid
 from pi_ask.state.model import AskState
 
 
@@ -91,7 +90,7 @@ class AskRecorder:
         if ask_id is not None:
             self.ask_id = ask_id
             return ask_id
-        self.ask_id = str(uuid.uuid4())
+        self.ask_id = random_uuid()
         self._append(PAYLOAD_TYPE, payload_data(params, source, self.ask_id))
         return self.ask_id
 

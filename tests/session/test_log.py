@@ -1,15 +1,17 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import textwrap
+import uuid
 from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pi_ask.session.log import SessionLog, SessionWriteError, read_session
+from pi_ask.session.log import SessionLog, SessionWriteError, random_uuid, read_session
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "sessions"
 
@@ -92,6 +94,24 @@ def test_appenders_see_each_others_entries(tmp_path: Path) -> None:
     c = one.append_custom("x", {})
     assert b.parent_id == a.id
     assert c.parent_id == b.id
+
+
+def test_random_uuid_is_a_version_4_uuid_in_its_text_form() -> None:
+    values = {random_uuid() for _ in range(200)}
+    assert len(values) == 200
+    for value in values:
+        parsed = uuid.UUID(value)
+        assert (parsed.version, parsed.variant) == (4, uuid.RFC_4122)
+        assert str(parsed) == value
+
+
+def test_a_new_log_gets_a_uuid_header_and_eight_hex_digit_entry_ids(tmp_path: Path) -> None:
+    path = tmp_path / "log.jsonl"
+    entries = [SessionLog(path).append_custom("ask:draft", {"n": n}) for n in range(20)]
+    header = _lines(path)[0]
+    assert uuid.UUID(str(header["id"])).version == 4
+    assert all(re.fullmatch("[0-9a-f]{8}", entry.id) for entry in entries)
+    assert len({entry.id for entry in entries}) == 20
 
 
 def test_concurrent_processes_append_whole_lines_in_one_chain(tmp_path: Path) -> None:

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import uuid
 from pathlib import Path
 
 import pytest
@@ -28,6 +29,12 @@ def _state(answers: tuple[tuple[str, Answer], ...] = ()) -> AskState:
     loaded = load_payload(PARAMS)
     assert isinstance(loaded, LoadedPayload)
     return AskState(questions=loaded.payload.questions, answers=answers)
+
+
+def test_a_new_ask_gets_a_version_4_uuid(tmp_path: Path) -> None:
+    ask_id = AskRecorder.open(cwd=tmp_path).start(PARAMS, "tool")
+    assert uuid.UUID(ask_id).version == 4
+    assert str(uuid.UUID(ask_id)) == ask_id
 
 
 def test_start_draft_finish_write_payload_drafts_and_dismissal(tmp_path: Path) -> None:
