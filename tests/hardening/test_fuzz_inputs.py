@@ -49,8 +49,9 @@ from .payloads import HOSTILE_SNIPPETS, loaded, payload_documents, texts
 from .result_shape import check_result
 
 FUZZ = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-# C0 controls (ESC among them) never reach a message; C1 and bidi leaks are pinned by the
-# xfail tests of test_terminal_injection.py.
+# C0 controls (ESC among them) never reach a message; problem texts may carry C1 and bidi
+# characters from the file, and every face sanitizes them when it shows them
+# (test_terminal_injection.py).
 C0_CONTROLS = {chr(c) for c in range(0x20)} - {"\n"}
 
 json_scalars = st.one_of(
@@ -368,8 +369,8 @@ def check_store(store: SettingsStore) -> None:
         assert str(problem)
     notice = store.notice
     assert notice is None or (isinstance(notice, Notice) and isinstance(notice.text, str))
-    # Control characters of unknown key names reach the notice raw: pinned by the xfail
-    # test_config_problem_texts_are_inert in test_terminal_injection.py.
+    # The notice may hold characters of unknown key names as they are: the faces sanitize
+    # it when they draw it (test_terminal_injection.py).
 
 
 def _store_on(data: bytes, folder: Path) -> tuple[SettingsStore, Path]:
