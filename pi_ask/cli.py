@@ -277,5 +277,7 @@ def _terminal_writer() -> Iterator[Callable[[str], None]]:
 
 
 def _print_json(value: object, *, indent: int | None = None) -> None:
-    sys.stdout.write(json.dumps(value, ensure_ascii=False, indent=indent) + "\n")
+    from pi_ask.terminal_text import json_text
+
+    sys.stdout.write(json_text(value, indent=indent) + "\n")
     sys.stdout.flush()

@@ -95,3 +95,24 @@ def truncate(text: str, limit: int) -> str:
     if len(text) <= limit:
         return text
     return text[: limit - 1] + "…"
+
+
+# Characters JSON may carry raw but a terminal could act on: DEL, C1, bidi marks, surrogates.
+_JSON_UNSAFE = re.compile(f"[\x7f-\x9f{_MARKS}]")
+
+
+def json_text(value: object, *, indent: int | None = None) -> str:
+    """``value`` as JSON that is safe to print on a terminal, with the same meaning.
+
+    ``json.dumps`` escapes C0 controls but writes DEL, C1 controls and bidi marks raw when
+    non-ASCII text is kept; here they become ``\\u`` escapes, so the decoded strings stay
+    exactly the payload's while a terminal showing stdout sees nothing it could act on.
+
+    Example:
+        >>> json_text({"label": "a\\u009b2Jb\\u202e"})
+        '{"label": "a\\\\u009b2Jb\\\\u202e"}'
+    """
+    import json
+
+    raw = json.dumps(value, ensure_ascii=False, indent=indent)
+    return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", raw)

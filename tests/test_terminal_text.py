@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 from hypothesis import given, settings
@@ -10,6 +11,7 @@ from hypothesis import strategies as st
 from pi_ask.terminal_text import (
     clean_line,
     escape_controls,
+    json_text,
     sanitize_block,
     sanitize_line,
     truncate,
@@ -107,3 +109,11 @@ def test_clean_line_leaves_nothing_unsafe_and_is_idempotent(text: str) -> None:
     assert "  " not in cleaned
     assert cleaned == cleaned.strip()
     assert clean_line(cleaned) == cleaned
+
+
+@settings(max_examples=200)
+@given(st.recursive(st.text(), lambda kids: st.lists(kids) | st.dictionaries(st.text(), kids)))
+def test_json_text_means_the_same_and_holds_nothing_a_terminal_acts_on(value: object) -> None:
+    text = json_text(value)
+    assert json.loads(text) == value
+    assert not re.search("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]", text)

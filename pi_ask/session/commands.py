@@ -195,9 +195,8 @@ def _flow(
     initial_answers: AnswerMap = (),
 ) -> tuple[ToolResult, int]:
     """Run the flow (recording a new ask, or continuing ``ask_id``) and print the result."""
-    import json
-
     from pi_ask.api import run_flow
+    from pi_ask.terminal_text import json_text
 
     result, status = run_flow(
         loaded,
@@ -208,7 +207,7 @@ def _flow(
         ask_id=ask_id,
         initial_answers=initial_answers,
     )
-    print(json.dumps(result.to_json(), ensure_ascii=False), flush=True)
+    print(json_text(result.to_json()), flush=True)
     return result, status
 
 
