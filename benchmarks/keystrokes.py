@@ -1,0 +1,223 @@
+"""Keystroke to redrawn frame, in-process, as the payload grows (python-port.md §8).
+
+Each case opens a real ``AskFlow`` on a pipe input and a Vt100 output that discards its
+bytes, sends arrow keys one at a time and times each from the key's bytes entering the
+pipe to the end of the frame they cause (prompt_toolkit's ``after_render``). Cases run in
+rounds, each round visiting every case in a rotated order, so a burst of load from
+another process lands on all of them alike rather than on one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import statistics
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+DOWN = "\x1b[B"
+UP = "\x1b[A"
+TAB = "\t"
+ROUNDS = 5
+KEYS_PER_ROUND = 40
+# After each frame the loop is left alone this long, so the next key is timed from an idle
+# loop (a person's keys come tens of milliseconds apart; key repeat is ~30 ms).
+SETTLE_S = 0.004
+# 35 rows: the box of the 20,000-line preview then shows 20 of its lines, as many as the
+# whole 20-line preview, so every preview case draws the same visible rows and a difference
+# between them can only come from the payload.
+SCREEN_ROWS = 35
+SCREEN_COLUMNS = 100
+
+JsonObject = dict[str, object]
+
+
+@dataclass(frozen=True, slots=True)
+class KeyCase:
+    """One payload to time keys on.
+
+    Attributes:
+        name: The row name in the report.
+        payload: The ``ask_user`` input.
+        opening: Keys sent (untimed) before the timed ones, e.g. a tab to the preview.
+        timed_on: ``"all"`` times every key; ``"up"`` only the keys that move up onto the
+            first option (the one holding the big preview), the others are sent untimed.
+    """
+
+    name: str
+    payload: JsonObject
+    opening: tuple[str, ...] = ()
+    timed_on: str = "all"
+
+
+@dataclass(frozen=True, slots=True)
+class KeyTiming:
+    """Per-key cost of one case, in milliseconds."""
+
+    name: str
+    keys: int
+    median_ms: float
+    p95_ms: float
+    max_ms: float
+
+
+def _options(question: int, count: int = 9) -> list[JsonObject]:
+    return [
+        {
+            "value": f"q{question}o{o}",
+            "label": f"Option {o + 1} of question {question + 1}",
+            "description": "A description long enough to wrap on a narrow terminal. " * 2,
+        }
+        for o in range(count)
+    ]
+
+
+def _preview_text(option: int, lines: int) -> str:
+    # Short lines keep a 20,000-line preview well under the 1 MiB payload limit; the option
+    # number in each line makes every option's box differ, so moving between two options
+    # rewrites the whole box whatever the preview lengths.
+    return "\n".join(f"  {option}: line {n} of the preview" for n in range(lines))
+
+
+def stress_payload(preview_lines: int, questions: int = 10) -> JsonObject:
+    """The stress payload of python-port.md §8: ``questions`` x 9 options.
+
+    Question 2 is a preview question whose first option carries a preview of
+    ``preview_lines`` lines (its other options 20 lines each). Its options have one-line
+    descriptions, so its option list is shorter than the screen and the box, not the list,
+    decides the frame's height. The other questions alternate single and multi.
+    """
+    items: list[JsonObject] = []
+    for q in range(questions):
+        options = _options(q)
+        if q == 1:
+            for o, option in enumerate(options):
+                option["description"] = f"Layout {o + 1}"
+                option["preview"] = _preview_text(o, preview_lines if o == 0 else 20)
+        items.append(
+            {
+                "id": f"q{q}",
+                "label": f"Question {q + 1}",
+                "prompt": f"Question number {q + 1}: which option fits best?",
+                "type": "preview" if q == 1 else ("multi" if q % 2 else "single"),
+                "options": options,
+            }
+        )
+    return {"title": "Stress", "questions": items}
+
+
+def questions_payload(questions: int) -> JsonObject:
+    """``questions`` questions of 9 options each, no previews, single and multi alternating."""
+    return {
+        "title": "Many questions",
+        "questions": [
+            {
+                "id": f"q{q}",
+                "label": f"Question {q + 1}",
+                "prompt": f"Question number {q + 1}: which option fits best?",
+                "type": "multi" if q % 2 else "single",
+                "options": _options(q),
+            }
+            for q in range(questions)
+        ],
+    }
+
+
+def cases() -> tuple[KeyCase, ...]:
+    """Previews of 20 / 2,000 / 20,000 lines, then 1 / 10 / 50 questions."""
+    previews = tuple(
+        KeyCase(f"preview_{lines}_lines", stress_payload(lines), opening=(TAB,), timed_on="up")
+        for lines in (20, 2_000, 20_000)
+    )
+    questions = tuple(
+        KeyCase(f"questions_{count}", questions_payload(count)) for count in (1, 10, 50)
+    )
+    return previews + questions
+
+
+class _Discard:
+    """A text stream that drops what the renderer writes (the cost is in producing it)."""
+
+    encoding = "utf-8"
+
+    def write(self, data: str) -> int:
+        return len(data)
+
+    def flush(self) -> None:
+        pass
+
+
+async def _time_round(case: KeyCase, store_path: Path, keys: int) -> list[float]:
+    """Open a flow on ``case``, time ``keys`` arrow keys, cancel it; seconds per timed key."""
+    from prompt_toolkit.data_structures import Size
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output.vt100 import Vt100_Output
+
+    from pi_ask.config import SettingsStore
+    from pi_ask.contract import LoadedPayload, load_payload
+    from pi_ask.state import Abort, new_state
+    from pi_ask.tui.flow import AskFlow
+
+    loaded = load_payload(json.dumps(case.payload))
+    assert isinstance(loaded, LoadedPayload), loaded
+    size = Size(rows=SCREEN_ROWS, columns=SCREEN_COLUMNS)
+    output = Vt100_Output(_Discard(), lambda: size, enable_cpr=False)  # type: ignore[arg-type]
+    rendered = asyncio.Event()
+    with create_pipe_input() as pipe:
+        flow = AskFlow(
+            new_state(loaded.payload), store=SettingsStore(store_path), input=pipe, output=output
+        )
+        # Wait on an event, not a poll: prompt_toolkit postpones a redraw while the loop has
+        # other work, so a polling loop would measure its own postponement.
+        flow.app.after_render += lambda _app: rendered.set()
+        task = asyncio.ensure_future(flow.run_async())
+
+        async def send(data: str) -> float:
+            rendered.clear()
+            start = time.perf_counter()
+            pipe.send_text(data)
+            await rendered.wait()
+            elapsed = time.perf_counter() - start
+            await asyncio.sleep(SETTLE_S)
+            return elapsed
+
+        await rendered.wait()
+        await asyncio.sleep(0.05)  # the services that start after the first frame
+        for key in case.opening:
+            await send(key)
+        times: list[float] = []
+        for index in range(keys):
+            key = DOWN if index % 2 == 0 else UP
+            elapsed = await send(key)
+            if case.timed_on == "all" or key == UP:
+                times.append(elapsed)
+        flow.dispatch(Abort())
+        await task
+    return times
+
+
+def _summary(name: str, times: Sequence[float]) -> KeyTiming:
+    ordered = sorted(times)
+    return KeyTiming(
+        name=name,
+        keys=len(ordered),
+        median_ms=round(statistics.median(ordered) * 1000, 2),
+        p95_ms=round(ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))] * 1000, 2),
+        max_ms=round(ordered[-1] * 1000, 2),
+    )
+
+
+def measure_keystrokes(workdir: Path) -> tuple[KeyTiming, ...]:
+    """Time keys on every case of ``cases()``, interleaved over ``ROUNDS`` rounds."""
+    all_cases = cases()
+    times: dict[str, list[float]] = {case.name: [] for case in all_cases}
+    store_path = workdir / "keystrokes.toml"
+    # One untimed round first: imports, caches and the config file are warm for all cases.
+    asyncio.run(_time_round(all_cases[0], store_path, 4))
+    for round_number in range(ROUNDS):
+        shift = round_number % len(all_cases)
+        for case in all_cases[shift:] + all_cases[:shift]:
+            times[case.name] += asyncio.run(_time_round(case, store_path, KEYS_PER_ROUND))
+    return tuple(_summary(case.name, times[case.name]) for case in all_cases)

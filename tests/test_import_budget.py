@@ -1,0 +1,140 @@
+"""Import budget (python-port.md §8): nothing the first frame does not need loads before it.
+
+Each check runs ``pi-ask ask --ui tui PAYLOAD`` in a fresh interpreter, through the same
+path a user's command takes (``cli.main``: settings store opened, payload loaded, session
+recorder started, the TUI flow), with one change: the controlling terminal is replaced by a
+pipe input and a Vt100 output into memory, so no terminal is needed. Right after the
+first frame is written the child saves ``sys.modules`` and exits. The probes prove the
+detector can fail: a child that imports a heavy module first must be caught.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+FIXTURE = Path(__file__).parent / "tui" / "fixtures" / "payload_a.json"
+# Notification back ends, the config model and editor, LLM clients, a file watcher
+# library, an HTTP client: the first frame needs none of them.
+HEAVY = (
+    "apprise",
+    "pydantic",
+    "pydantic_settings",
+    "openai",
+    "tomlkit",
+    "mcp",
+    "watchfiles",
+    "requests",
+)
+TIMEOUT_S = 60
+
+# The child: argv = [report file, module to import first or ""].
+CHILD = r"""
+import importlib, json, os, sys
+
+report, probe = sys.argv[1], sys.argv[2]
+if probe:
+    importlib.import_module(probe)
+
+from prompt_toolkit import renderer
+from prompt_toolkit.data_structures import Size
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output.vt100 import Vt100_Output
+
+import pi_ask.tui.terminal as terminal
+
+
+class Screen:
+    encoding = "utf-8"
+
+    def __init__(self):
+        self.text = []
+
+    def write(self, data):
+        self.text.append(data)
+        return len(data)
+
+    def flush(self):
+        pass
+
+
+screen = Screen()
+pipe_context = create_pipe_input()  # kept: dropping it would close the pipe
+pipe = pipe_context.__enter__()
+opened = []
+
+
+def open_headless(path=terminal.TTY_PATH):
+    opened.append(path)
+    output = Vt100_Output(screen, lambda: Size(rows=40, columns=100), enable_cpr=False)
+    return terminal.Terminal(pipe, output)
+
+
+terminal.open_terminal = open_headless  # before pi_ask.tui.flow imports it
+render = renderer.Renderer.render
+
+
+def first_frame(self, *args, **kwargs):
+    render(self, *args, **kwargs)
+    with open(report, "w", encoding="utf-8") as handle:
+        json.dump(
+            {"modules": sorted(sys.modules), "opened": opened, "drawn": "".join(screen.text)},
+            handle,
+        )
+    os._exit(0)
+
+
+renderer.Renderer.render = first_frame
+from pi_ask.cli import main
+
+sys.exit(main(["ask", "--ui", "tui", sys.argv[3]]))
+"""
+
+
+def heavy_before_first_frame(tmp_path: Path, probe: str = "") -> set[str]:
+    """Run the flow in a child (importing ``probe`` first); the heavy packages it held."""
+    report = tmp_path / "modules.json"
+    env = {key: value for key, value in os.environ.items() if not key.startswith("PI_ASK_")}
+    env.update(
+        PI_ASK_CONFIG=str(tmp_path / "config.toml"),
+        PI_ASK_STATE_DIR=str(tmp_path / "state"),
+        TERM="xterm-256color",
+    )
+    child = subprocess.run(
+        [sys.executable, "-c", CHILD, str(report), probe, str(FIXTURE)],
+        env=env,
+        cwd=tmp_path,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT_S,
+        check=False,
+    )
+    assert report.exists(), (
+        f"the flow never drew its first frame (exit {child.returncode})\n"
+        f"stdout: {child.stdout}\nstderr: {child.stderr}"
+    )
+    data = json.loads(report.read_text(encoding="utf-8"))
+    assert data["opened"], "the flow did not open its terminal through tui.terminal"
+    assert "Project setup" in data["drawn"], "the first frame does not show the payload"
+    return {name.split(".")[0] for name in data["modules"]} & set(HEAVY)
+
+
+def test_first_frame_imports_nothing_heavy(tmp_path: Path) -> None:
+    assert heavy_before_first_frame(tmp_path) == set()
+    # The same path as `pi-ask ask`: the session recorder wrote the payload first.
+    assert list((tmp_path / "state" / "sessions").glob("*.jsonl"))
+
+
+INSTALLED = [name for name in HEAVY if importlib.util.find_spec(name) is not None]
+
+
+@pytest.mark.parametrize("module", INSTALLED)
+def test_detector_sees_a_heavy_import(tmp_path: Path, module: str) -> None:
+    assert module in heavy_before_first_frame(tmp_path, probe=module)
