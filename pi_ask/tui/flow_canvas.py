@@ -79,6 +79,10 @@ class FlowCanvas:
         return min(lines, tallest, max_height)
 
     def overlay_width(self) -> int:
+        # prompt_toolkit asks on every frame; while no overlay is open it draws nothing at any
+        # width, and settings_screen (~1.5 ms to import) can wait until one opens.
+        if self._panel() is None:
+            return 0
         from pi_ask.tui.settings_screen import overlay_width
 
         return overlay_width(self._size().columns)

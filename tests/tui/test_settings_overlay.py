@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
+import textwrap
 from pathlib import Path
 
 from pi_ask.config import SettingsStore
 
 from .driver import Driver, run, state_for
 
+ROOT = Path(__file__).resolve().parents[2]
 FOOTER = " t question type · Enter confirm · N/Shift+N note · Esc dismiss · ? settings"
 
 
@@ -28,6 +32,39 @@ def test_overlay_is_drawn_centred_over_the_flow(store: SettingsStore) -> None:
         await driver.close()
 
     run(scenario())
+
+
+def test_the_overlay_drawing_loads_when_the_overlay_first_opens(tmp_path: Path) -> None:
+    # Its import is kept off the first frame (python-port.md §8).
+    code = textwrap.dedent(
+        """
+        import sys
+        from pathlib import Path
+        from pi_ask.config import SettingsStore
+        from tests.tui.driver import Driver, run, state_for
+
+        async def scenario():
+            store = SettingsStore(Path(sys.argv[1]))
+            driver = await Driver(state_for("payload_a.json"), store).start()
+            print("pi_ask.tui.settings_screen" in sys.modules)
+            await driver.press("?")
+            print("pi_ask.tui.settings_screen" in sys.modules, driver.find("pi-ask settings"))
+            await driver.close()
+
+        run(scenario())
+        """
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PI_ASK_") and k != "NO_COLOR"}
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path / "config.toml")],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert done.stdout.splitlines() == ["False", "True (1, 32)"], done.stderr
 
 
 def test_toggle_saves_at_once_and_applies_live(store: SettingsStore) -> None:
