@@ -8,7 +8,6 @@ ctrl, shift, alt, super and spells the base as pi-tui does (``esc``, ``pageUp``)
 
 from __future__ import annotations
 
-import difflib
 import string
 
 MODIFIER_ORDER: tuple[str, ...] = ("ctrl", "shift", "alt", "super")
@@ -173,6 +172,8 @@ def _suggest(word: str, candidates: dict[str, str]) -> str | None:
     # Single characters are never typos of a name worth suggesting, and "f13" is no "f3".
     if len(word) < 2 or (word[0] == "f" and word[1:].isdigit()):
         return None
+    import difflib  # only for a bad key id: every start validates the keymaps
+
     matches = difflib.get_close_matches(word, [c for c in candidates if len(c) > 1], 1, 0.75)
     return matches[0] if matches else None
 

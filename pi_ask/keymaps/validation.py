@@ -11,7 +11,6 @@ context; then keys of ``global`` reused in ``main``, ``editor`` or ``note_editor
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TypeVar
@@ -327,6 +326,8 @@ def _elsewhere(name: str) -> str:
 
 
 def _did_you_mean(name: str, specs: tuple[_Spec, ...]) -> str:
+    import difflib  # only for an unknown name: every start validates the keymaps
+
     spellings = {spelling: spec.name for spec in specs for spelling in (spec.name, spec.alias)}
     matches = difflib.get_close_matches(name, list(spellings), 1, 0.7)
     return f" (did you mean {quote(spellings[matches[0]])}?)" if matches else ""
