@@ -23,6 +23,8 @@ class FrameTiming:
     Attributes:
         first_key_median_ms: For keyed launches: a Down key sent as soon as the first frame
             is there, until the moved cursor is on the screen.
+        frames_ms / first_keys_ms: Every run, in round order (run ``i`` of two launches
+            was taken in the same round, moments apart).
     """
 
     name: str
@@ -31,6 +33,8 @@ class FrameTiming:
     min_ms: float
     max_ms: float
     first_key_median_ms: float | None
+    frames_ms: tuple[float, ...]
+    first_keys_ms: tuple[float, ...]
 
 
 def _ms(seconds: float) -> float:
@@ -47,7 +51,15 @@ def _summary(launch: Launch, timings: Sequence[RunTiming]) -> FrameTiming:
         min_ms=_ms(min(frames)),
         max_ms=_ms(max(frames)),
         first_key_median_ms=_ms(statistics.median(keys)) if keys else None,
+        frames_ms=tuple(_ms(frame) for frame in frames),
+        first_keys_ms=tuple(_ms(key) for key in keys),
     )
+
+
+def paired_ratio(numerator: Sequence[float], denominator: Sequence[float]) -> float:
+    """The median of the per-round ratios: load that hits one round cancels out."""
+    ratios = [a / b for a, b in zip(numerator, denominator, strict=True)]
+    return round(statistics.median(ratios), 2)
 
 
 def measure_first_frames(launches: Sequence[Launch], runs: int = RUNS) -> dict[str, FrameTiming]:

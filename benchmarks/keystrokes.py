@@ -12,16 +12,19 @@ from __future__ import annotations
 import asyncio
 import json
 import statistics
+import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from types import FrameType
 
 DOWN = "\x1b[B"
 UP = "\x1b[A"
 TAB = "\t"
-ROUNDS = 5
-KEYS_PER_ROUND = 40
+ROUNDS = 10
+KEYS_PER_ROUND = 20
+COUNTED_KEYS = 20  # keys whose Python calls are counted, in one more (untimed) round
 # After each frame the loop is left alone this long, so the next key is timed from an idle
 # loop (a person's keys come tens of milliseconds apart; key repeat is ~30 ms).
 SETTLE_S = 0.004
@@ -54,13 +57,18 @@ class KeyCase:
 
 @dataclass(frozen=True, slots=True)
 class KeyTiming:
-    """Per-key cost of one case, in milliseconds."""
+    """Per-key cost of one case: wall milliseconds, and Python calls per key.
+
+    ``calls_per_key`` is the median over ``COUNTED_KEYS`` keys of a separate round run
+    under ``CallCounter`` (its overhead would spoil the timings).
+    """
 
     name: str
     keys: int
     median_ms: float
     p95_ms: float
     max_ms: float
+    calls_per_key: int
 
 
 def _options(question: int, count: int = 9) -> list[JsonObject]:
@@ -149,8 +157,31 @@ class _Discard:
         pass
 
 
-async def _time_round(case: KeyCase, store_path: Path, keys: int) -> list[float]:
-    """Open a flow on ``case``, time ``keys`` arrow keys, cancel it; seconds per timed key."""
+class CallCounter:
+    """Counts the Python function calls made while ``on`` (a ``sys.setprofile`` hook).
+
+    A call count does not depend on the machine's load, so it shows whether the work per
+    key grows with the payload where timings on a busy machine can only hint at it.
+    """
+
+    def __init__(self) -> None:
+        self.on = False
+        self.calls = 0
+
+    def __call__(self, _frame: FrameType, event: str, _arg: object) -> None:
+        if self.on and event == "call":
+            self.calls += 1
+
+
+async def _time_round(
+    case: KeyCase, store_path: Path, keys: int, counter: CallCounter | None = None
+) -> list[float]:
+    """Open a flow on ``case``, send ``keys`` arrow keys, cancel it.
+
+    Returns:
+        For each timed key, the seconds until its frame was drawn or, with ``counter``,
+        the Python calls made meanwhile.
+    """
     from prompt_toolkit.data_structures import Size
     from prompt_toolkit.input import create_pipe_input
     from prompt_toolkit.output.vt100 import Vt100_Output
@@ -176,13 +207,20 @@ async def _time_round(case: KeyCase, store_path: Path, keys: int) -> list[float]
 
         async def send(data: str) -> float:
             rendered.clear()
+            if counter is not None:
+                counter.calls, counter.on = 0, True
             start = time.perf_counter()
             pipe.send_text(data)
             await rendered.wait()
             elapsed = time.perf_counter() - start
+            if counter is not None:
+                counter.on = False
+                elapsed = counter.calls
             await asyncio.sleep(SETTLE_S)
             return elapsed
 
+        if counter is not None:
+            sys.setprofile(counter)
         await rendered.wait()
         await asyncio.sleep(0.05)  # the services that start after the first frame
         for key in case.opening:
@@ -195,10 +233,11 @@ async def _time_round(case: KeyCase, store_path: Path, keys: int) -> list[float]
                 times.append(elapsed)
         flow.dispatch(Abort())
         await task
+        sys.setprofile(None)
     return times
 
 
-def _summary(name: str, times: Sequence[float]) -> KeyTiming:
+def _summary(name: str, times: Sequence[float], calls: Sequence[float]) -> KeyTiming:
     ordered = sorted(times)
     return KeyTiming(
         name=name,
@@ -206,6 +245,7 @@ def _summary(name: str, times: Sequence[float]) -> KeyTiming:
         median_ms=round(statistics.median(ordered) * 1000, 2),
         p95_ms=round(ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))] * 1000, 2),
         max_ms=round(ordered[-1] * 1000, 2),
+        calls_per_key=round(statistics.median(calls)),
     )
 
 
@@ -220,4 +260,8 @@ def measure_keystrokes(workdir: Path) -> tuple[KeyTiming, ...]:
         shift = round_number % len(all_cases)
         for case in all_cases[shift:] + all_cases[:shift]:
             times[case.name] += asyncio.run(_time_round(case, store_path, KEYS_PER_ROUND))
-    return tuple(_summary(case.name, times[case.name]) for case in all_cases)
+    calls = {
+        case.name: asyncio.run(_time_round(case, store_path, COUNTED_KEYS, CallCounter()))
+        for case in all_cases
+    }
+    return tuple(_summary(case.name, times[case.name], calls[case.name]) for case in all_cases)

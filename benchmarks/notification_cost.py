@@ -2,9 +2,9 @@
 
 The notifying config runs a command channel that hangs (``sleep 30``, abandoned after
 ``TIMEOUT_S``) and then a real apprise ``json://`` channel to the benchmark's loopback
-server. Right after the first frame the benchmark types Down/Up every ``GAP_S`` and times
-each key until the server has the notification, then types as many keys into a flow
-without that config, from its first frame too, for comparison.
+server. Two flows are opened side by side, one with that config and one without; from
+their first frames on, the benchmark types Down/Up into each by turns, every ``GAP_S``,
+timing each key until its screen shows the move, until the server has the notification.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import statistics
 import time
 from dataclasses import dataclass
 
+from first_frame import paired_ratio
 from notify_sink import NotifySink
 from terminal_runs import DOWN, UP, Launch, TerminalRun, cursor_on
 
@@ -41,6 +42,8 @@ class NotificationWindow:
         keys: Keys timed in each flow.
         notifying_median_ms / notifying_max_ms: In the flow whose notification runs.
         plain_median_ms / plain_max_ms: The same number of keys in a flow without it.
+        paired_ratio: The median of notifying / plain over the keys typed one after the
+            other.
     """
 
     delivered_after_ms: float | None
@@ -49,48 +52,36 @@ class NotificationWindow:
     notifying_max_ms: float
     plain_median_ms: float
     plain_max_ms: float
-
-
-def _type_keys(run: TerminalRun, count: int | None, until: NotifySink | None) -> list[float]:
-    """Down/Up every ``GAP_S`` from now: ``count`` keys, or until ``until`` gets a POST."""
-    baseline = until.count() if until is not None else 0
-    times: list[float] = []
-    start = time.perf_counter()
-    while True:
-        if count is not None and len(times) >= count:
-            return times
-        if until is not None and (until.count() > baseline or time.perf_counter() - start > WAIT_S):
-            return times
-        down = len(times) % 2 == 0
-        times.append(run.press(DOWN if down else UP, cursor_on(2 if down else 1)))
-        time.sleep(GAP_S)
+    paired_ratio: float
 
 
 def measure_notification_window(
     plain: Launch, notifying: Launch, sink: NotifySink
 ) -> NotificationWindow:
-    """Time keys in ``notifying`` until ``sink`` is notified, then as many in ``plain``."""
+    """Type into ``notifying`` and ``plain`` by turns until ``sink`` is notified."""
     before = sink.count()
-    run = TerminalRun(notifying)
+    runs = (TerminalRun(notifying), TerminalRun(plain))
+    times: tuple[list[float], list[float]] = ([], [])
     try:
-        run.first_frame()
+        for run in runs:
+            run.first_frame()
         shown = time.perf_counter()
-        noisy = _type_keys(run, None, sink)
+        while sink.count() == before and time.perf_counter() - shown < WAIT_S:
+            down = len(times[0]) % 2 == 0
+            for run, timings in zip(runs, times, strict=True):
+                timings.append(run.press(DOWN if down else UP, cursor_on(2 if down else 1)))
+                time.sleep(GAP_S)
     finally:
-        run.close()
+        for run in runs:
+            run.close()
     arrivals = sink.received[before:]
-    delivered = round((arrivals[0][0] - shown) * 1000, 1) if arrivals else None
-    run = TerminalRun(plain)
-    try:
-        run.first_frame()
-        quiet = _type_keys(run, len(noisy), None)
-    finally:
-        run.close()
+    noisy, quiet = times
     return NotificationWindow(
-        delivered_after_ms=delivered,
+        delivered_after_ms=round((arrivals[0][0] - shown) * 1000, 1) if arrivals else None,
         keys=len(noisy),
         notifying_median_ms=round(statistics.median(noisy) * 1000, 1),
         notifying_max_ms=round(max(noisy) * 1000, 1),
         plain_median_ms=round(statistics.median(quiet) * 1000, 1),
         plain_max_ms=round(max(quiet) * 1000, 1),
+        paired_ratio=paired_ratio(noisy, quiet),
     )

@@ -12,7 +12,8 @@ machine, a budget table with PASS/FAIL and the detail tables, as Markdown, and w
 - Keys typed while that notification runs, against a flow without it
   (``notification_cost.py``).
 - Keystroke to frame, in-process, for previews of 20 / 2,000 / 20,000 lines and for
-  1 / 10 / 50 questions (``keystrokes.py``).
+  1 / 10 / 50 questions, with the Python calls each key makes as a load-free cross-check
+  (``keystrokes.py``).
 - A config file saved like an editor does, until the open flow draws the new setting
   (``config_reload.py``).
 - Modules loaded before the first frame, and resident memory (``loaded_modules.py``).
@@ -37,7 +38,7 @@ from pathlib import Path
 
 from config_reload import ReloadTiming, measure_reload
 from file_completion import CompletionTiming, measure_file_completion
-from first_frame import FrameTiming, measure_first_frames
+from first_frame import FrameTiming, measure_first_frames, paired_ratio
 from keystrokes import KeyTiming, measure_keystrokes
 from loaded_modules import HEAVY, LoadedModules, measure_loaded_modules
 from notification_cost import (
@@ -61,8 +62,9 @@ BUDGET_RSS_MIB = 60.0
 BUDGET_RELOAD_MS = 1000.0
 # "Costs nothing" within what two medians of 15 on a busy machine agree to.
 NOISE_RATIO = 1.15
-# A key that waited on the hanging channel would wait its whole timeout (seconds).
-BUDGET_KEY_MAX_MS = 100.0
+# A key that waited on the hanging channel would wait its whole 2 s timeout; a load
+# spike on a shared machine can add a hundred milliseconds to any key.
+BUDGET_KEY_MAX_MS = 500.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,9 +165,12 @@ def _key(keys: tuple[KeyTiming, ...], name: str) -> KeyTiming:
     return next(timing for timing in keys if timing.name == name)
 
 
-def _flatness(keys: tuple[KeyTiming, ...], prefix: str) -> float:
-    medians = [timing.median_ms for timing in keys if timing.name.startswith(prefix)]
-    return round(max(medians) / min(medians), 2)
+def _flatness(keys: tuple[KeyTiming, ...], prefix: str) -> tuple[float, float]:
+    """Largest / smallest median time, and the same for calls per key, over a curve."""
+    curve = [timing for timing in keys if timing.name.startswith(prefix)]
+    medians = [timing.median_ms for timing in curve]
+    calls = [timing.calls_per_key for timing in curve]
+    return round(max(medians) / min(medians), 2), round(max(calls) / min(calls), 2)
 
 
 def budgets(
@@ -178,20 +183,20 @@ def budgets(
     """Every budget of python-port.md §8 (and the reload promise of §4), judged."""
     floor, ask, notifying = frames["floor"], frames["ask"], frames["ask_notifying"]
     frame_ratio = round(ask.median_ms / floor.median_ms, 2)
-    notify_ratio = round(notifying.median_ms / ask.median_ms, 2)
-    first_key_ratio = round(
-        (notifying.first_key_median_ms or 0.0) / (ask.first_key_median_ms or 1.0), 2
-    )
-    window_ratio = round(window.notifying_median_ms / window.plain_median_ms, 2)
+    frame_paired = paired_ratio(ask.frames_ms, floor.frames_ms)
+    notify_ratio = paired_ratio(notifying.frames_ms, ask.frames_ms)
+    first_key_ratio = paired_ratio(notifying.first_keys_ms, ask.first_keys_ms)
+    window_ratio = window.paired_ratio
     stress = _key(keys, "preview_20000_lines")
-    previews_flat = _flatness(keys, "preview_")
-    questions_flat = _flatness(keys, "questions_")
+    previews_flat, previews_calls = _flatness(keys, "preview_")
+    questions_flat, questions_calls = _flatness(keys, "questions_")
     heavy = ", ".join(loaded.heavy_at_first_frame) or "none"
     rss = max(loaded.rss_first_frame_mib, loaded.rss_settled_mib)
     return (
         Budget(
             "first frame, pi-ask ask / floor",
-            f"{frame_ratio}x ({ask.median_ms} / {floor.median_ms} ms)",
+            f"{frame_ratio}x (medians {ask.median_ms} / {floor.median_ms} ms; "
+            f"per round {frame_paired}x)",
             f"<= {BUDGET_FRAME_RATIO}x (aim {AIM_FRAME_RATIO}x: "
             f"{'met' if frame_ratio <= AIM_FRAME_RATIO else 'not met'})",
             frame_ratio <= BUDGET_FRAME_RATIO,
@@ -218,34 +223,36 @@ def budgets(
         ),
         Budget(
             "keystroke cost flat as the preview grows (20 -> 20,000 lines), max/min median",
-            f"{previews_flat}x",
+            f"{previews_flat}x (Python calls per key: {previews_calls}x)",
             f"< {BUDGET_FLAT_RATIO}x",
             previews_flat < BUDGET_FLAT_RATIO,
         ),
         Budget(
             "keystroke cost flat as questions grow (1 -> 50), max/min median",
-            f"{questions_flat}x",
+            f"{questions_flat}x (Python calls per key: {questions_calls}x)",
             f"< {BUDGET_FLAT_RATIO}x",
             questions_flat < BUDGET_FLAT_RATIO,
         ),
         Budget(
-            "hanging channel + apprise: first frame / plain ask",
-            f"{notify_ratio}x ({notifying.median_ms} / {ask.median_ms} ms)",
+            "hanging channel + apprise: first frame / plain ask, per round",
+            f"{notify_ratio}x (medians {notifying.median_ms} / {ask.median_ms} ms)",
             f"<= {NOISE_RATIO}x (noise)",
             notify_ratio <= NOISE_RATIO,
         ),
         Budget(
-            "hanging channel + apprise: first key after the first frame / plain ask",
-            f"{first_key_ratio}x ({notifying.first_key_median_ms} / {ask.first_key_median_ms} ms)",
+            "hanging channel + apprise: first key after the first frame / plain, per round",
+            f"{first_key_ratio}x (medians {notifying.first_key_median_ms} / "
+            f"{ask.first_key_median_ms} ms)",
             f"<= {NOISE_RATIO}x (noise)",
             first_key_ratio <= NOISE_RATIO,
         ),
         Budget(
-            "keys typed until the notification arrived: median / plain, max",
-            f"{window_ratio}x ({window.notifying_median_ms} / {window.plain_median_ms} ms), "
+            "keys typed until the notification arrived, by turns with a plain flow: per pair, max",
+            f"{window_ratio}x (medians {window.notifying_median_ms} / "
+            f"{window.plain_median_ms} ms), "
             f"max {window.notifying_max_ms} ms, {window.keys} keys",
-            f"<= 1.25x, max < {BUDGET_KEY_MAX_MS:g} ms",
-            window_ratio <= 1.25
+            f"<= {NOISE_RATIO}x (noise), max < {BUDGET_KEY_MAX_MS:g} ms",
+            window_ratio <= NOISE_RATIO
             and window.notifying_max_ms < BUDGET_KEY_MAX_MS
             and window.delivered_after_ms is not None,
         ),
@@ -330,8 +337,8 @@ def report(
         ),
         "## Keystroke to frame, in-process (ms)",
         _table(
-            ("payload", "keys", "median", "p95", "max"),
-            [(k.name, k.keys, k.median_ms, k.p95_ms, k.max_ms) for k in keys],
+            ("payload", "keys", "median", "p95", "max", "Python calls per key"),
+            [(k.name, k.keys, k.median_ms, k.p95_ms, k.max_ms, k.calls_per_key) for k in keys],
         ),
         "## Modules at the first frame, and after",
         _table(
