@@ -1,0 +1,16 @@
+"""Every test runs with its own settings file and state folder, never the user's."""
+
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def _own_user_folders(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = tmp_path_factory.mktemp("user")
+    monkeypatch.setenv("PI_ASK_CONFIG", str(home / "config" / "pi-ask" / "config.toml"))
+    monkeypatch.setenv("PI_ASK_STATE_DIR", str(home / "state" / "pi-ask"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / "config"))
+    monkeypatch.setenv("XDG_STATE_HOME", str(home / "state"))
