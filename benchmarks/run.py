@@ -60,8 +60,14 @@ BUDGET_KEY_MS = 10.0
 BUDGET_FLAT_RATIO = 1.5
 BUDGET_RSS_MIB = 60.0
 BUDGET_RELOAD_MS = 1000.0
-# "Costs nothing" within what two medians of 15 on a busy machine agree to.
-NOISE_RATIO = 1.15
+# "Costs nothing", within what medians of a busy shared machine agree to. What the budget
+# guards against is far larger: a first frame or key that waited on the hanging channel
+# would wait its whole 2 s timeout (10x a first frame, 50x a key), and importing apprise
+# on the way costs ~150 ms (+0.7x a first frame, +4x a first key).
+NOISE_RATIO = 1.25
+# The first key after the first frame is a ~35 ms figure taken once per run: with the same
+# code its paired ratio was 1.19 over 15 runs in one benchmark and 0.94 over 25 in another.
+FIRST_KEY_NOISE_RATIO = 1.5
 # A key that waited on the hanging channel would wait its whole 2 s timeout; a load
 # spike on a shared machine can add a hundred milliseconds to any key.
 BUDGET_KEY_MAX_MS = 500.0
@@ -243,8 +249,8 @@ def budgets(
             "hanging channel + apprise: first key after the first frame / plain, per round",
             f"{first_key_ratio}x (medians {notifying.first_key_median_ms} / "
             f"{ask.first_key_median_ms} ms)",
-            f"<= {NOISE_RATIO}x (noise)",
-            first_key_ratio <= NOISE_RATIO,
+            f"<= {FIRST_KEY_NOISE_RATIO}x (noise)",
+            first_key_ratio <= FIRST_KEY_NOISE_RATIO,
         ),
         Budget(
             "keys typed until the notification arrived, by turns with a plain flow: per pair, max",
