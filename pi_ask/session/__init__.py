@@ -34,9 +34,9 @@ if TYPE_CHECKING:
     from pi_ask.session.answer_form import extract_form
     from pi_ask.session.answer_source import AssistantMessage, find_message
     from pi_ask.session.entries import Draft
-    from pi_ask.session.extract_offline import extract_offline
     from pi_ask.session.extraction import ExtractionError, ExtractorUnavailable
     from pi_ask.session.log import SessionFile, SessionLog, read_session
+    from pi_ask.session.offline_extractor import extract_offline
     from pi_ask.session.recorder import AskRecorder, payload_source_for
     from pi_ask.session.replay import NothingToReplay, Replay, find_replay, read_files
     from pi_ask.session.resume import Resumable, find_resumables, restore
@@ -50,7 +50,7 @@ _HOMES = {
     "ExtractionError": "pi_ask.session.extraction",
     "ExtractorUnavailable": "pi_ask.session.extraction",
     "extract_form": "pi_ask.session.answer_form",
-    "extract_offline": "pi_ask.session.extract_offline",
+    "extract_offline": "pi_ask.session.offline_extractor",
     "SessionFile": "pi_ask.session.log",
     "SessionLog": "pi_ask.session.log",
     "read_session": "pi_ask.session.log",

@@ -12,9 +12,9 @@ from collections.abc import Callable
 from pi_ask.config import AnswerSettings
 from pi_ask.contract.results import JsonObject
 from pi_ask.session.answer_source import AssistantMessage
-from pi_ask.session.extract_model import ModelRun, extract_with_model
-from pi_ask.session.extract_offline import extract_offline
 from pi_ask.session.extraction import ExtractionError, ExtractorUnavailable
+from pi_ask.session.model_extractor import ModelRun, extract_with_model
+from pi_ask.session.offline_extractor import extract_offline
 from pi_ask.session.providers import first_usable
 
 NO_MODEL = (

@@ -8,8 +8,8 @@ import pytest
 from pi_ask.config import AnswerSettings, ModelEntry
 from pi_ask.session.answer_form import NO_MODEL, extract_form
 from pi_ask.session.answer_source import AssistantMessage
-from pi_ask.session.extract_model import INSTALL_HINT
 from pi_ask.session.extraction import ExtractorUnavailable
+from pi_ask.session.model_extractor import INSTALL_HINT
 
 from .chat_server import Reply, chat_server
 

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pi_ask.contract import LoadedPayload, load_payload
-from pi_ask.session.extract_offline import extract_offline
+from pi_ask.session.offline_extractor import extract_offline
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "answer"
 MESSAGES = sorted(FIXTURES.glob("*.md"))

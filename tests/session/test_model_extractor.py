@@ -5,8 +5,8 @@ import time
 
 import pytest
 
-from pi_ask.session.extract_model import ModelRun, extract_with_model
 from pi_ask.session.extraction import GAVE_UP, TIMED_OUT, ExtractionError
+from pi_ask.session.model_extractor import ModelRun, extract_with_model
 from pi_ask.session.providers import Endpoint
 
 from .chat_server import Reply, chat_server
