@@ -8,7 +8,8 @@ machine, a budget table with PASS/FAIL and the detail tables, as Markdown, and w
 - First frame of ``pi-ask ask`` on a real pseudo-terminal against the floor, a bare
   prompt_toolkit app drawing one line (``floor_app.py``); also ``pi-ask demo`` and
   ``pi-ask ask`` with a notifying config (a hanging command channel, then apprise to a
-  loopback server). Interleaved, median of 15 each (``first_frame.py``).
+  loopback server). Interleaved, 15 rounds; each ratio is the median of the 15 per-round
+  ratios (``first_frame.py``).
 - Keys typed while that notification runs, against a flow without it
   (``notification_cost.py``).
 - Keystroke to frame, in-process, for previews of 20 / 2,000 / 20,000 lines and for
@@ -188,8 +189,11 @@ def budgets(
 ) -> tuple[Budget, ...]:
     """Every budget of python-port.md §8 (and the reload promise of §4), judged."""
     floor, ask, notifying = frames["floor"], frames["ask"], frames["ask_notifying"]
-    frame_ratio = round(ask.median_ms / floor.median_ms, 2)
-    frame_paired = paired_ratio(ask.frames_ms, floor.frames_ms)
+    # Judged on the median of the 15 per-round ratios: the ratio of the two medians swings
+    # with load that hits some rounds and not others (the same command measured as "ask"
+    # and "ask_notifying" once gave medians 300 and 228 ms, paired ratio 1.00).
+    frame_ratio = paired_ratio(ask.frames_ms, floor.frames_ms)
+    medians_ratio = round(ask.median_ms / floor.median_ms, 2)
     notify_ratio = paired_ratio(notifying.frames_ms, ask.frames_ms)
     first_key_ratio = paired_ratio(notifying.first_keys_ms, ask.first_keys_ms)
     window_ratio = window.paired_ratio
@@ -200,9 +204,8 @@ def budgets(
     rss = max(loaded.rss_first_frame_mib, loaded.rss_settled_mib)
     return (
         Budget(
-            "first frame, pi-ask ask / floor",
-            f"{frame_ratio}x (medians {ask.median_ms} / {floor.median_ms} ms; "
-            f"per round {frame_paired}x)",
+            "first frame, pi-ask ask / floor, per round",
+            f"{frame_ratio}x (medians {ask.median_ms} / {floor.median_ms} ms = {medians_ratio}x)",
             f"<= {BUDGET_FRAME_RATIO}x (aim {AIM_FRAME_RATIO}x: "
             f"{'met' if frame_ratio <= AIM_FRAME_RATIO else 'not met'})",
             frame_ratio <= BUDGET_FRAME_RATIO,
@@ -295,7 +298,7 @@ def report(
     completion: CompletionTiming,
 ) -> str:
     """The Markdown report: machine, budgets, then the figures behind them."""
-    floor = frames["floor"].median_ms
+    floor = frames["floor"].frames_ms
     parts = [
         "## Machine",
         _table(
@@ -320,7 +323,7 @@ def report(
         ),
         "## First frame on a pty (interleaved, ms)",
         _table(
-            ("launch", "runs", "median", "min", "max", "x floor", "first key median"),
+            ("launch", "runs", "median", "min", "max", "x floor, per round", "first key median"),
             [
                 (
                     f.name,
@@ -328,7 +331,7 @@ def report(
                     f.median_ms,
                     f.min_ms,
                     f.max_ms,
-                    f"{f.median_ms / floor:.2f}",
+                    f"{paired_ratio(f.frames_ms, floor):.2f}",
                     f.first_key_median_ms if f.first_key_median_ms is not None else "-",
                 )
                 for f in frames.values()
