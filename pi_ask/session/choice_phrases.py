@@ -7,6 +7,7 @@ plain strings, so they can be tested one phrase at a time.
 from __future__ import annotations
 
 import re
+from typing import Literal
 
 from pi_ask.session.extraction import GENERIC_PROMPTS
 
@@ -65,6 +66,7 @@ _GENERIC = (
     "any other questions",
 )
 MAX_WORDS_PER_CHOICE = 12
+_SHORT_CHOICE_WORDS = 2
 
 
 def clean_question(sentence: str) -> str:
@@ -118,10 +120,10 @@ def inline_choices(sentence: str) -> tuple[str, ...]:
     text = clean_question(sentence).rstrip(_TRAILING_MARKUP + "?").strip()
     if not _OR.search(text) or re.search(r"\bor\s+not$", text, re.IGNORECASE):
         return ()
-    region, balanced = _choice_region(text)
-    splitter = _OR if balanced else _COMMA_OR
+    region, cut = _choice_region(text)
+    splitter = _OR if cut == "always" else _COMMA_OR
     parts = [part.strip(" ,;") for part in splitter.split(region)]
-    if balanced:
+    if cut == "always" or (cut == "when_longer" and _is_longest(parts)):
         parts = _balance(parts)
     if len(parts) > 1:
         parts[-1] = _TRAILING_CLAUSE.sub("", parts[-1])
@@ -131,18 +133,32 @@ def inline_choices(sentence: str) -> tuple[str, ...]:
     return choices
 
 
-def _choice_region(text: str) -> tuple[str, bool]:
-    """The text holding the alternatives, and whether its first one still needs cutting."""
+def _choice_region(text: str) -> tuple[str, Literal["always", "when_longer", "never"]]:
+    """The text holding the alternatives, and when its first one needs cutting.
+
+    After a lead the first alternative may still carry the verb ("Should I *use* PostgreSQL
+    or SQLite?"): it is cut only when it is a short phrase and longer than every other
+    alternative, all of them a word or two, so "migrate now or wait until Friday" and "keep
+    the endpoints, or replace them with GraphQL" keep their verbs.
+    """
     pieces = _SEPARATOR.split(text)
     if len(pieces) > 1 and _OR.search(pieces[-1]):
-        return pieces[-1], False
+        return pieces[-1], "never"
     lead = _LEADS.match(text)
     if lead:
-        return text[lead.end() :], False
+        return text[lead.end() :], "when_longer"
     head, comma, tail = text.partition(",")
     if comma and _OR.search(tail) and not _OR.search(head):
-        return tail, False
-    return text, True
+        return tail, "never"
+    return text, "always"
+
+
+def _is_longest(parts: list[str]) -> bool:
+    if len(parts) < 2:
+        return False
+    others = max(len(p.split()) for p in parts[1:])
+    first = len(parts[0].split())
+    return others <= _SHORT_CHOICE_WORDS and others < first <= _SHORT_CHOICE_WORDS + 2
 
 
 def _balance(parts: list[str]) -> list[str]:

@@ -33,6 +33,21 @@ def test_inline_choices(sentence: str, choices: tuple[str, ...]) -> None:
 
 
 @pytest.mark.parametrize(
+    ("sentence", "choices"),
+    [
+        ("Should I use PostgreSQL or SQLite?", ("PostgreSQL", "SQLite")),
+        ("Do you prefer to use tabs or spaces?", ("Tabs", "Spaces")),
+        ("Should we migrate now or wait until Friday?", ("Migrate now", "Wait until Friday")),
+        ("Should we keep it or drop it?", ("Keep it", "Drop it")),
+    ],
+)
+def test_a_verb_after_the_lead_is_dropped_only_before_short_alternatives(
+    sentence: str, choices: tuple[str, ...]
+) -> None:
+    assert inline_choices(sentence) == choices
+
+
+@pytest.mark.parametrize(
     "sentence",
     [
         "What should the service be called?",
