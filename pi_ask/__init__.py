@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from pi_ask.lazy_names import lazy_names
+
 __version__ = "0.1.0"
 __all__ = ["AskPayload", "PiAskError", "ToolResult", "ask_user", "run_flow"]
 
@@ -25,10 +27,4 @@ _HOMES = {
 }
 
 
-def __getattr__(name: str) -> object:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module 'pi_ask' has no attribute {name!r}")
-    import importlib
-
-    return getattr(importlib.import_module(home), name)
+__getattr__ = lazy_names(__name__, _HOMES)

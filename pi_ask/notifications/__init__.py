@@ -23,6 +23,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from pi_ask.lazy_names import lazy_names
+
 if TYPE_CHECKING:
     from pi_ask.notifications.channel import (
         CancelScope,
@@ -113,10 +115,6 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> object:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module 'pi_ask.notifications' has no attribute {name!r}")
-    import importlib
-
-    return getattr(importlib.import_module(f"pi_ask.notifications.{home}"), name)
+__getattr__ = lazy_names(
+    __name__, {name: f"pi_ask.notifications.{home}" for name, home in _HOMES.items()}
+)

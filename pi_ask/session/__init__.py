@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from pi_ask.lazy_names import lazy_names
+
 __all__ = [
     "AskRecorder",
     "AssistantMessage",
@@ -64,10 +66,4 @@ _HOMES = {
 }
 
 
-def __getattr__(name: str) -> object:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module 'pi_ask.session' has no attribute {name!r}")
-    import importlib
-
-    return getattr(importlib.import_module(home), name)
+__getattr__ = lazy_names(__name__, _HOMES)

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from pi_ask.lazy_names import lazy_names
+
 # A function named like its submodule is bound at once: importing the submodule later would
 # otherwise set the package attribute to the module, hiding the function from ``__getattr__``.
 from pi_ask.state.review_entries import review_entries
@@ -222,10 +224,4 @@ _HOMES = {
 }
 
 
-def __getattr__(name: str) -> object:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module 'pi_ask.state' has no attribute {name!r}")
-    import importlib
-
-    return getattr(importlib.import_module(home), name)
+__getattr__ = lazy_names(__name__, _HOMES)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from pi_ask.lazy_names import lazy_names
+
 __all__ = ["AskFlow", "FlowInterrupted", "run_ask_flow", "run_settings"]
 
 if TYPE_CHECKING:
@@ -22,10 +24,4 @@ _HOMES = {
 }
 
 
-def __getattr__(name: str) -> object:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module 'pi_ask.tui' has no attribute {name!r}")
-    import importlib
-
-    return getattr(importlib.import_module(home), name)
+__getattr__ = lazy_names(__name__, _HOMES)
