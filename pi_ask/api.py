@@ -212,9 +212,15 @@ class SignalAbort:
 
 
 def _pick_face(ui: UiMode) -> Literal["tui", "rpc", "none"]:
-    if ui == "auto":
-        return "tui" if has_terminal() else "none"
-    return ui
+    if ui in ("auto", "tui") and not has_terminal():
+        if ui == "tui":
+            # Asked for a terminal that is not there: the questions go back unanswered.
+            print(
+                "pi-ask: no terminal to draw on; the questions are returned unanswered",
+                file=sys.stderr,
+            )
+        return "none"
+    return "tui" if ui == "auto" else ui
 
 
 def _open_store(config: Path | None) -> SettingsStore:

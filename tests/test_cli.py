@@ -235,3 +235,17 @@ def test_an_unanswered_ask_stays_resumable(env: dict[str, str], tmp_path: Path) 
     resumed = run("ask", "--resume", "--ui", "none", env=env)
     assert resumed.returncode == 1
     assert json.loads(resumed.stdout)["details"]["title"] == "Setup"
+
+
+def test_a_tui_without_a_terminal_returns_the_questions(
+    env: dict[str, str], tmp_path: Path
+) -> None:
+    payload = tmp_path / "q.json"
+    payload.write_text(json.dumps(VALID), encoding="utf-8")
+    done = run("ask", "--ui", "tui", str(payload), env=env)
+    assert done.returncode == 1
+    assert json.loads(done.stdout)["content"][0]["text"].startswith("Needs user input")
+    assert (
+        done.stderr.strip()
+        == "pi-ask: no terminal to draw on; the questions are returned unanswered"
+    )
