@@ -16,8 +16,14 @@ class Body(NamedTuple):
             is too short for everything: the cursor row and whatever is open under it.
         box_rows: Content rows drawn in a preview box (0 without one), so a frame that is
             too tall knows how far the box can shrink.
+        outside_box: Body lines the box shares no row with (0 without one): those above and
+            below its block and, in the stacked layout, the option list over it. A box of
+            ``r`` content rows makes the body ``outside_box + r + 2`` lines tall (more only
+            when the option column beside a wide-layout box is taller), so the frame sizes
+            the box from the rows it has free, not from the preview's length.
     """
 
     lines: tuple[Line, ...]
     focus: tuple[int, int] = (0, 0)
     box_rows: int = 0
+    outside_box: int = 0

@@ -2,9 +2,11 @@
 
 The frame is drawn from the state alone: rule, title, tab row, the question or review body,
 the notice and the footer hints, rule. When the terminal is too short for all of it, the
-preview box shrinks first, then the spacing and the title go, and finally the body scrolls
-so the cursor row (and what is open under it) stays in view; the tab row, the notice and
-the closing rule are kept, so a 40x10 terminal still shows where you are and what you type.
+preview box shrinks first (to the rows the rest of the frame leaves free, so a preview shows
+as many lines whatever its total length), then the spacing and the title go, and finally
+the body scrolls so the cursor row (and what is open under it) stays in view; the tab row,
+the notice and the closing rule are kept, so a 40x10 terminal still shows where you are and
+what you type.
 """
 
 from __future__ import annotations
@@ -136,9 +138,14 @@ def render_frame(
         return top, [*bottom, _rule(width)]
 
     top, bottom = chrome(True, True, True)
-    overflow = len(top) + len(body.lines) + len(bottom) - height
-    if overflow > 0 and preview_cap is None and body.box_rows > _MIN_PREVIEW_ROWS:
-        body = render_body(view, width, max(_MIN_PREVIEW_ROWS, body.box_rows - overflow))
+    if preview_cap is None and body.box_rows > _MIN_PREVIEW_ROWS:
+        # The box gets every row the rest of the frame leaves free. Sized from the rows
+        # outside it, not from the frame's overflow: in the wide layout the option column
+        # beside the box may be what overflows, and shrinking the box would not help.
+        free = height - len(top) - len(bottom) - body.outside_box - 2
+        fitted = max(_MIN_PREVIEW_ROWS, free)
+        if body.box_rows > fitted:
+            body = render_body(view, width, fitted)
     for spacing, with_title, with_hints in (
         (True, True, True),
         (False, True, True),

@@ -160,7 +160,8 @@ def render_question(
     focus = (body.focus[0] + start, body.focus[1] + start)
     if _question_note_open(state, question):
         focus = (1, focus[1])
-    return Body(tuple(lines) + body.lines, focus, body.box_rows)
+    outside_box = len(lines) + body.outside_box if body.box_rows else 0
+    return Body(tuple(lines) + body.lines, focus, body.box_rows, outside_box)
 
 
 def _question_note_open(state: AskState, question: Question) -> bool:
@@ -259,6 +260,7 @@ def _preview_body(
     rows = question_rows(question)
     cursor = rows[min(state.row, len(rows) - 1)]
     box: tuple[Line, ...] = ()
+    beside_box = 0  # lines of the block drawn level with the box, the box included
     if cursor.is_custom:
         lines, focus = _list_lines(state, question, width)
     elif width >= PREVIEW_WIDE_MIN_WIDTH and question.options:
@@ -277,14 +279,17 @@ def _preview_body(
             )
             for i in range(max(len(column), len(box)))
         ]
+        beside_box = len(lines)
     else:
         lines, focus = _list_lines(state, question, width)
         lines.append(EMPTY)
         box = render_preview_box(cursor.option, width, window.rows, window.scroll)
         lines += [truncate(line, width) for line in box]
+        beside_box = len(box)
     detail = _detail(state, question, cursor, True)
     if detail is not None:
         lines += _render_detail(detail, width, editor, DETAIL_INDENT, detail.with_gap)
         if detail.kind == "editor":
             focus = (focus[0], len(lines) - 1)
-    return Body(tuple(lines), focus, max(0, len(box) - 2))
+    box_rows = max(0, len(box) - 2)
+    return Body(tuple(lines), focus, box_rows, len(lines) - beside_box if box else 0)

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pi_ask.config import SettingsStore
 from pi_ask.keymaps import DEFAULT_KEYMAPS
 from pi_ask.state import AskState, Behaviour, MoveOption, MoveTab, OpenQuestionNote, apply
 from pi_ask.tui.editor_view import EditorView
 from pi_ask.tui.frame import FlowView, render_frame
 from pi_ask.tui.styled_text import line_width, lines_text
 
-from .driver import state_for
+from .driver import Driver, run, state_for
 
 BEHAVIOUR = Behaviour()
 
@@ -58,3 +60,89 @@ def test_a_tall_preview_shrinks_to_the_terminal() -> None:
     assert len(lines) <= 24
     assert any(line.startswith("┌") for line in lines)
     assert any(line.startswith("└") for line in lines)
+
+
+def preview_payload(preview_lines: int) -> dict[str, object]:
+    """One preview question: three options with two-line descriptions, equal previews."""
+    first = (
+        "Keeps every setting of the project together in one place, so a new reader finds"
+        " the port, the log level and the database address without opening other files"
+    )
+    second = (
+        "Grows into a long file once the team adds environments, secrets and feature"
+        " flags, and then every change to one of them touches the same file in review"
+    )
+    return {
+        "title": "Project setup",
+        "questions": [
+            {
+                "id": "layout",
+                "type": "preview",
+                "prompt": "Pick a config file layout.\nThe server reads it at start-up.",
+                "options": [
+                    {
+                        "value": f"o{n}",
+                        "label": f"Layout {n}",
+                        "description": f"{first}\n{second}",
+                        "preview": "\n".join(f"p{n} line {k}" for k in range(preview_lines)),
+                    }
+                    for n in range(3)
+                ],
+            }
+        ],
+    }
+
+
+async def drawn_preview(
+    store: SettingsStore, preview_lines: int, width: int, height: int
+) -> list[str]:
+    """The screen of the preview question in the real flow."""
+    driver = await Driver(
+        state_for(preview_payload(preview_lines)), store, width=width, height=height
+    ).start()
+    lines = driver.lines()
+    await driver.close()
+    assert len(lines) <= height
+    return lines
+
+
+def preview_rows(lines: list[str]) -> int:
+    return sum("p0 line " in line for line in lines)
+
+
+@pytest.mark.parametrize(("width", "height"), [(100, 40), (80, 48)], ids=["wide", "stacked"])
+def test_the_preview_box_height_does_not_depend_on_the_preview_length(
+    store: SettingsStore, width: int, height: int
+) -> None:
+    # The option list alone overflows the wide layout; the box must not pay for it.
+    async def scenario() -> tuple[list[str], list[str]]:
+        short = await drawn_preview(store, 20, width, height)
+        long = await drawn_preview(store, 2_000, width, height)
+        return short, long
+
+    short, long = run(scenario())
+    assert preview_rows(short) == preview_rows(long) >= 1
+    shown = preview_rows(long)
+    assert any(f"↓ {20 - shown} more" in line for line in short), "\n".join(short)
+    assert any(f"↓ {2_000 - shown} more" in line for line in long), "\n".join(long)
+
+
+@pytest.mark.parametrize(("width", "height"), [(100, 40), (80, 56)], ids=["wide", "stacked"])
+def test_a_preview_that_fits_is_shown_whole(store: SettingsStore, width: int, height: int) -> None:
+    lines = run(drawn_preview(store, 12, width, height))
+    assert preview_rows(lines) == 12, "\n".join(lines)
+    assert any("p0 line 11" in line for line in lines)
+    assert not any("more ·" in line for line in lines), "\n".join(lines)
+
+
+PREVIEWS = {n: state_for(preview_payload(n)) for n in (20, 2_000)}
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(40, 130), st.integers(10, 70))
+def test_a_short_preview_shows_what_a_long_one_shows(width: int, height: int) -> None:
+    def shown(preview_lines: int) -> int:
+        view = FlowView(PREVIEWS[preview_lines], BEHAVIOUR, DEFAULT_KEYMAPS)
+        return preview_rows(lines_text(render_frame(view, width, height).lines))
+
+    assert shown(20) == min(20, shown(2_000))
