@@ -223,8 +223,9 @@ def _fit(question: Question, answer: Answer) -> Answer | None:
     custom_text = _text(answer.custom_text)
     custom_selected = answer.custom_selected and custom_text is not None
     if question.type != "multi" and selected:
-        # Choosing an option on a single question discards its custom text (§5.4).
-        selected, custom_text, custom_selected = selected[:1], None, False
+        # One choice on a single question: the option wins over selected custom text, whose
+        # text stays (a type change can leave it there, unselected).
+        selected, custom_selected = selected[:1], False
     notes: dict[str, str] = {}
     for value, note in answer.option_notes:
         text = _text(note)
