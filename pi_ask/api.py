@@ -73,14 +73,26 @@ def ask_user(
         >>> result.details.cancelled
         True
     """
+    return ask_with_status(payload, ui=ui, config=config, title=title)[0]
+
+
+def ask_with_status(
+    payload: str | bytes | Mapping[str, object],
+    *,
+    ui: UiMode = "auto",
+    config: Path | None = None,
+    session: Path | None = None,
+    title: str | None = None,
+) -> tuple[ToolResult, int]:
+    """``ask_user`` for the command line: the result and the exit status it calls for.
+
+    ``session`` is the ``--session`` log to record into (see ``run_flow``).
+    """
     store = _open_store(config)
     loaded = load_payload(
         payload, present_single_as_multi=store.snapshot().behaviour.present_single_as_multi
     )
-    if isinstance(loaded, InvalidPayload):
-        return invalid_result(loaded)
-    result, _ = run_flow(loaded, ui=ui, store=store, title=title)
-    return result
+    return run_flow(loaded, ui=ui, store=store, session=session, title=title)
 
 
 def run_flow(

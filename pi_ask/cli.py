@@ -192,16 +192,10 @@ def _run_demo(args: argparse.Namespace) -> int:
 
 
 def _ask(source: str | bytes, args: argparse.Namespace) -> int:
-    from pi_ask.api import run_flow
-    from pi_ask.config import open_store
-    from pi_ask.contract import load_payload
+    from pi_ask.api import ask_with_status
 
-    store = open_store(args.config)
-    loaded = load_payload(
-        source, present_single_as_multi=store.snapshot().behaviour.present_single_as_multi
-    )
-    result, status = run_flow(
-        loaded, ui=args.ui, store=store, session=args.session, title=args.title
+    result, status = ask_with_status(
+        source, ui=args.ui, config=args.config, session=args.session, title=args.title
     )
     _print_json(result.to_json())
     return status
