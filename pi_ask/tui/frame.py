@@ -6,7 +6,8 @@ preview box shrinks first (to the rows the rest of the frame leaves free, so a p
 as many lines whatever its total length), then the spacing and the title go, and finally
 the body scrolls so the cursor row (and what is open under it) stays in view; the tab row,
 the notice and the closing rule are kept, so a 40x10 terminal still shows where you are and
-what you type.
+what you type. When the body scrolls, a wide-layout preview box is drawn again beside the
+part of the option column left on screen, so it stays whole while the column scrolls.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from pi_ask.tui import theme
 from pi_ask.tui.body import Body
 from pi_ask.tui.editor_view import EditorView
 from pi_ask.tui.footer import FooterKind, footer_text, wrap_footer
-from pi_ask.tui.question_screen import PreviewWindow, render_question
+from pi_ask.tui.question_screen import PreviewWindow, box_in_view, render_question
 from pi_ask.tui.review_screen import render_review
 from pi_ask.tui.styled_text import EMPTY, Line, span, truncate
 from pi_ask.tui.tab_row import render_tab_row
@@ -159,6 +160,9 @@ def render_frame(
             break
     available = max(1, height - len(top) - len(bottom))
     offset = _scroll(body, available, body_offset)
+    # The option column beside a wide-layout box may be what scrolls; the box is drawn
+    # again beside the rows left on screen so it never scrolls away with the column.
+    body = box_in_view(body, offset, available, rows)
     visible = body.lines[offset : offset + available]
     return Frame((*top, *visible, *bottom)[: max(1, height)], offset)
 

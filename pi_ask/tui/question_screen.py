@@ -6,6 +6,7 @@ state and draws the open editor from an ``EditorView`` the flow hands in.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -14,7 +15,7 @@ from pi_ask.state.model import AskState, EditAnswer, EditNote
 from pi_ask.state.selectors import Row, answer_for, is_row_selected, question_rows
 from pi_ask.terminal_text import sanitize_block, sanitize_line
 from pi_ask.tui import theme
-from pi_ask.tui.body import Body
+from pi_ask.tui.body import Body, BoxBeside
 from pi_ask.tui.editor_view import ANSWER_PLACEHOLDER, NOTE_PLACEHOLDER, EditorView, render_editor
 from pi_ask.tui.preview_pane import render_preview_box
 from pi_ask.tui.styled_text import EMPTY, Line, join, pad, span, text_width, truncate
@@ -161,7 +162,8 @@ def render_question(
     if _question_note_open(state, question):
         focus = (1, focus[1])
     outside_box = len(lines) + body.outside_box if body.box_rows else 0
-    return Body(tuple(lines) + body.lines, focus, body.box_rows, outside_box)
+    beside = body.beside and body.beside._replace(start=body.beside.start + len(lines))
+    return Body(tuple(lines) + body.lines, focus, body.box_rows, outside_box, beside)
 
 
 def _question_note_open(state: AskState, question: Question) -> bool:
@@ -261,6 +263,7 @@ def _preview_body(
     cursor = rows[min(state.row, len(rows) - 1)]
     box: tuple[Line, ...] = ()
     beside_box = 0  # lines of the block drawn level with the box, the box included
+    beside: BoxBeside | None = None
     if cursor.is_custom:
         lines, focus = _list_lines(state, question, width)
     elif width >= PREVIEW_WIDE_MIN_WIDTH and question.options:
@@ -268,18 +271,11 @@ def _preview_body(
         right = max(_RIGHT_MIN, width - left - 2)
         column, focus = _list_lines(state, question, left)
         box = render_preview_box(cursor.option, right, window.rows, window.scroll)
-        lines = [
-            truncate(
-                join(
-                    pad(column[i] if i < len(column) else EMPTY, left),
-                    span("", "  "),
-                    box[i] if i < len(box) else EMPTY,
-                ),
-                width,
-            )
-            for i in range(max(len(column), len(box)))
-        ]
+        lines = _side_by_side(column, box, left, width)
         beside_box = len(lines)
+        beside = BoxBeside(
+            0, len(lines), tuple(column), left, width, cursor.option, right, window.scroll
+        )
     else:
         lines, focus = _list_lines(state, question, width)
         lines.append(EMPTY)
@@ -292,4 +288,65 @@ def _preview_body(
         if detail.kind == "editor":
             focus = (focus[0], len(lines) - 1)
     box_rows = max(0, len(box) - 2)
-    return Body(tuple(lines), focus, box_rows, len(lines) - beside_box if box else 0)
+    return Body(tuple(lines), focus, box_rows, len(lines) - beside_box if box else 0, beside)
+
+
+def _side_by_side(
+    column: Sequence[Line],
+    box: Sequence[Line],
+    left: int,
+    width: int,
+    *,
+    top: int = 0,
+    height: int = 0,
+) -> list[Line]:
+    """The option column with the box beside it, ``top`` rows down, at least ``height`` tall."""
+    right = [*(EMPTY for _ in range(top)), *box]
+    return [
+        truncate(
+            join(
+                pad(column[i] if i < len(column) else EMPTY, left),
+                span("", "  "),
+                right[i] if i < len(right) else EMPTY,
+            ),
+            width,
+        )
+        for i in range(max(len(column), len(right), height))
+    ]
+
+
+def box_in_view(body: Body, first: int, rows: int, most: int) -> Body:
+    """``body`` with its wide-layout preview box drawn whole on the lines shown.
+
+    ``first`` and ``rows`` say which body lines are on screen. The option column beside
+    the box can be taller than the screen; when the body scrolls to keep the cursor row in
+    view, the box moves down to the first block row on screen and takes the block rows on
+    screen (at most ``most`` content rows). The body keeps its length and its focus, so
+    the scroll position stays right. Without a wide-layout box, or when the box is already
+    whole on screen, ``body`` is returned as it is.
+
+    Args:
+        body: A body whose scroll position is known.
+        first: Index of the first body line on screen.
+        rows: Body lines on screen.
+        most: Most content rows the box may draw.
+    """
+    beside = body.beside
+    if beside is None:
+        return body
+    start, end = beside.start, beside.start + beside.height
+    seen_first, seen_end = max(first, start), min(first + rows, end)
+    drawn_end = start + body.box_rows + 2
+    if first <= start and drawn_end <= first + rows:
+        return body  # drawn whole where it is
+    if seen_end - seen_first < 3:
+        return body  # no room for a whole box: leave the layout as it is
+    box = render_preview_box(
+        beside.option, beside.box_width, min(most, seen_end - seen_first - 2), beside.scroll
+    )
+    top = min(seen_first - start, beside.height - len(box))
+    block = _side_by_side(
+        beside.column, box, beside.left, beside.width, top=top, height=beside.height
+    )
+    lines = (*body.lines[:start], *block, *body.lines[end:])
+    return body._replace(lines=lines, box_rows=len(box) - 2)

@@ -146,3 +146,69 @@ def test_a_short_preview_shows_what_a_long_one_shows(width: int, height: int) ->
         return preview_rows(lines_text(render_frame(view, width, height).lines))
 
     assert shown(20) == min(20, shown(2_000))
+
+
+def many_options_payload(options: int) -> dict[str, object]:
+    """One preview question whose option column (two-line descriptions) outgrows the screen."""
+    return {
+        "questions": [
+            {
+                "id": "layout",
+                "type": "preview",
+                "prompt": "Pick a config file layout.",
+                "options": [
+                    {
+                        "value": f"o{n}",
+                        "label": f"Layout {n}",
+                        "description": f"Reads one file {n}\nWrites one file {n}",
+                        "preview": "\n".join(f"p{n} line {k}" for k in range(30)),
+                    }
+                    for n in range(options)
+                ],
+            }
+        ]
+    }
+
+
+def test_the_wide_preview_box_stays_whole_when_the_option_column_scrolls(
+    store: SettingsStore,
+) -> None:
+    async def scenario() -> list[str]:
+        driver = await Driver(
+            state_for(many_options_payload(8)), store, width=100, height=16
+        ).start()
+        await driver.press(*["down"] * 7)
+        lines = driver.lines()
+        await driver.close()
+        return lines
+
+    lines = run(scenario())
+    shown = "\n".join(lines)
+    assert any(line.startswith("❯ 8. Layout 7") for line in lines), shown
+    corners = [(row, line.find("┌")) for row, line in enumerate(lines) if "┌" in line]
+    assert len(corners) == 1, shown
+    top_row, column = corners[0]
+    assert lines[top_row + 1][column:].startswith("│Layout 7"), shown
+    assert any(line[column:].startswith("└") for line in lines[top_row + 2 :]), shown
+    assert any(" p7 line 0" in line or "│p7 line 0" in line for line in lines), shown
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 8), st.integers(90, 130), st.integers(8, 40))
+def test_a_scrolled_wide_preview_keeps_its_whole_box_beside_the_cursor(
+    row: int, width: int, height: int
+) -> None:
+    state = apply(PREVIEW_COLUMN, MoveOption(row), BEHAVIOUR)
+    view = FlowView(state, BEHAVIOUR, DEFAULT_KEYMAPS)
+    lines = lines_text(render_frame(view, width, height).lines)
+    assert len(lines) <= height
+    assert any(line.startswith("❯ ") for line in lines)
+    if row == 8:  # "Type your own": no box
+        return
+    tops = [line.find("┌") for line in lines if "┌" in line]
+    bottoms = [line.find("└") for line in lines if "└" in line]
+    assert len(tops) == len(bottoms) == 1, "\n".join(lines)
+    assert any(f"│Layout {row}" in line for line in lines), "\n".join(lines)
+
+
+PREVIEW_COLUMN = state_for(many_options_payload(8))
