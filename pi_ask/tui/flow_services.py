@@ -4,13 +4,21 @@ The config watcher (edits made elsewhere apply live), the one "question waiting"
 notification, and the flow's registration on the event bus (so a trusted bridge can
 answer it). None of them is on the first-frame path: they are imported and started once
 the first frame is on the terminal.
+
+Their imports (notifications, the event bus, ``importlib.metadata``) and the scan of the
+installed bridge entry points take some 25-40 ms: done on the loop, they would hold up the
+key the user presses right after the first frame. So a worker thread does that part, which
+needs neither the loop nor the flow, and hands the result back to the loop, which sends the
+notification, registers the flow and loads the bridges, unless the flow ended meanwhile.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, cast
 
 from prompt_toolkit.output import Output
@@ -20,8 +28,8 @@ from pi_ask.config import Settings, SettingsStore
 if TYPE_CHECKING:
     from pi_ask.contract.payload import Question
     from pi_ask.contract.results import ToolResult
-    from pi_ask.events import FlowRegistration, RemoteFlow
-    from pi_ask.notifications import Dispatch
+    from pi_ask.events import EntryPointLike, FlowRegistration, RemoteFlow
+    from pi_ask.notifications import Channel, Dispatch
 
 FlowSource = Literal["tool", "answer", "answer:again", "ask:replay", "ask:resume"]
 _SOURCES: tuple[str, ...] = ("tool", "answer", "answer:again", "ask:replay", "ask:resume")
@@ -35,6 +43,33 @@ def given_label(question: Question | None) -> str | None:
     return question.label
 
 
+@dataclass(frozen=True, slots=True)
+class _Prepared:
+    """What the worker thread readied: the notification to send and the bridges to load."""
+
+    channels: tuple[Channel, ...]
+    title: str
+    message: str
+    bridges: tuple[EntryPointLike, ...]
+
+
+def _prepare(settings: Settings, questions: tuple[Question, ...]) -> _Prepared:
+    """Import the services and scan the bridge entry points (any thread; no loop, no flow)."""
+    # Imported here, after the first frame: channels may pull in heavy libraries, and
+    # importlib.metadata scans site-packages.
+    from importlib.metadata import entry_points
+
+    from pi_ask.events import BRIDGE_GROUP  # the whole bus: registry, bridges
+    from pi_ask.notifications import TITLE, parse_channels, subject_for, waiting_message
+    from pi_ask.notifications import dispatcher as _dispatcher  # noqa: F401 - off the loop too
+
+    channels, _warnings = parse_channels(settings.notifications.channels)
+    first = questions[0] if questions else None
+    subject = subject_for(given_label(first), first.prompt) if first else ""
+    bridges = tuple(entry_points(group=BRIDGE_GROUP))
+    return _Prepared(channels, TITLE, waiting_message(subject), bridges)
+
+
 class FlowServices:
     """The watcher, the notification and the bus registration of one flow."""
 
@@ -45,6 +80,7 @@ class FlowServices:
         self._stop_watching: Callable[[], None] | None = None
         self._notification: Dispatch | None = None
         self._registration: FlowRegistration | None = None
+        self._ended = False
 
     def start(
         self,
@@ -56,37 +92,55 @@ class FlowServices:
         tool_call_id: str | None,
         title: str | None,
     ) -> None:
-        """Start everything (call once, after the first frame)."""
+        """Start everything (call once, on the loop, after the first frame).
+
+        The watcher starts at once; the notification and the bus registration follow on the
+        loop once a worker thread has done their imports, unless the flow has ended by then.
+        """
         self._loop = loop
         self._stop_watching = self._store.start_watching(loop, WATCH_INTERVAL_S)
-        self._notify(settings, flow.questions)
-        self._register(flow, source, tool_call_id, title)
+        questions = flow.questions
 
-    def _notify(self, settings: Settings, questions: tuple[Question, ...]) -> None:
-        # Imported here, after the first frame: channels may pull in heavy libraries.
-        from pi_ask.notifications import (
-            TITLE,
-            dispatch,
-            parse_channels,
-            subject_for,
-            waiting_message,
-        )
+        def begin(prepared: _Prepared | Exception) -> None:
+            # On the loop, after the worker: nothing starts for a flow that has already ended.
+            if self._ended:
+                return
+            if isinstance(prepared, Exception):
+                raise prepared  # the loop's exception handler reports it, as it did on the loop
+            self._notify(prepared, settings)
+            self._register(flow, source, tool_call_id, title, prepared.bridges)
+
+        def work() -> None:
+            try:
+                prepared: _Prepared | Exception = _prepare(settings, questions)
+            except Exception as error:  # reported on the loop, not over the frame
+                prepared = error
+            # The loop may have closed meanwhile: the flow is over, nothing to start.
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(begin, prepared)
+
+        threading.Thread(target=work, name="pi-ask-flow-services", daemon=True).start()
+
+    def _notify(self, prepared: _Prepared, settings: Settings) -> None:
+        from pi_ask.notifications import dispatch
 
         notifications = settings.notifications
-        channels, _warnings = parse_channels(notifications.channels)
-        first = questions[0] if questions else None
-        subject = subject_for(given_label(first), first.prompt) if first else ""
         self._notification = dispatch(
-            channels,
-            title=TITLE,
-            message=waiting_message(subject),
+            prepared.channels,
+            title=prepared.title,
+            message=prepared.message,
             write_terminal=self.write_terminal,
             timeout_s=notifications.timeout_s,
             enabled=notifications.enabled,
         )
 
     def _register(
-        self, flow: RemoteFlow, source: str, tool_call_id: str | None, title: str | None
+        self,
+        flow: RemoteFlow,
+        source: str,
+        tool_call_id: str | None,
+        title: str | None,
+        bridges: tuple[EntryPointLike, ...],
     ) -> None:
         from pi_ask.events import load_bridges, shared_registry
 
@@ -95,7 +149,7 @@ class FlowServices:
         self._registration = registry.register(
             flow, source=named, tool_call_id=tool_call_id, title=title
         )
-        load_bridges(registry.bus)
+        load_bridges(registry.bus, entry_points=bridges)
 
     @property
     def notification(self) -> Dispatch | None:
@@ -118,11 +172,13 @@ class FlowServices:
 
     def finished(self, result: ToolResult) -> None:
         """The flow ended with ``result``: tell the bus (once)."""
+        self._ended = True
         if self._registration is not None:
             self._registration.finish(result)
 
     def stop(self, result: ToolResult | None) -> None:
         """Stop everything; a flow torn down without a result is forgotten by the bus."""
+        self._ended = True
         if self._stop_watching is not None:
             with contextlib.suppress(Exception):
                 self._stop_watching()

@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import threading
+
+from prompt_toolkit.output import DummyOutput
 
 from pi_ask.config import SettingsStore
-from pi_ask.events import COMPLETED, STARTED, shared_registry
+from pi_ask.contract.payload import Question
+from pi_ask.contract.results import ToolResult
+from pi_ask.events import COMPLETED, STARTED, RemoteResponse, shared_registry
 from pi_ask.state import Abort
+from pi_ask.tui.flow_services import FlowServices
 
 from .driver import Driver, run, state_for
 
@@ -92,6 +98,8 @@ def test_notifications_off_rings_nothing(store: SettingsStore) -> None:
     async def scenario() -> None:
         driver = await Driver(state_for("payload_a.json"), store).start()
         await driver.press("down", "up")
+        # The notification starts once the services' imports are done, off the loop.
+        await driver.until(lambda: driver.flow.services.notification is not None)
         assert driver.flow.services.notification is not None
         assert driver.flow.services.notification.attempts[0].status == "skipped"
         assert "\x07" not in "".join(driver.stream.written)
@@ -184,3 +192,91 @@ def test_a_startup_notice_shows_in_the_footer(store: SettingsStore) -> None:
         await driver.close()
 
     run(scenario())
+
+
+class _StillFlow:
+    """An open flow that no one answers: just enough for the bus."""
+
+    def __init__(self, flow_id: str) -> None:
+        self._flow_id = flow_id
+        self._questions = state_for("payload_a.json").questions
+
+    @property
+    def flow_id(self) -> str:
+        return self._flow_id
+
+    @property
+    def questions(self) -> tuple[Question, ...]:
+        return self._questions
+
+    def complete(self, response: RemoteResponse) -> ToolResult | None:
+        return None
+
+
+async def _services_settled() -> None:
+    """Wait for the services' worker thread, then for the loop to run what it handed back."""
+    for thread in threading.enumerate():
+        if thread.name == "pi-ask-flow-services":
+            await asyncio.to_thread(thread.join, 5)
+    for _ in range(3):
+        await asyncio.sleep(0)
+
+
+def _started_ids(events: list[object]) -> list[object]:
+    return [event.get("flowId") for event in events if isinstance(event, dict)]
+
+
+def _start(services: FlowServices, flow: _StillFlow, store: SettingsStore) -> None:
+    services.start(
+        asyncio.get_running_loop(),
+        flow,
+        settings=store.snapshot(),
+        source="tool",
+        tool_call_id=None,
+        title="Project setup",
+    )
+
+
+def test_services_come_up_off_the_loop_then_register_and_notify(store: SettingsStore) -> None:
+    registry = shared_registry()
+    started: list[object] = []
+    off = registry.bus.on(STARTED, started.append)
+
+    async def scenario() -> None:
+        services = FlowServices(store, DummyOutput())
+        flow = _StillFlow("flow:services-up")
+        _start(services, flow, store)
+        await _services_settled()
+        assert services.notification is not None
+        assert flow.flow_id in registry.active_flow_ids()
+        assert _started_ids(started).count(flow.flow_id) == 1
+        services.stop(None)
+        assert flow.flow_id not in registry.active_flow_ids()
+
+    try:
+        run(scenario())
+    finally:
+        off()
+
+
+def test_a_flow_ended_before_its_services_are_up_starts_none_of_them(
+    store: SettingsStore,
+) -> None:
+    registry = shared_registry()
+    started: list[object] = []
+    off = registry.bus.on(STARTED, started.append)
+
+    async def scenario() -> None:
+        services = FlowServices(store, DummyOutput())
+        flow = _StillFlow("flow:services-late")
+        _start(services, flow, store)
+        services.stop(None)  # same loop step: the worker cannot have handed back yet
+        await _services_settled()
+        assert services.notification is None
+        assert flow.flow_id not in registry.active_flow_ids()
+        assert flow.flow_id not in _started_ids(started)
+
+    try:
+        run(scenario())
+    finally:
+        off()
