@@ -23,6 +23,7 @@ AREA_COMMANDS = (
     "pi_ask.config.commands",
     "pi_ask.tui.commands",
     "pi_ask.session.commands",
+    "pi_ask.inbox.commands",
 )
 _UI_CHOICES = ("auto", "tui", "rpc", "none")
 
@@ -99,11 +100,34 @@ def _add_ask(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     ask.add_argument("--title", help="replace the payload's title")
     ask.add_argument("--session", type=Path, metavar="FILE", help="session log to record into")
     ask.add_argument(
+        "--wait",
+        action="store_true",
+        help="with no terminal and no inbox or tmux to reach, wait for `pi-ask attach`",
+    )
+    ask.add_argument(
+        "--timeout",
+        type=_seconds,
+        metavar="S",
+        help="end the ask after S seconds with reason timeout (default: no deadline)",
+    )
+    ask.add_argument(
         "--resume",
         action="store_true",
         help="reopen the newest unfinished ask with its draft answers instead (= pi-ask resume)",
     )
     ask.set_defaults(handler=_run_ask)
+
+
+def _seconds(text: str) -> float:
+    import math
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds above 0")
+    return value
 
 
 def _add_demo(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -177,6 +201,8 @@ def _run_ask(args: argparse.Namespace) -> int:
 
         args.id, args.list = None, False
         return resume_command(args)
+    if args.wait and args.ui == "none":
+        raise UsageError("ask --wait --ui none: nobody could answer; drop one of them")
     if args.ui == "rpc" and args.payload == "-":
         raise UsageError(
             "ask --ui rpc needs a PAYLOAD file: standard input carries the dialog responses"
@@ -195,7 +221,13 @@ def _ask(source: str | bytes, args: argparse.Namespace) -> int:
     from pi_ask.api import ask_with_status
 
     result, status = ask_with_status(
-        source, ui=args.ui, config=args.config, session=args.session, title=args.title
+        source,
+        ui=args.ui,
+        config=args.config,
+        session=args.session,
+        title=args.title,
+        wait=getattr(args, "wait", False),
+        timeout=getattr(args, "timeout", None),
     )
     _print_json(result.to_json())
     return status
