@@ -15,7 +15,7 @@ from pi_ask.cli import AREA_COMMANDS
 PACKAGE = Path(__file__).resolve().parents[1] / "pi_ask"
 
 # Lowest first. A module may import its own package and anything on a lower layer.
-LAYERS: dict[str, int] = {
+LAYERS: dict[str, float] = {
     "pi_ask.errors": 0,
     "pi_ask.demo": 0,
     "pi_ask.terminal_text": 0,
@@ -29,6 +29,8 @@ LAYERS: dict[str, int] = {
     "pi_ask.notifications": 3,
     "pi_ask.tui": 4,
     "pi_ask.dialogs": 4,
+    # Answering from elsewhere runs the faces: above them, below the api that routes to it.
+    "pi_ask.inbox": 4.5,
     "pi_ask.api": 5,
     "pi_ask.cli": 6,
     "pi_ask.__main__": 7,

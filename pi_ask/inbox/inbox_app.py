@@ -178,71 +178,19 @@ def _lobby(found: list[PendingInfo], listener: InboxListener) -> PendingInfo | s
     """Show the waiting screen until the user picks an ask, quits, or something changes."""
     if len(found) == 1:
         return found[0]
-    from prompt_toolkit.application import Application
-    from prompt_toolkit.key_binding import KeyBindings
-    from prompt_toolkit.layout import Layout
-    from prompt_toolkit.layout.containers import Window
-    from prompt_toolkit.layout.controls import FormattedTextControl
+    from pi_ask.tui.inbox_screen import run_inbox_screen
 
-    from pi_ask.tui.terminal import open_terminal
+    def changed() -> bool:
+        # A poke, or (checked every second) an ask that came or went without one.
+        if listener.woken.wait(RESCAN_S) or _changed(found, listener):
+            listener.woken.clear()
+            return True
+        return False
 
-    terminal = open_terminal()
-    bindings = KeyBindings()
-    app: Application[PendingInfo | str]
-
-    @bindings.add("q")
-    @bindings.add("c-c")
-    @bindings.add("escape")
-    def _quit(_event: object) -> None:
-        app.exit(result=_QUIT)
-
-    @bindings.add("enter")
-    def _oldest(_event: object) -> None:
-        if found:
-            app.exit(result=found[0])
-
-    for digit in range(1, 10):
-
-        @bindings.add(str(digit))
-        def _pick(_event: object, digit: int = digit) -> None:
-            if digit <= len(found):
-                app.exit(result=found[digit - 1])
-
-    text = "\n".join(lobby_lines(found))
-    app = Application(
-        layout=Layout(Window(FormattedTextControl(text), always_hide_cursor=True)),
-        key_bindings=bindings,
-        full_screen=False,
-        erase_when_done=True,
-        input=terminal.input,
-        output=terminal.output,
-    )
-    stop = threading.Event()
-
-    def watch() -> None:
-        # A poke, or every second a rescan (an asker may have died), ends the screen.
-        while not stop.is_set():
-            if listener.woken.wait(RESCAN_S) or _changed(found, listener):
-                listener.woken.clear()
-                with contextlib.suppress(Exception):
-                    loop = app.loop
-                    if loop is not None:
-                        loop.call_soon_threadsafe(_exit_rescan, app)
-                return
-
-    threading.Thread(target=watch, name="pi-ask inbox watch", daemon=True).start()
-    try:
-        return app.run(handle_sigint=False)
-    finally:
-        stop.set()
-        terminal.close()
-
-
-def _exit_rescan(app: object) -> None:
-    from prompt_toolkit.application import Application
-
-    if isinstance(app, Application) and app.is_running and not app.is_done:
-        app.exit(result=_RESCAN)
+    choice = run_inbox_screen(lobby_lines(found), len(found), changed)
+    if isinstance(choice, int):
+        return found[choice]
+    return choice
 
 
 def _changed(found: list[PendingInfo], listener: InboxListener) -> bool:

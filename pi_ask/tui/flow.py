@@ -419,7 +419,9 @@ class AskFlow:
         if loop is None or threading.get_ident() == self._loop_thread:
             self._replace_notice(text)
         else:
-            loop.call_soon_threadsafe(self._replace_notice, text)
+            # The loop may have closed meanwhile: the flow is over, nothing to show.
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(self._replace_notice, text)
 
     def _replace_notice(self, text: str | None) -> None:
         if text == self._notice:
