@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from pi_ask.inbox import wire
 from pi_ask.inbox.client import PendingInfo, list_pending
-from pi_ask.inbox.paths import INBOX_SUFFIX, runtime_dir, socket_name
+from pi_ask.inbox.paths import INBOX_SUFFIX, listen_at, runtime_dir, socket_name
 
 if TYPE_CHECKING:
     from pi_ask.config import SettingsStore
@@ -39,10 +39,7 @@ class InboxListener:
         name = socket_name(f"{os.getpid()}:{secrets.token_hex(8)}", INBOX_SUFFIX)
         self.path = folder / name
         self.woken = threading.Event()
-        self._server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self._server.bind(os.fspath(self.path))
-        os.chmod(self.path, 0o600)
-        self._server.listen(8)
+        self._server = listen_at(self.path, 8)
         threading.Thread(target=self._accept, name="pi-ask inbox", daemon=True).start()
 
     def _accept(self) -> None:

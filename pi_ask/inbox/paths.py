@@ -11,6 +11,8 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import secrets
+import socket
 import stat
 from pathlib import Path
 
@@ -94,3 +96,25 @@ def is_own_socket(path: Path) -> bool:
     except OSError:
         return False
     return stat.S_ISSOCK(info.st_mode) and info.st_uid == os.getuid()
+
+
+def listen_at(path: Path, backlog: int) -> socket.socket:
+    """A listening unix socket at ``path``, mode 0600, that is never seen half-made.
+
+    It is bound and set listening under a temporary name first, then renamed into place:
+    a peer that finds ``path`` can always connect, so a refused connection reliably means
+    a dead owner (whose file may then be removed).
+    """
+    temporary = path.with_name(f".{secrets.token_hex(6)}.tmp")
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        server.bind(os.fspath(temporary))
+        os.chmod(temporary, 0o600)
+        server.listen(backlog)
+        os.replace(temporary, path)
+    except OSError:
+        server.close()
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+    return server

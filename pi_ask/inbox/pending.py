@@ -28,7 +28,7 @@ from pathlib import Path
 from pi_ask.contract import LoadedPayload
 from pi_ask.contract.results import JsonObject, ToolResult
 from pi_ask.inbox import forms, wire
-from pi_ask.inbox.paths import ASK_SUFFIX, socket_name
+from pi_ask.inbox.paths import ASK_SUFFIX, listen_at, socket_name
 from pi_ask.state import AskState
 
 MAX_PEERS = 16
@@ -87,17 +87,7 @@ class PendingAsk:
 
     def publish(self) -> None:
         """Listen on the ask's socket (replacing a dead asker's leftover file)."""
-        server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(self.path)
-        try:
-            server.bind(os.fspath(self.path))
-            os.chmod(self.path, 0o600)
-            server.listen(MAX_PEERS)
-        except OSError:
-            server.close()
-            raise
-        self._server = server
+        self._server = listen_at(self.path, MAX_PEERS)
         threading.Thread(target=self._accept, name="pi-ask pending", daemon=True).start()
 
     @property
