@@ -23,6 +23,7 @@ AREA_COMMANDS = (
     "pi_ask.config.commands",
     "pi_ask.tui.commands",
     "pi_ask.session.commands",
+    "pi_ask.mcp_face.commands",
 )
 _UI_CHOICES = ("auto", "tui", "rpc", "none")
 
