@@ -11,11 +11,8 @@ from __future__ import annotations
 from typing import Final
 
 from pi_ask.contract.payload import QUESTION_TYPES
-from pi_ask.contract.results import JsonObject
+from pi_ask.contract.results import CANCEL_REASONS, JsonObject
 from pi_ask.contract.schema import SCHEMA_DIALECT
-
-CANCEL_REASON_VALUES: Final = ("cancelled", "no_terminal", "timeout", "aborted")
-"""``details.reason`` (python-port.md §11): why a result without an error has no answer."""
 
 _STRINGS: Final[JsonObject] = {"type": "array", "items": {"type": "string"}}
 
@@ -108,7 +105,7 @@ RESULT_DETAILS_SCHEMA: Final[JsonObject] = {
         },
         "reason": {
             "type": "string",
-            "enum": list(CANCEL_REASON_VALUES),
+            "enum": list(CANCEL_REASONS),
             "description": (
                 "Why a cancelled result has no answer: cancelled (the user cancelled), "
                 "no_terminal (nobody could be asked), timeout (the deadline passed), aborted "

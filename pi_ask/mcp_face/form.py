@@ -107,14 +107,14 @@ def read_form(payload: AskPayload, content: object) -> tuple[FormAnswers, tuple[
 def form_result(
     payload: AskPayload, action: str, content: object
 ) -> tuple[ToolResult, tuple[str, ...]]:
-    """The tool result of a form reply: ``accept`` submits, anything else cancels.
+    """The tool result of a form reply: ``accept`` submits, decline and cancel cancel.
 
     Returns:
         The result, and a line for each reply value that was dropped.
     """
     state = new_state(payload)
     if action != "accept":
-        return build_result(apply(state, Abort(), Behaviour())), ()
+        return build_result(apply(state, Abort(reason="cancelled"), Behaviour())), ()
     answers, problems = read_form(payload, content)
     return build_result(apply(state, ReplaceAnswers(answers), Behaviour())), problems
 

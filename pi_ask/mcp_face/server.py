@@ -165,12 +165,17 @@ class AskUserServer:
             return await self._mrtr_round(ctx, params, loaded)
         recorder = AskRecorder.open(self._session)
         ask_id = recorder.start(loaded.params, "tool")
-        answered = await self._ask(ctx, loaded, routes, ask_id)
-        if answered is None:
-            # Nobody could be asked: the ask stays resumable.
-            return call_result(non_interactive_result(loaded.payload))
-        recorder.finish()
-        return call_result(answered)
+        try:
+            answered = await self._ask(ctx, loaded, routes, ask_id)
+        except anyio.get_cancelled_exc_class():
+            # notifications/cancelled (or the host went away): aborted, no reply is sent,
+            # and the ask stays resumable in the session log.
+            _report(f"the client cancelled ask {ask_id}; it stays resumable")
+            raise
+        result = answered or non_interactive_result(loaded.payload, "no_terminal")
+        if result.details.ends_ask:
+            recorder.finish()
+        return call_result(result)
 
     def _routes(self, session: ServerSession) -> tuple[Route, ...]:
         """The routes to try, in order, for this client and setting."""
@@ -238,10 +243,12 @@ class AskUserServer:
             )
         if not isinstance(reply, types.ElicitResult):
             _report("the client answered the form with something that is not a form reply")
-            return call_result(non_interactive_result(loaded.payload))
+            return call_result(non_interactive_result(loaded.payload, "aborted"))
         recorder.start(loaded.params, "tool", ask_id=ask_id)
-        recorder.finish()
-        return call_result(_reply_result(loaded, reply))
+        result = _reply_result(loaded, reply)
+        if result.details.ends_ask:
+            recorder.finish()
+        return call_result(result)
 
 
 def _reply_result(loaded: LoadedPayload, reply: types.ElicitResult) -> ToolResult:

@@ -119,6 +119,7 @@ async def test_decline_and_cancel_are_a_cancelled_result(
     details = result.structured_content
     assert details is not None
     assert details["cancelled"] is True
+    assert details["reason"] == "cancelled"
     assert details["answers"] == {}
     assert result.content[0].text == CANCELLED_TEXT  # type: ignore[union-attr]
     # The user ended it: it is not offered for resume.
@@ -180,6 +181,7 @@ async def test_without_elicitation_nobody_is_asked_and_the_ask_stays_resumable(
     details = result.structured_content
     assert details is not None
     assert details["cancelled"] is True
+    assert details["reason"] == "no_terminal"
     assert [q["id"] for q in details["questions"]] == ["db", "extras", "layout"]
     assert result.content[0].text.startswith("Needs user input")  # type: ignore[union-attr]
     assert log_types() == [PAYLOAD_TYPE]

@@ -51,7 +51,7 @@ async def test_without_elicitation_the_questions_come_back_unanswered(
 ) -> None:
     async with Client(pi_ask_mcp(tmp_path), mode=mode) as client:
         result = await client.call_tool("ask_user", copy.deepcopy(PAYLOAD))
-    assert result.structured_content["cancelled"] is True  # type: ignore[index]
+    assert result.structured_content["reason"] == "no_terminal"  # type: ignore[index]
     assert result.content[0].text.startswith("Needs user input")  # type: ignore[union-attr]
     assert log_types(tmp_path) == [PAYLOAD_TYPE]
 
