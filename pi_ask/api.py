@@ -113,7 +113,8 @@ def run_flow(
 
     The payload is written to the session log before any UI opens; the TUI then appends a
     draft on every committed change, and a finished form (submitted or cancelled) is marked
-    dismissed. An ask answered by no one (``ui="none"``) or ended by a signal stays resumable.
+    dismissed. An ask answered by no one (``ui="none"``), timed out or aborted (a signal, the
+    end of the RPC input) stays resumable (python-port.md §11).
 
     Args:
         loaded: what ``contract.load_payload`` returned.
@@ -153,7 +154,8 @@ def run_flow(
             )
         if stop.signum is not None:
             return result, 128 + stop.signum
-        recorder.finish()
+        if result.details.ends_ask:
+            recorder.finish()
         return result, exit_code(result)
     return _run_tui(
         payload,
@@ -202,7 +204,8 @@ def _run_tui(
             )
     except FlowInterrupted as stop:
         return stop.result, 128 + stop.signal_number
-    recorder.finish()
+    if result.details.ends_ask:
+        recorder.finish()
     return result, exit_code(result)
 
 

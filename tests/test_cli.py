@@ -138,6 +138,8 @@ def test_no_ui_returns_the_pending_questions_and_exits_1(env: dict[str, str]) ->
     assert "   - Type your own [custom]" in text
     details = result["details"]
     assert details["cancelled"] is True
+    assert details["reason"] == "no_terminal"
+    assert text.splitlines()[-1].startswith("No terminal could reach the user")
     assert details["title"] == "Setup"
     assert details["answers"] == {}
     assert [q["label"] for q in details["questions"]] == ["Language", "Q2"]
