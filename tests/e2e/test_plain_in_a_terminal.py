@@ -81,6 +81,7 @@ def test_ctrl_c_dismisses_through_the_guard(spawn, tmp_path: Path) -> None:
     assert term.exit_status() == 1
     details = result_of(tmp_path)["details"]
     assert details["cancelled"] is True  # type: ignore[index]
+    assert details["reason"] == "cancelled"  # type: ignore[index]
     assert details["answers"]["lang"]["values"] == ["go"]  # type: ignore[index]
 
 
@@ -92,7 +93,13 @@ def test_end_of_input_aborts(spawn, tmp_path: Path) -> None:
     assert term.exit_status() == 1
     details = result_of(tmp_path)["details"]
     assert details["cancelled"] is True  # type: ignore[index]
+    assert details["reason"] == "aborted"  # type: ignore[index]
     assert details["answers"]["lang"]["values"] == ["go"]  # type: ignore[index]
+    # Aborted is not answered: the ask stays resumable, with its draft.
+    again = spawn("resume", "--ui", "plain")
+    again.wait(lambda: "  2. Go (chosen)" in written(again))
+    again.child.sendeof()
+    assert again.exit_status() == 1
 
 
 def test_a_killed_ask_resumes_with_its_drafts(spawn, tmp_path: Path) -> None:

@@ -169,6 +169,7 @@ def test_freeform_question_takes_the_whole_line(answer) -> None:
 def test_end_of_input_aborts_and_keeps_answers(answer) -> None:
     run = answer(None, "2")
     assert run.details["cancelled"] is True
+    assert run.details["reason"] == "aborted"
     assert run.details["answers"]["lang"]["values"] == ["go"]
 
 
@@ -188,6 +189,7 @@ def test_the_dismiss_guard_and_cancel(answer) -> None:
     assert "Notice: Unsaved ask answers or drafts." in run.output
     assert "(Ctrl+C or /cancel again discards them.)" in run.output
     assert run.details["cancelled"] is True
+    assert run.details["reason"] == "cancelled"
 
 
 def test_hostile_payload_text_is_inert(answer) -> None:
@@ -206,3 +208,29 @@ def test_hostile_payload_text_is_inert(answer) -> None:
     assert not ESCAPE.search(run.output)
     assert "^[]0;owned^G" in run.output
     assert "<U+202E>" in run.output
+
+
+def test_the_abort_event_ends_a_flow_waiting_for_a_line(store) -> None:
+    import io
+    import os
+    import threading
+
+    from pi_ask.plain import LineTerminal, PlainFlow
+
+    from .conftest import PAYLOAD_A
+
+    read_fd, write_fd = os.pipe()
+    abort = threading.Event()
+    output = io.StringIO()
+    terminal = LineTerminal(read_fd, output)
+    flow = PlainFlow(state_of(PAYLOAD_A.read_text()), store=store, terminal=terminal, abort=abort)
+    # The input stays open (no end of input): only the event, set from another thread, ends it.
+    threading.Thread(target=abort.set).start()
+    try:
+        result = flow.run()
+    finally:
+        terminal.close()
+        os.close(read_fd)
+        os.close(write_fd)
+    assert result.details.cancelled
+    assert result.to_json()["details"]["reason"] == "aborted"  # type: ignore[index]
