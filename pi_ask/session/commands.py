@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from pi_ask.session.log import SessionFile
     from pi_ask.session.resume import Resumable
 
-_UI_CHOICES = ("auto", "tui", "rpc", "none")
+_UI_CHOICES = ("auto", "tui", "plain", "rpc", "none")
 EXIT_NOTHING = 1
 EXIT_CANNOT = 2
 
