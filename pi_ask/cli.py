@@ -23,8 +23,9 @@ AREA_COMMANDS = (
     "pi_ask.config.commands",
     "pi_ask.tui.commands",
     "pi_ask.session.commands",
+    "pi_ask.mcp_face.commands",
 )
-_UI_CHOICES = ("auto", "tui", "rpc", "none")
+_UI_CHOICES = ("auto", "tui", "plain", "rpc", "none")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -121,7 +122,10 @@ def _add_face_options(parser: argparse.ArgumentParser) -> None:
         "--ui",
         choices=_UI_CHOICES,
         default="auto",
-        help="auto (TUI when a terminal is there, else none), tui, rpc (pi RPC dialogs), none",
+        help=(
+            "auto (TUI when a terminal is there, plain when TERM=dumb, else none), tui, "
+            "plain (line by line: screen readers, dumb terminals), rpc (pi RPC dialogs), none"
+        ),
     )
     parser.add_argument("--config", type=Path, metavar="FILE", help="settings file to use")
 

@@ -30,6 +30,7 @@ from prompt_toolkit.layout.controls import BufferControl
 from prompt_toolkit.output import Output
 
 from pi_ask.config import RESET_WINDOW_S, Settings, SettingsStore
+from pi_ask.errors import FlowInterrupted
 from pi_ask.keymaps.keymap import Keymaps
 from pi_ask.keymaps.ptk_bindings import set_escape_timeout
 from pi_ask.state import (
@@ -47,6 +48,7 @@ from pi_ask.state import (
     build_result,
     current_row,
     editor_draft,
+    is_draft_change,
 )
 from pi_ask.tui.editor_field import EditorField
 from pi_ask.tui.flow_bindings import load_flow_bindings
@@ -70,19 +72,6 @@ OnCommit = Callable[[AskState], None]
 _EDITOR_COMMANDS = (SubmitEditor, CloseEditor, EditorNavigate)
 
 
-class FlowInterrupted(Exception):
-    """The flow was ended by a signal (SIGTERM, SIGHUP, or a SIGINT from outside).
-
-    The terminal has been restored when this is raised. The caller prints ``result`` (a
-    cancelled result) if it can and exits with ``128 + signal_number``.
-    """
-
-    def __init__(self, result: ToolResult, signal_number: int) -> None:
-        super().__init__(f"ask flow ended by signal {signal_number}")
-        self.result = result
-        self.signal_number = signal_number
-
-
 class AskFlow:
     """One ask flow on a terminal; build it, then ``run()`` it once.
 
@@ -94,6 +83,7 @@ class AskFlow:
         notice: A notice to show from the start, beside the config's (drafts being off).
         on_commit: Called with the state after every committed change (an answer, a note,
             a type change), never for keystrokes inside an editor.
+        on_first_frame: Called on a worker thread once the first frame is drawn.
         input: Where keys come from (default: the controlling terminal).
         output: Where the flow is drawn (default: the controlling terminal).
         cwd: The folder ``@`` completion lists (default: the working directory).
@@ -108,6 +98,7 @@ class AskFlow:
         tool_call_id: str | None = None,
         notice: str | None = None,
         on_commit: OnCommit | None = None,
+        on_first_frame: Callable[[], None] | None = None,
         input: Input | None = None,
         output: Output | None = None,
         cwd: Path | None = None,
@@ -119,6 +110,7 @@ class AskFlow:
         self._flow_id: str | None = None
         self._notice = notice
         self._on_commit = on_commit
+        self._on_first_frame = on_first_frame
         startup_notice = self._startup_notice()
         if startup_notice is not None and state.config_notice is None:
             state = apply(state, BehaviourChanged(config_notice=startup_notice), self.behaviour)
@@ -190,7 +182,7 @@ class AskFlow:
         self._state = after
         self._sync_editor(before, after, rehydrate=isinstance(command, _EDITOR_COMMANDS))
         self._sync_preview(after)
-        if self._on_commit is not None and _is_commit(before, after):
+        if self._on_commit is not None and is_draft_change(before, after):
             self._on_commit(after)
         if after.completed:
             self._finish()
@@ -426,6 +418,9 @@ class AskFlow:
     def _start_background(self) -> None:
         if self._result is not None or self._loop is None:
             return
+        if self._on_first_frame is not None:
+            # Off the loop: an fsync on a busy disk must not hold up the first key.
+            self._loop.run_in_executor(None, self._on_first_frame)
         self.services.start(
             self._loop,
             self,
@@ -450,15 +445,6 @@ class AskFlow:
             self.dispatch(Abort())
 
 
-def _is_commit(before: AskState, after: AskState) -> bool:
-    """A change worth a draft: answers or presented types changed, or the flow ended."""
-    return (
-        before.answers != after.answers
-        or before.questions != after.questions
-        or before.completed != after.completed
-    )
-
-
 def run_ask_flow(
     state: AskState,
     *,
@@ -467,6 +453,7 @@ def run_ask_flow(
     tool_call_id: str | None = None,
     notice: str | None = None,
     on_commit: OnCommit | None = None,
+    on_first_frame: Callable[[], None] | None = None,
     input: Input | None = None,
     output: Output | None = None,
 ) -> ToolResult:
@@ -481,6 +468,8 @@ def run_ask_flow(
         notice: A notice to show from the start, beside the config's (drafts being off).
         on_commit: Called with the state after every committed change (the session log's
             draft hook); never for keystrokes inside an editor.
+        on_first_frame: Called on a worker thread once the first frame is drawn (the
+            session log's fsync of the payload).
         input: Key source for tests; default the controlling terminal.
         output: Drawing target for tests; default the controlling terminal.
 
@@ -502,6 +491,7 @@ def run_ask_flow(
         tool_call_id=tool_call_id,
         notice=notice,
         on_commit=on_commit,
+        on_first_frame=on_first_frame,
         input=input,
         output=output,
     )
