@@ -24,8 +24,9 @@ AREA_COMMANDS = (
     "pi_ask.config.commands",
     "pi_ask.tui.commands",
     "pi_ask.session.commands",
+    "pi_ask.mcp_face.commands",
 )
-_UI_CHOICES = ("auto", "tui", "rpc", "none")
+_UI_CHOICES = ("auto", "tui", "plain", "rpc", "none")
 # Kept here, not imported from contract.tool, so building the parser loads no contract code.
 TOOL_FORMATS = ("pi", "mcp", "openai", "anthropic")
 CONFIG_HELP = "Settings file to use (default: $PI_ASK_CONFIG, else the platform's config folder)"
@@ -148,8 +149,9 @@ def _add_face_options(parser: argparse.ArgumentParser) -> None:
         choices=_UI_CHOICES,
         default="auto",
         help=(
-            "Face to open: auto (the TUI when a terminal is there, else none), tui, "
-            "rpc (pi RPC dialogs on stdin/stdout), none (default: %(default)s)"
+            "Face to open: auto (the TUI when a terminal is there, plain when TERM=dumb, else "
+            "none), tui, plain (line by line: screen readers, dumb terminals), rpc (pi RPC "
+            "dialogs on stdin/stdout), none (default: %(default)s)"
         ),
     )
     parser.add_argument("--config", type=Path, metavar="FILE", help=CONFIG_HELP)

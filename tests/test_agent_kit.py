@@ -14,7 +14,7 @@ import pytest
 from pydantic import TypeAdapter
 
 from pi_ask.contract import INPUT_SCHEMA, load_payload
-from pi_ask.contract.result_schema import details_schema, result_schema
+from pi_ask.contract.result_schema import RESULT_DETAILS_SCHEMA, result_schema
 from pi_ask.contract.tool import (
     PROMPT_GUIDELINES,
     TOOL_DESCRIPTION,
@@ -78,7 +78,7 @@ def test_the_skill_explains_every_exit_status_and_reason() -> None:
     text = skill_text()
     for status in ("| 0 |", "| 1 |", "| 2 |", "| 128+N |"):
         assert status in text
-    enum = details_schema()["properties"]["reason"]["enum"]  # type: ignore[index]
+    enum = RESULT_DETAILS_SCHEMA["properties"]["reason"]["enum"]  # type: ignore[index]
     for reason in enum:
         assert f"- `{reason}` —" in text
 
@@ -151,7 +151,7 @@ def test_the_anthropic_definition_has_the_messages_api_keys() -> None:
 def test_the_mcp_definition_advertises_the_result_details_as_output() -> None:
     definition = tool_definition("mcp")
     assert set(definition) == {"name", "title", "description", "inputSchema", "outputSchema"}
-    assert definition["outputSchema"] == details_schema()
+    assert definition["outputSchema"] == RESULT_DETAILS_SCHEMA
     assert definition["inputSchema"]["type"] == definition["outputSchema"]["type"] == "object"  # type: ignore[index]
 
 
@@ -187,13 +187,11 @@ def test_schema_result_prints_the_result_schema() -> None:
     assert json.loads(run("schema").stdout) == INPUT_SCHEMA
 
 
-def test_both_views_share_one_details_definition() -> None:
-    whole, details = result_schema(), details_schema()
-    defs = whole["$defs"]
+def test_the_result_schema_holds_the_mcp_details_schema() -> None:
+    defs = result_schema()["$defs"]
     assert isinstance(defs, dict)
-    own = {k: v for k, v in details.items() if k not in ("$schema", "title", "$defs")}
-    assert defs["details"] == own
-    assert {k: v for k, v in defs.items() if k != "details"} == details["$defs"]
+    own = {k: v for k, v in RESULT_DETAILS_SCHEMA.items() if k not in ("$schema", "title")}
+    assert defs == {"details": own}
 
 
 def test_the_cli_result_validates_and_a_wrong_one_does_not(tmp_path: Path) -> None:
@@ -207,13 +205,13 @@ def test_the_cli_result_validates_and_a_wrong_one_does_not(tmp_path: Path) -> No
     for extra in ((), ("--ui", "none")):
         document = json.loads(run("ask", *extra, str(payload), env=env).stdout)
         jsonschema.validate(document, result_schema())
-        jsonschema.validate(document["details"], details_schema())
+        jsonschema.validate(document["details"], RESULT_DETAILS_SCHEMA)
     invalid = json.loads(run("ask", "--ui", "none", "/dev/null", env=env).stdout)
     jsonschema.validate(invalid, result_schema())
     document["details"]["mode"] = "later"
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate(document, result_schema())
     document["details"]["mode"] = "submit"
-    document["details"]["extra"] = 1
+    document["content"] = []
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate(document, result_schema())

@@ -124,14 +124,14 @@ def tool_definition(host: ToolFormat = "pi") -> JsonObject:
     if host == "pi":
         return tool_metadata()
     if host == "mcp":
-        from pi_ask.contract.result_schema import details_schema
+        from pi_ask.contract.result_schema import RESULT_DETAILS_SCHEMA
 
         return {
             "name": TOOL_NAME,
             "title": TOOL_LABEL,
             "description": host_description(),
             "inputSchema": host_parameters(),
-            "outputSchema": details_schema(),
+            "outputSchema": copy.deepcopy(RESULT_DETAILS_SCHEMA),
         }
     if host == "openai":
         return {

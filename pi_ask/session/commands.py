@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from pi_ask.session.log import SessionFile
     from pi_ask.session.resume import Resumable
 
-_UI_CHOICES = ("auto", "tui", "rpc", "none")
+_UI_CHOICES = ("auto", "tui", "plain", "rpc", "none")
 EXIT_NOTHING = 1
 EXIT_CANNOT = 2
 
@@ -178,13 +178,10 @@ def _resume(args: argparse.Namespace, store: SettingsStore, chosen: Resumable) -
         ask_id=chosen.ask_id,
         initial_answers=answers,
     )
-    # The non-interactive result leaves the ask pending; only a real cancel dismisses it.
-    if result.details.cancelled and not result.text.startswith(NON_INTERACTIVE_PREFIX):
+    # Nobody asked, a deadline or an abort leave the ask pending; only a real cancel dismisses it.
+    if result.details.reason == "cancelled":
         print(RESUME_CANCELLED, file=sys.stderr)
     return status
-
-
-NON_INTERACTIVE_PREFIX = "Needs user input:"
 
 
 def _flow(

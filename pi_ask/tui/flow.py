@@ -30,6 +30,7 @@ from prompt_toolkit.layout.controls import BufferControl
 from prompt_toolkit.output import Output
 
 from pi_ask.config import RESET_WINDOW_S, Settings, SettingsStore
+from pi_ask.errors import FlowInterrupted
 from pi_ask.keymaps.keymap import Keymaps
 from pi_ask.keymaps.ptk_bindings import set_escape_timeout
 from pi_ask.state import (
@@ -47,6 +48,7 @@ from pi_ask.state import (
     build_result,
     current_row,
     editor_draft,
+    is_draft_change,
 )
 from pi_ask.tui.editor_field import EditorField
 from pi_ask.tui.flow_bindings import load_flow_bindings
@@ -68,19 +70,6 @@ if TYPE_CHECKING:
 
 OnCommit = Callable[[AskState], None]
 _EDITOR_COMMANDS = (SubmitEditor, CloseEditor, EditorNavigate)
-
-
-class FlowInterrupted(Exception):
-    """The flow was ended by a signal (SIGTERM, SIGHUP, or a SIGINT from outside).
-
-    The terminal has been restored when this is raised. The caller prints ``result`` (a
-    cancelled result) if it can and exits with ``128 + signal_number``.
-    """
-
-    def __init__(self, result: ToolResult, signal_number: int) -> None:
-        super().__init__(f"ask flow ended by signal {signal_number}")
-        self.result = result
-        self.signal_number = signal_number
 
 
 class AskFlow:
@@ -190,7 +179,7 @@ class AskFlow:
         self._state = after
         self._sync_editor(before, after, rehydrate=isinstance(command, _EDITOR_COMMANDS))
         self._sync_preview(after)
-        if self._on_commit is not None and _is_commit(before, after):
+        if self._on_commit is not None and is_draft_change(before, after):
             self._on_commit(after)
         if after.completed:
             self._finish()
@@ -448,15 +437,6 @@ class AskFlow:
         if self._result is None:
             self.interrupted_by = number
             self.dispatch(Abort())
-
-
-def _is_commit(before: AskState, after: AskState) -> bool:
-    """A change worth a draft: answers or presented types changed, or the flow ended."""
-    return (
-        before.answers != after.answers
-        or before.questions != after.questions
-        or before.completed != after.completed
-    )
 
 
 def run_ask_flow(
