@@ -338,12 +338,12 @@ def _run_notify(args: argparse.Namespace) -> int:
 
 
 @contextlib.contextmanager
-def _terminal_writer() -> Iterator[Callable[[str], None]]:
-    """A writer to the controlling terminal for BEL/OSC channels; a no-op without one."""
+def _terminal_writer() -> Iterator[Callable[[str], None] | None]:
+    """A writer to the controlling terminal for the terminal channels; ``None`` without one."""
     try:
         tty = open("/dev/tty", "w", encoding="utf-8")  # noqa: SIM115 - closed below
     except OSError:
-        yield lambda _text: None
+        yield None
         return
 
     def write(text: str) -> None:
