@@ -39,7 +39,11 @@ CURRENT_SCHEMA_VERSION = 1
 MAX_RETRIES = 3
 MAX_TIMEOUT_S = 600.0
 EXTRACTORS = ("auto", "offline", "model")
-TERMINAL_CHANNELS = ("bell", "osc9", "osc777")
+CHANNEL_NAMES = ("terminal", "desktop", "bell", "osc9", "osc777", "osc99")
+"""The named notification channels: the one registry (``pi_ask.notifications`` builds a
+channel for each, the config checks and the schema take their names from here)."""
+DEFAULT_CHANNELS = ("terminal", "desktop")
+"""``notifications.channels`` when the file leaves it out or holds no valid entry."""
 ENV_PREFIX = "PI_ASK_"
 MCP_FACES = ("auto", "elicitation", "terminal")
 """How ``pi-ask mcp`` reaches the user: the host's form, pi-ask's terminal UI, or either."""
@@ -167,10 +171,11 @@ KEYS: tuple[SettingKey, ...] = (
     SettingKey(
         "notifications.channels",
         "channels",
-        ["bell"],
-        '"bell", "osc9", "osc777", any apprise URL ("dbus://", "ntfys://topic", ...),\n'
+        list(DEFAULT_CHANNELS),
+        '"terminal" (the terminal\'s own alert), "desktop" (a native desktop notification),\n'
+        '"bell", "osc9", "osc777", "osc99", any apprise URL ("ntfys://topic", ...),\n'
         'or { type = "command", command = "..." }; run in this order, best effort.',
-        'a list of "bell", "osc9", "osc777", apprise URLs and '
+        "a list of " + ", ".join(f'"{name}"' for name in CHANNEL_NAMES) + ", apprise URLs and "
         '{ type = "command", command = "..." } tables',
     ),
     SettingKey(
@@ -333,8 +338,8 @@ def is_channel(value: object) -> bool:
 
 
 def is_channel_name(value: str) -> bool:
-    """``bell``, ``osc9`` or ``osc777``, in any case, with spaces around or not."""
-    return value.strip().lower() in TERMINAL_CHANNELS
+    """One of ``CHANNEL_NAMES``, in any case, with spaces around or not."""
+    return value.strip().lower() in CHANNEL_NAMES
 
 
 def is_channel_url(value: str) -> bool:

@@ -23,6 +23,7 @@ from pydantic_settings import BaseSettings, EnvSettingsSource, SettingsConfigDic
 from pydantic_settings.exceptions import SettingsError
 
 from pi_ask.config.keys import (
+    CHANNEL_NAMES,
     CURRENT_SCHEMA_VERSION,
     ENV_PREFIX,
     EXTRACTORS,
@@ -65,7 +66,8 @@ class CommandChannel(BaseModel):
 def _check_channel_name(value: str) -> str:
     if is_channel_name(value) or is_channel_url(value):
         return value
-    raise ValueError('expected "bell", "osc9", "osc777" or an apprise URL ("scheme://...")')
+    names = ", ".join(f'"{name}"' for name in CHANNEL_NAMES)
+    raise ValueError(f'expected {names} or an apprise URL ("scheme://...")')
 
 
 ChannelName = Annotated[str, AfterValidator(_check_channel_name)]

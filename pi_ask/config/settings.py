@@ -10,6 +10,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Literal, cast
 
+from pi_ask.config.keys import DEFAULT_CHANNELS
 from pi_ask.keymaps import DEFAULT_KEYMAPS, Keymaps
 from pi_ask.state.model import Behaviour
 
@@ -44,7 +45,7 @@ class CommandEntry(Mapping[str, str]):
 
 
 ChannelEntry = str | CommandEntry
-"""One valid channel entry: ``"bell"``, ``"osc9"``, ``"osc777"``, an apprise URL, a command."""
+"""One valid channel entry: a channel name (``"terminal"``, ...), an apprise URL, a command."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +61,7 @@ class NotificationSettings:
 
     enabled: bool = True
     timeout_s: float = 5.0
-    channels: tuple[ChannelEntry, ...] = ("bell",)
+    channels: tuple[ChannelEntry, ...] = DEFAULT_CHANNELS
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +131,9 @@ class Settings:
     mcp: McpSettings = field(default_factory=McpSettings)
 
 
+_CHANNELS = "notifications.channels"
+
+
 def settings_from_values(values: Mapping[str, object], keymaps: Keymaps) -> Settings:
     """Build ``Settings`` from checked values by dotted key; keys left out take defaults.
 
@@ -147,10 +151,7 @@ def settings_from_values(values: Mapping[str, object], keymaps: Keymaps) -> Sett
     notifications = NotificationSettings(
         enabled=bool(values.get("notifications.enabled", True)),
         timeout_s=float(cast(float, values.get("notifications.timeout_s", 5.0))),
-        channels=tuple(
-            _channel(entry)
-            for entry in cast(list[object], values.get("notifications.channels", ["bell"]))
-        ),
+        channels=tuple(map(_channel, cast(list[object], values.get(_CHANNELS, DEFAULT_CHANNELS)))),
     )
     defaults = AnswerSettings()
     models = cast("list[Mapping[str, str]] | None", values.get("answer.extraction_models"))
