@@ -54,7 +54,7 @@ from terminal_runs import Launch
 ROOT = Path(__file__).resolve().parents[1]
 
 PAYLOAD_A = ROOT / "tests" / "tui" / "fixtures" / "payload_a.json"
-REVIEW_TAB = "☰ Review"
+REVIEW_TAB = "≡ Review"
 BUDGET_FRAME_RATIO = 2.0
 AIM_FRAME_RATIO = 1.3
 BUDGET_KEY_MS = 10.0

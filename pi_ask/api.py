@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from pi_ask.session.recorder import AskRecorder
     from pi_ask.state.model import Answer
 
-UiMode = Literal["auto", "tui", "rpc", "none"]
+UiMode = Literal["auto", "tui", "plain", "rpc", "none"]
 
 EXIT_OK = 0
 EXIT_CANCELLED = 1
@@ -61,11 +61,13 @@ def ask_user(
 
     Args:
         payload: the tool input, as JSON text or an already decoded object.
-        ui: ``"tui"`` draws on the controlling terminal, ``"none"`` returns the
-            non-interactive "Needs user input" result (``reason: "no_terminal"``),
-            ``"auto"`` picks the TUI when this process is in the foreground of its
-            terminal, else a running ``pi-ask inbox``, else a tmux popup, else
-            ``no_terminal`` at once. ``"rpc"`` is only available from the command line.
+        ui: ``"tui"`` draws on the controlling terminal, ``"plain"`` asks line by line
+            there (no colour, no cursor movement: screen readers, dumb terminals),
+            ``"none"`` returns the non-interactive "Needs user input" result
+            (``reason: "no_terminal"``), ``"auto"`` picks the TUI (the plain face when
+            ``TERM=dumb``) when this process is in the foreground of its terminal, else a
+            running ``pi-ask inbox``, else a tmux popup, else ``no_terminal`` at once.
+            ``"rpc"`` is only available from the command line.
         config: settings file to use instead of the default one.
         title: replaces the payload's title.
         wait: with ``ui="auto"`` and nobody to ask, wait for a ``pi-ask attach``.
@@ -155,6 +157,8 @@ def run_flow(
     ask_id = recorder.start(loaded.params, payload_source_for(source), ask_id=ask_id)
     deadline_ms = _deadline_ms(timeout)
     face = _pick_face(ui)
+    if face != "tui":
+        recorder.sync()  # the TUI syncs once its first frame is drawn
     if face == "elsewhere":
         loaded = LoadedPayload(payload, loaded.params)
         return _run_elsewhere(
@@ -189,6 +193,7 @@ def run_flow(
         return result, exit_code(result)
     return _run_tui(
         payload,
+        face=face,
         store=store,
         recorder=recorder,
         source=source,
@@ -268,6 +273,7 @@ def _deadline_ms(timeout: float | None) -> int | None:
 def _run_tui(
     payload: AskPayload,
     *,
+    face: Literal["tui", "plain"] = "tui",
     store: SettingsStore,
     recorder: AskRecorder,
     source: str,
@@ -275,22 +281,32 @@ def _run_tui(
     initial_answers: tuple[tuple[str, Answer], ...],
     deadline_ms: int | None = None,
 ) -> tuple[ToolResult, int]:
+    from pi_ask.errors import FlowInterrupted
     from pi_ask.state import new_state
-    from pi_ask.tui import FlowInterrupted, run_ask_flow
 
     state = new_state(payload)
     if initial_answers:
         state = dataclasses.replace(state, answers=initial_answers)
     try:
-        result = run_ask_flow(
-            state,
-            store=store,
-            source=source,
-            tool_call_id=ask_id,
-            notice=recorder.notice,
-            on_commit=recorder.draft,
-            deadline_ms=deadline_ms,
-        )
+        if face == "plain":
+            from pi_ask.plain import run_plain_flow
+
+            result = run_plain_flow(
+                state, store=store, notice=recorder.notice, on_commit=recorder.draft
+            )
+        else:
+            from pi_ask.tui import run_ask_flow
+
+            result = run_ask_flow(
+                state,
+                store=store,
+                source=source,
+                tool_call_id=ask_id,
+                notice=recorder.notice,
+                on_commit=recorder.draft,
+                on_first_frame=recorder.sync,
+                deadline_ms=deadline_ms,
+            )
     except FlowInterrupted as stop:
         return stop.result, 128 + stop.signal_number
     if result.details.ends_ask:
@@ -328,13 +344,16 @@ class SignalAbort:
         self.event.set()
 
 
-def _pick_face(ui: UiMode) -> Literal["tui", "rpc", "none", "elsewhere"]:
+def _pick_face(ui: UiMode) -> Literal["tui", "plain", "rpc", "none", "elsewhere"]:
     if ui == "auto":
         from pi_ask.inbox.routing import in_foreground_terminal
 
         # A background child of a terminal must not draw over its host (python-port.md §11).
-        return "tui" if in_foreground_terminal() else "elsewhere"
-    if ui == "tui" and not has_terminal():
+        if not in_foreground_terminal():
+            return "elsewhere"
+        # A terminal that cannot move its cursor gets the line-by-line face.
+        return "plain" if os.environ.get("TERM") == "dumb" else "tui"
+    if ui in ("tui", "plain") and not has_terminal():
         # Asked for a terminal that is not there: the questions go back unanswered.
         print(
             "pi-ask: no terminal to draw on; the questions are returned unanswered",
