@@ -42,16 +42,8 @@ class Face(Protocol):
 
 
 def face_named(name: FaceName) -> Face:
-    """The face for ``--ui name``.
-
-    Raises:
-        UsageError: The face is not available in this build.
-    """
-    if name == "plain":
-        from pi_ask.errors import UsageError
-
-        raise UsageError("--ui plain is not available for attach/inbox yet; use --ui tui")
-    return tui_face
+    """The face for ``--ui name``."""
+    return plain_face if name == "plain" else tui_face
 
 
 def tui_face(state: AskState, request: FaceRequest) -> AskState:
@@ -89,3 +81,27 @@ def tui_face(state: AskState, request: FaceRequest) -> AskState:
     finally:
         finished.set()
     return flow.state
+
+
+def plain_face(state: AskState, request: FaceRequest) -> AskState:
+    """The line-mode face on the controlling terminal (``pi_ask.plain``).
+
+    Its ``on_commit`` sees every committed change, the completion included, so the last
+    state it saw is the final one. The deadline ends it through the stop event.
+
+    Raises:
+        FlowInterrupted: A signal ended it (the ask stays pending).
+        OSError: No terminal could be opened.
+    """
+    from pi_ask.plain import run_plain_flow
+
+    final = [state]
+
+    def commit(changed: AskState) -> None:
+        final[0] = changed
+        request.on_commit(changed)
+
+    run_plain_flow(
+        state, store=request.store, notice=request.notice, on_commit=commit, abort=request.stop
+    )
+    return final[0]

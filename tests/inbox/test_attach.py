@@ -134,3 +134,21 @@ def test_an_asker_killed_by_sigkill_disappears_from_the_list(
     assert listing.returncode == 0, listing.stderr
     assert [entry["title"] for entry in json.loads(listing.stdout)] == ["Pick a DB"]
     assert not doomed.path.exists()  # cleaned up when seen
+
+
+def test_attach_in_the_plain_face(ask, terminal, runtime: Path) -> None:
+    asker = ask("--wait")
+    pending(runtime, 1)
+    term = terminal("attach", "--ui", "plain")
+    term.wait_for("Which database?")
+    term.press("text:2\r")
+    term.wait_for("Which ORM?")
+    term.press("text:1\r")
+    term.wait_for("Submit")
+    term.press("text:1\r")
+    assert term.exit_status() == 0
+    result, status = asker.result()
+    assert status == 0
+    answers = result["details"]["answers"]  # type: ignore[index]
+    assert answers["db"]["values"] == ["sqlite"]
+    assert answers["orm"]["values"] == ["sa"]
