@@ -8,6 +8,7 @@ restricted), so a later field does not break a client that checked an older sche
 
 from __future__ import annotations
 
+import copy
 from typing import Final
 
 from pi_ask.contract.kinds import CANCEL_REASONS, JsonObject
@@ -173,3 +174,38 @@ RESULT_DETAILS_SCHEMA: Final[JsonObject] = {
     },
     "required": ["cancelled", "mode", "questions", "answers"],
 }
+
+
+def result_schema() -> JsonObject:
+    """The schema of a whole result, as ``pi-ask schema --result`` prints it (a fresh copy).
+
+    ``details`` is ``RESULT_DETAILS_SCHEMA`` itself (under ``$defs``), so the command line's
+    schema and the MCP output schema cannot disagree.
+
+    Example:
+        >>> result_schema()["properties"]["details"]
+        {'$ref': '#/$defs/details'}
+    """
+    details = {k: v for k, v in RESULT_DETAILS_SCHEMA.items() if k not in ("$schema", "title")}
+    return {
+        "$schema": SCHEMA_DIALECT,
+        "title": "ask_user result",
+        "type": "object",
+        "description": "What ask_user returns: text for the agent, and the structured details.",
+        "properties": {
+            "content": {
+                "type": "array",
+                "minItems": 1,
+                "maxItems": 1,
+                "items": {
+                    "type": "object",
+                    "properties": {"type": {"const": "text"}, "text": {"type": "string"}},
+                    "required": ["type", "text"],
+                },
+                "description": "One text block: the message to hand back to the agent.",
+            },
+            "details": {"$ref": "#/$defs/details"},
+        },
+        "required": ["content", "details"],
+        "$defs": {"details": copy.deepcopy(details)},
+    }

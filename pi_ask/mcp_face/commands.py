@@ -17,21 +17,21 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     """Add ``pi-ask mcp`` to the command line."""
     parser = subparsers.add_parser(
         "mcp",
-        help="serve ask_user to an MCP host (Claude Code, Codex, Cursor, ...) on stdio",
+        help="Serve ask_user to an MCP host (Claude Code, Codex, Cursor, ...) on stdio",
         description=(
             "Run an MCP server on standard input and output with one tool, ask_user. It asks "
             "through the host's own form (elicitation) or pi-ask's terminal UI in a running "
             "inbox or a tmux popup, never on the host's terminal. Needs the pi-ask[mcp] extra."
         ),
     )
-    parser.add_argument("--config", type=Path, metavar="FILE", help="settings file to use")
+    parser.add_argument("--config", type=Path, metavar="FILE", help="Settings file to use")
     parser.add_argument(
-        "--session", type=Path, metavar="FILE", help="session log to record the asks into"
+        "--session", type=Path, metavar="FILE", help="Session log to record the asks into"
     )
     parser.add_argument(
         "--face",
         choices=FACES,
-        help="how asks reach the user; overrides [mcp] face (default: the setting, auto)",
+        help="How asks reach the user; overrides [mcp] face (default: the setting, auto)",
     )
     parser.set_defaults(handler=run_mcp_command)
 
