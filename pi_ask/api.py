@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from pi_ask.contract import InvalidPayload, LoadedPayload, invalid_result, load_payload
+from pi_ask.contract import InvalidPayload, LoadedPayload, load_payload
 
 if TYPE_CHECKING:
     from pi_ask.config import SettingsStore
@@ -144,6 +144,8 @@ def run_flow(
         timeout: a hard deadline in seconds from now (python-port.md §11).
     """
     if isinstance(loaded, InvalidPayload):
+        from pi_ask.contract.rejection import invalid_result  # the result classes: not at start
+
         result = invalid_result(loaded)
         return result, exit_code(result)
     if store is None:
