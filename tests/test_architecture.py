@@ -35,6 +35,8 @@ LAYERS: dict[str, float] = {
     # Answering from elsewhere runs the faces: above them, below the api that routes to it.
     "pi_ask.inbox": 4.5,
     "pi_ask.api": 5,
+    "pi_ask.cli_help": 5,
+    "pi_ask.skill": 5,
     "pi_ask.cli": 6,
     "pi_ask.__main__": 7,
 }
