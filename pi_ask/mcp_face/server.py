@@ -39,10 +39,7 @@ from pi_ask import __version__
 from pi_ask.config import SettingsStore, open_store
 from pi_ask.config.settings import McpFace as Face
 from pi_ask.contract import (
-    INPUT_SCHEMA,
-    PROMPT_GUIDELINES,
     PROMPT_SNIPPET,
-    TOOL_DESCRIPTION,
     TOOL_LABEL,
     TOOL_NAME,
     InvalidPayload,
@@ -51,7 +48,7 @@ from pi_ask.contract import (
     invalid_result,
     load_payload,
 )
-from pi_ask.contract.result_schema import RESULT_DETAILS_SCHEMA
+from pi_ask.contract.tool import tool_definition
 from pi_ask.mcp_face.form import build_form, form_result
 from pi_ask.mcp_face.terminal_route import ask_in_terminal
 from pi_ask.session.recorder import AskRecorder
@@ -67,31 +64,14 @@ REQUEST_STATE_TTL_S = 24 * 3600.0
 
 Route = Literal["elicitation", "terminal"]
 
-MCP_NOTE = (
-    "Over MCP, ask_user asks through the host's own form when the host supports elicitation "
-    "(all questions in one form, previews as text, no notes), otherwise through pi-ask's "
-    "terminal UI when a pi-ask inbox or tmux is there."
-)
-
-
-def tool_description() -> str:
-    """The tool's description: ``pi-ask tool``'s description and guidelines, for MCP."""
-    guidelines = "\n".join(f"- {line}" for line in PROMPT_GUIDELINES)
-    return f"{TOOL_DESCRIPTION}\n\n{MCP_NOTE}\n\nGuidelines:\n{guidelines}"
-
 
 def ask_user_tool() -> types.Tool:
-    """``ask_user`` as ``tools/list`` shows it."""
-    return types.Tool(
-        name=TOOL_NAME,
-        title=TOOL_LABEL,
-        description=tool_description(),
-        input_schema=INPUT_SCHEMA,
-        output_schema=RESULT_DETAILS_SCHEMA,
-        annotations=types.ToolAnnotations(
-            title=TOOL_LABEL, read_only_hint=True, open_world_hint=False
-        ),
+    """``ask_user`` as ``tools/list`` shows it: ``pi-ask tool --format mcp``, with hints."""
+    tool = types.Tool.model_validate(tool_definition("mcp"))
+    tool.annotations = types.ToolAnnotations(
+        title=TOOL_LABEL, read_only_hint=True, open_world_hint=False
     )
+    return tool
 
 
 def call_result(result: ToolResult) -> types.CallToolResult:

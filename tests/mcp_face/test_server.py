@@ -17,6 +17,7 @@ from pi_ask.contract import (
     load_payload,
 )
 from pi_ask.contract.result_schema import RESULT_DETAILS_SCHEMA
+from pi_ask.contract.tool import tool_definition
 from pi_ask.mcp_face.server import PROGRESS_MESSAGE, AskUserServer, build_server
 from pi_ask.session.entries import DISMISSED_TYPE, PAYLOAD_TYPE
 from pi_ask.state import CANCELLED_TEXT
@@ -47,13 +48,18 @@ async def test_the_tool_is_listed_with_the_contract_schemas(server: AskUserServe
         tools = (await client.list_tools()).tools
     assert [tool.name for tool in tools] == ["ask_user"]
     tool = tools[0]
-    assert tool.input_schema == INPUT_SCHEMA
+    # What `pi-ask tool --format mcp` prints is what the server advertises.
+    assert tool.model_dump(by_alias=True, exclude_none=True, exclude={"annotations"}) == (
+        tool_definition("mcp")
+    )
+    assert tool.input_schema["properties"] == INPUT_SCHEMA["properties"]
     option = tool.input_schema["properties"]["questions"]["items"]["properties"]["options"]
     assert option["items"]["required"] == ["value"]  # label optional: it is derived
     assert tool.output_schema == RESULT_DETAILS_SCHEMA
     assert tool.description is not None
     assert tool.description.startswith(TOOL_DESCRIPTION)
     assert all(line in tool.description for line in PROMPT_GUIDELINES)
+    assert tool.annotations is not None and tool.annotations.read_only_hint is True
 
 
 @pytest.mark.parametrize("mode", ERAS)
