@@ -95,6 +95,34 @@ class AnswerSettings:
     extraction_retries: int = 1
 
 
+Face = Literal["tui", "plain"]
+"""What ``--ui auto`` opens on a terminal (``[ui] face``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ThemeSettings:
+    """The ``[theme]`` table.
+
+    Attributes:
+        name: ``dark`` (the default), ``light``, ``high-contrast`` or ``ansi``.
+        styles: (role, prompt_toolkit style) overrides in file order; roles use ``-``.
+    """
+
+    name: str = "dark"
+    styles: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class UiSettings:
+    """The ``[ui]`` table.
+
+    Attributes:
+        face: ``tui``, or ``plain`` for the line-by-line face.
+    """
+
+    face: Face = "tui"
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     """Every effective setting.
@@ -105,6 +133,8 @@ class Settings:
         keymaps: Every action's keys (the defaults when the configured ones are invalid).
         answer: Answer-extraction settings.
         schema_version: The version of the file layout the values were read as.
+        theme: The look of the TUI.
+        ui: Which face ``--ui auto`` opens on a terminal.
     """
 
     behaviour: Behaviour = field(default_factory=Behaviour)
@@ -112,6 +142,8 @@ class Settings:
     keymaps: Keymaps = DEFAULT_KEYMAPS
     answer: AnswerSettings = field(default_factory=AnswerSettings)
     schema_version: int = 1
+    theme: ThemeSettings = field(default_factory=ThemeSettings)
+    ui: UiSettings = field(default_factory=UiSettings)
 
 
 def settings_from_values(values: Mapping[str, object], keymaps: Keymaps) -> Settings:
@@ -147,7 +179,13 @@ def settings_from_values(values: Mapping[str, object], keymaps: Keymaps) -> Sett
         extraction_retries=cast(int, values.get("answer.extraction_retries", 1)),
     )
     version = cast(int, values.get("schema_version", 1))
-    return Settings(Behaviour(**flags), notifications, keymaps, answer, version)
+    styles = cast("Mapping[str, str]", values.get("theme.styles", {}))
+    theme = ThemeSettings(
+        name=str(values.get("theme.name", "dark")),
+        styles=tuple((role.replace("_", "-"), style) for role, style in styles.items()),
+    )
+    ui = UiSettings(face=cast(Face, values.get("ui.face", "tui")))
+    return Settings(Behaviour(**flags), notifications, keymaps, answer, version, theme=theme, ui=ui)
 
 
 def _channel(entry: object) -> ChannelEntry:

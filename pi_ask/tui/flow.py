@@ -59,7 +59,7 @@ from pi_ask.tui.lines_control import LinesControl
 from pi_ask.tui.preview_pane import max_scroll
 from pi_ask.tui.signals import catch_signals
 from pi_ask.tui.terminal import Terminal, open_terminal
-from pi_ask.tui.theme import build_style
+from pi_ask.tui.theme import theme_style
 from pi_ask.tui.transcript import print_transcript
 
 if TYPE_CHECKING:
@@ -300,7 +300,7 @@ class AskFlow:
                     raise
                 result = self._result
             with contextlib.suppress(OSError):
-                print_transcript(result, self._output)
+                print_transcript(result, self._output, self.app.style)
         finally:
             restore()
             unsubscribe()
@@ -335,7 +335,7 @@ class AskFlow:
         app: Application[ToolResult] = Application(
             layout=Layout(root, focused_element=frame),
             key_bindings=load_flow_bindings(self),
-            style=build_style(),
+            style=theme_style(self._settings.theme),
             full_screen=False,
             erase_when_done=True,
             mouse_support=False,
@@ -387,9 +387,12 @@ class AskFlow:
             self._apply_settings(settings)
 
     def _apply_settings(self, settings: Settings) -> None:
-        self._settings = settings
+        before, self._settings = self._settings, settings
         if self._result is not None:
             return
+        if settings.theme != before.theme:
+            # Live: the next frame draws in the new theme (the application reads its style).
+            self.app.style = theme_style(settings.theme)
         self.dispatch(BehaviourChanged(config_notice=self._startup_notice()))
 
     def _startup_notice(self) -> str | None:
