@@ -140,6 +140,8 @@ def run_flow(
     recorder = AskRecorder.open(session)
     ask_id = recorder.start(loaded.params, payload_source_for(source), ask_id=ask_id)
     face = _pick_face(ui, store.snapshot().ui.face)
+    if face != "tui":
+        recorder.sync()  # the TUI syncs once its first frame is drawn
     if face == "none":
         from pi_ask.state import non_interactive_result
 
@@ -201,6 +203,7 @@ def _run_tui(
                 tool_call_id=ask_id,
                 notice=recorder.notice,
                 on_commit=recorder.draft,
+                on_first_frame=recorder.sync,
             )
     except FlowInterrupted as stop:
         return stop.result, 128 + stop.signal_number

@@ -30,12 +30,15 @@ LAYERS: dict[str, int] = {
     "pi_ask.notifications": 3,
     "pi_ask.tui": 4,
     "pi_ask.dialogs": 4,
+    "pi_ask.mcp_face": 4,
     "pi_ask.plain": 4,
     "pi_ask.api": 5,
+    "pi_ask.cli_help": 5,
+    "pi_ask.skill": 5,
     "pi_ask.cli": 6,
     "pi_ask.__main__": 7,
 }
-FACES = ("pi_ask.tui", "pi_ask.dialogs", "pi_ask.plain")
+FACES = ("pi_ask.tui", "pi_ask.dialogs", "pi_ask.mcp_face", "pi_ask.plain")
 PURE = ("pi_ask.contract", "pi_ask.state")
 # Subcommand modules import the api and are imported by cli: between the two.
 COMMANDS_LAYER = (LAYERS["pi_ask.api"] + LAYERS["pi_ask.cli"]) / 2

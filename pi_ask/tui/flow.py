@@ -83,6 +83,7 @@ class AskFlow:
         notice: A notice to show from the start, beside the config's (drafts being off).
         on_commit: Called with the state after every committed change (an answer, a note,
             a type change), never for keystrokes inside an editor.
+        on_first_frame: Called on a worker thread once the first frame is drawn.
         input: Where keys come from (default: the controlling terminal).
         output: Where the flow is drawn (default: the controlling terminal).
         cwd: The folder ``@`` completion lists (default: the working directory).
@@ -97,6 +98,7 @@ class AskFlow:
         tool_call_id: str | None = None,
         notice: str | None = None,
         on_commit: OnCommit | None = None,
+        on_first_frame: Callable[[], None] | None = None,
         input: Input | None = None,
         output: Output | None = None,
         cwd: Path | None = None,
@@ -108,6 +110,7 @@ class AskFlow:
         self._flow_id: str | None = None
         self._notice = notice
         self._on_commit = on_commit
+        self._on_first_frame = on_first_frame
         startup_notice = self._startup_notice()
         if startup_notice is not None and state.config_notice is None:
             state = apply(state, BehaviourChanged(config_notice=startup_notice), self.behaviour)
@@ -418,6 +421,9 @@ class AskFlow:
     def _start_background(self) -> None:
         if self._result is not None or self._loop is None:
             return
+        if self._on_first_frame is not None:
+            # Off the loop: an fsync on a busy disk must not hold up the first key.
+            self._loop.run_in_executor(None, self._on_first_frame)
         self.services.start(
             self._loop,
             self,
@@ -450,6 +456,7 @@ def run_ask_flow(
     tool_call_id: str | None = None,
     notice: str | None = None,
     on_commit: OnCommit | None = None,
+    on_first_frame: Callable[[], None] | None = None,
     input: Input | None = None,
     output: Output | None = None,
 ) -> ToolResult:
@@ -464,6 +471,8 @@ def run_ask_flow(
         notice: A notice to show from the start, beside the config's (drafts being off).
         on_commit: Called with the state after every committed change (the session log's
             draft hook); never for keystrokes inside an editor.
+        on_first_frame: Called on a worker thread once the first frame is drawn (the
+            session log's fsync of the payload).
         input: Key source for tests; default the controlling terminal.
         output: Drawing target for tests; default the controlling terminal.
 
@@ -485,6 +494,7 @@ def run_ask_flow(
         tool_call_id=tool_call_id,
         notice=notice,
         on_commit=on_commit,
+        on_first_frame=on_first_frame,
         input=input,
         output=output,
     )
