@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from pi_ask.contract import InvalidPayload, LoadedPayload, invalid_result, load_payload
+from pi_ask.contract import InvalidPayload, LoadedPayload, load_payload
 
 if TYPE_CHECKING:
     from pi_ask.config import SettingsStore
@@ -128,6 +128,8 @@ def run_flow(
         initial_answers: answers to start from (a resumed draft).
     """
     if isinstance(loaded, InvalidPayload):
+        from pi_ask.contract.rejection import invalid_result  # the result classes: not at start
+
         result = invalid_result(loaded)
         return result, exit_code(result)
     if store is None:
