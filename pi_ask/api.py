@@ -158,7 +158,7 @@ def run_flow(
     recorder = AskRecorder.open(session)
     ask_id = recorder.start(loaded.params, payload_source_for(source), ask_id=ask_id)
     deadline_ms = _deadline_ms(timeout)
-    face = _pick_face(ui)
+    face = _pick_face(ui, store.snapshot().ui.face)
     if face != "tui":
         recorder.sync()  # the TUI syncs once its first frame is drawn
     if face == "elsewhere":
@@ -346,15 +346,19 @@ class SignalAbort:
         self.event.set()
 
 
-def _pick_face(ui: UiMode) -> Literal["tui", "plain", "rpc", "none", "elsewhere"]:
+def _pick_face(
+    ui: UiMode, terminal_face: str = "tui"
+) -> Literal["tui", "plain", "rpc", "none", "elsewhere"]:
     if ui == "auto":
         from pi_ask.inbox.routing import in_foreground_terminal
 
         # A background child of a terminal must not draw over its host (python-port.md §11).
         if not in_foreground_terminal():
             return "elsewhere"
-        # A terminal that cannot move its cursor gets the line-by-line face.
-        return "plain" if os.environ.get("TERM") == "dumb" else "tui"
+        # A terminal that cannot move its cursor gets the line-by-line face; so does a
+        # user who chose it (``[ui] face``).
+        dumb = os.environ.get("TERM") == "dumb"
+        return "plain" if dumb or terminal_face == "plain" else "tui"
     if ui in ("tui", "plain") and not has_terminal():
         # Asked for a terminal that is not there: the questions go back unanswered.
         print(
