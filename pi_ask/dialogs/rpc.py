@@ -28,6 +28,7 @@ from pi_ask.contract.payload import AskPayload
 from pi_ask.contract.results import ToolResult
 from pi_ask.dialogs.flow import InvalidResponse, run_dialog_flow
 from pi_ask.dialogs.jsonl import read_lines, write_line
+from pi_ask.guarded_parse import load_json
 from pi_ask.state import new_state
 
 REQUEST = "extension_ui_request"
@@ -164,7 +165,7 @@ class RpcDialogs:
         if not text.strip():
             return None
         try:
-            message: object = json.loads(text)
+            message: object = load_json(text)
         except ValueError as err:
             self.note(f"stdin line {number} ignored: not JSON ({err}): {_excerpt(text)}")
             return None

@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from pi_ask.contract.results import JsonObject
+from pi_ask.guarded_parse import load_json
 from pi_ask.session.file_lock import LockTimeout, exclusive_lock
 
 SESSION_VERSION = 3
@@ -116,7 +117,7 @@ def _parse_lines(
             continue
         last = number == len(lines)
         try:
-            value = json.loads(raw)
+            value = load_json(raw)
         except (ValueError, UnicodeDecodeError) as err:
             why = "torn last line (no newline at the end)" if last and torn else str(err)
             skipped.append(SkippedLine(number, why))
@@ -300,7 +301,7 @@ def _complete_objects(blob: bytes) -> Iterator[JsonObject]:
         if not raw.strip():
             continue
         try:
-            value = json.loads(raw)
+            value = load_json(raw)
         except (ValueError, UnicodeDecodeError):
             continue
         if isinstance(value, dict):
