@@ -640,7 +640,9 @@ def test_rpc_streams_through_the_command(
 
     # A stalled host hangs up the way a closed terminal would: SIGTERM, sent once a request
     # is out (so the child's handler is in place) and left unanswered.
-    host = ScriptedHost(*plan, send, process.stdin.close, partial(process.send_signal, signal.SIGTERM))
+    host = ScriptedHost(
+        *plan, send, process.stdin.close, partial(process.send_signal, signal.SIGTERM)
+    )
     lines: list[dict[str, object]] = []
     try:
         for raw in process.stdout:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from pi_ask.notifications.channel import Notification, SendContext
 from pi_ask.notifications.channels import (
     AppriseChannel,
     BellChannel,
@@ -17,7 +18,6 @@ from pi_ask.notifications.channels import (
     Osc9Channel,
     Osc777Channel,
 )
-from pi_ask.notifications.channel import Notification, SendContext
 from pi_ask.notifications.dispatcher import DEFAULT_TIMEOUT_S, Attempt, dispatch
 from pi_ask.notifications.message import waiting_message
 
