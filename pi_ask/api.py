@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from pi_ask.session.recorder import AskRecorder
     from pi_ask.state.model import Answer
 
-UiMode = Literal["auto", "tui", "rpc", "none"]
+UiMode = Literal["auto", "tui", "plain", "rpc", "none"]
 
 EXIT_OK = 0
 EXIT_CANCELLED = 1
@@ -59,9 +59,11 @@ def ask_user(
 
     Args:
         payload: the tool input, as JSON text or an already decoded object.
-        ui: ``"tui"`` draws on the controlling terminal, ``"none"`` returns the
-            non-interactive "Needs user input" result, ``"auto"`` picks the TUI when a
-            terminal is there. ``"rpc"`` is only available from the command line.
+        ui: ``"tui"`` draws on the controlling terminal, ``"plain"`` asks line by line
+            there (no colour, no cursor movement: screen readers, dumb terminals),
+            ``"none"`` returns the non-interactive "Needs user input" result, ``"auto"``
+            picks the TUI when a terminal is there (the plain face when ``TERM=dumb``).
+            ``"rpc"`` is only available from the command line.
         config: settings file to use instead of the default one.
         title: replaces the payload's title.
 
@@ -111,7 +113,8 @@ def run_flow(
 
     The payload is written to the session log before any UI opens; the TUI then appends a
     draft on every committed change, and a finished form (submitted or cancelled) is marked
-    dismissed. An ask answered by no one (``ui="none"``) or ended by a signal stays resumable.
+    dismissed. An ask answered by no one (``ui="none"``), timed out or aborted (a signal, the
+    end of the RPC input) stays resumable (python-port.md §11).
 
     Args:
         loaded: what ``contract.load_payload`` returned.
@@ -137,6 +140,8 @@ def run_flow(
     recorder = AskRecorder.open(session)
     ask_id = recorder.start(loaded.params, payload_source_for(source), ask_id=ask_id)
     face = _pick_face(ui)
+    if face != "tui":
+        recorder.sync()  # the TUI syncs once its first frame is drawn
     if face == "none":
         from pi_ask.state import non_interactive_result
 
@@ -151,10 +156,12 @@ def run_flow(
             )
         if stop.signum is not None:
             return result, 128 + stop.signum
-        recorder.finish()
+        if result.details.ends_ask:
+            recorder.finish()
         return result, exit_code(result)
     return _run_tui(
         payload,
+        face=face,
         store=store,
         recorder=recorder,
         source=source,
@@ -166,30 +173,42 @@ def run_flow(
 def _run_tui(
     payload: AskPayload,
     *,
+    face: Literal["tui", "plain"] = "tui",
     store: SettingsStore,
     recorder: AskRecorder,
     source: str,
     ask_id: str,
     initial_answers: tuple[tuple[str, Answer], ...],
 ) -> tuple[ToolResult, int]:
+    from pi_ask.errors import FlowInterrupted
     from pi_ask.state import new_state
-    from pi_ask.tui import FlowInterrupted, run_ask_flow
 
     state = new_state(payload)
     if initial_answers:
         state = dataclasses.replace(state, answers=initial_answers)
     try:
-        result = run_ask_flow(
-            state,
-            store=store,
-            source=source,
-            tool_call_id=ask_id,
-            notice=recorder.notice,
-            on_commit=recorder.draft,
-        )
+        if face == "plain":
+            from pi_ask.plain import run_plain_flow
+
+            result = run_plain_flow(
+                state, store=store, notice=recorder.notice, on_commit=recorder.draft
+            )
+        else:
+            from pi_ask.tui import run_ask_flow
+
+            result = run_ask_flow(
+                state,
+                store=store,
+                source=source,
+                tool_call_id=ask_id,
+                notice=recorder.notice,
+                on_commit=recorder.draft,
+                on_first_frame=recorder.sync,
+            )
     except FlowInterrupted as stop:
         return stop.result, 128 + stop.signal_number
-    recorder.finish()
+    if result.details.ends_ask:
+        recorder.finish()
     return result, exit_code(result)
 
 
@@ -223,16 +242,19 @@ class SignalAbort:
         self.event.set()
 
 
-def _pick_face(ui: UiMode) -> Literal["tui", "rpc", "none"]:
-    if ui in ("auto", "tui") and not has_terminal():
-        if ui == "tui":
+def _pick_face(ui: UiMode) -> Literal["tui", "plain", "rpc", "none"]:
+    if ui in ("auto", "tui", "plain") and not has_terminal():
+        if ui in ("tui", "plain"):
             # Asked for a terminal that is not there: the questions go back unanswered.
             print(
                 "pi-ask: no terminal to draw on; the questions are returned unanswered",
                 file=sys.stderr,
             )
         return "none"
-    return "tui" if ui == "auto" else ui
+    if ui == "auto":
+        # A terminal that cannot move its cursor gets the line-by-line face.
+        return "plain" if os.environ.get("TERM") == "dumb" else "tui"
+    return ui
 
 
 def _open_store(config: Path | None) -> SettingsStore:

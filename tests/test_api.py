@@ -63,4 +63,5 @@ def test_a_signal_ends_an_rpc_flow_with_a_cancelled_result(
     assert child.returncode == 128 + signum
     result = json.loads(out.strip().splitlines()[-1])
     assert result["details"]["cancelled"] is True
-    assert result["content"][0]["text"] == "User cancelled the ask flow"
+    assert result["details"]["reason"] == "aborted"
+    assert result["content"][0]["text"].startswith("The ask flow was aborted")

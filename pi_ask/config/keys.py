@@ -26,10 +26,11 @@ Kind = Literal[
     "extractor",
     "models",
     "channels",
+    "mcp_face",
 ]
 """How a setting's value is checked: the fast loader and the model agree on each kind."""
 
-SECTIONS = ("behaviour", "notifications", "keymaps", "answer")
+SECTIONS = ("behaviour", "notifications", "keymaps", "answer", "mcp")
 """The tables of the file, in file order."""
 
 CURRENT_SCHEMA_VERSION = 1
@@ -38,8 +39,14 @@ CURRENT_SCHEMA_VERSION = 1
 MAX_RETRIES = 3
 MAX_TIMEOUT_S = 600.0
 EXTRACTORS = ("auto", "offline", "model")
-TERMINAL_CHANNELS = ("bell", "osc9", "osc777")
+CHANNEL_NAMES = ("terminal", "desktop", "bell", "osc9", "osc777", "osc99")
+"""The named notification channels: the one registry (``pi_ask.notifications`` builds a
+channel for each, the config checks and the schema take their names from here)."""
+DEFAULT_CHANNELS = ("terminal", "desktop")
+"""``notifications.channels`` when the file leaves it out or holds no valid entry."""
 ENV_PREFIX = "PI_ASK_"
+MCP_FACES = ("auto", "elicitation", "terminal")
+"""How ``pi-ask mcp`` reaches the user: the host's form, pi-ask's terminal UI, or either."""
 
 # Apprise's scheme form: up to 32 letters or digits, then "://" (as pi_ask.notifications).
 _URL = re.compile(r"[A-Za-z0-9]{1,32}://")
@@ -164,10 +171,11 @@ KEYS: tuple[SettingKey, ...] = (
     SettingKey(
         "notifications.channels",
         "channels",
-        ["bell"],
-        '"bell", "osc9", "osc777", any apprise URL ("dbus://", "ntfys://topic", ...),\n'
+        list(DEFAULT_CHANNELS),
+        '"terminal" (the terminal\'s own alert), "desktop" (a native desktop notification),\n'
+        '"bell", "osc9", "osc777", "osc99", any apprise URL ("ntfys://topic", ...),\n'
         'or { type = "command", command = "..." }; run in this order, best effort.',
-        'a list of "bell", "osc9", "osc777", apprise URLs and '
+        "a list of " + ", ".join(f'"{name}"' for name in CHANNEL_NAMES) + ", apprise URLs and "
         '{ type = "command", command = "..." } tables',
     ),
     SettingKey(
@@ -197,6 +205,14 @@ KEYS: tuple[SettingKey, ...] = (
         1,
         "Extra attempts after the model returns no usable questions.",
         f"a whole number from 0 to {MAX_RETRIES}",
+    ),
+    SettingKey(
+        "mcp.face",
+        "mcp_face",
+        "auto",
+        '"auto": the host\'s form when it has one, else the terminal UI (inbox or tmux);\n'
+        '"elicitation": the host\'s form only; "terminal": the terminal UI first.',
+        '"auto", "elicitation" or "terminal"',
     ),
 )
 """Every non-keymap setting, in file order."""
@@ -294,6 +310,8 @@ def is_valid(kind: Kind, value: object) -> bool:
         return type(value) is int and 0 <= value <= MAX_RETRIES
     if kind == "extractor":
         return value in EXTRACTORS
+    if kind == "mcp_face":
+        return value in MCP_FACES
     if kind == "models":
         return isinstance(value, list) and all(is_model_entry(entry) for entry in value)
     return isinstance(value, list) and bool(value) and all(is_channel(item) for item in value)
@@ -320,8 +338,8 @@ def is_channel(value: object) -> bool:
 
 
 def is_channel_name(value: str) -> bool:
-    """``bell``, ``osc9`` or ``osc777``, in any case, with spaces around or not."""
-    return value.strip().lower() in TERMINAL_CHANNELS
+    """One of ``CHANNEL_NAMES``, in any case, with spaces around or not."""
+    return value.strip().lower() in CHANNEL_NAMES
 
 
 def is_channel_url(value: str) -> bool:

@@ -23,12 +23,14 @@ from pydantic_settings import BaseSettings, EnvSettingsSource, SettingsConfigDic
 from pydantic_settings.exceptions import SettingsError
 
 from pi_ask.config.keys import (
+    CHANNEL_NAMES,
     CURRENT_SCHEMA_VERSION,
     ENV_PREFIX,
     EXTRACTORS,
     KEYS,
     MAX_RETRIES,
     MAX_TIMEOUT_S,
+    MCP_FACES,
     SECTIONS,
     Kind,
     SettingKey,
@@ -65,7 +67,8 @@ class CommandChannel(BaseModel):
 def _check_channel_name(value: str) -> str:
     if is_channel_name(value) or is_channel_url(value):
         return value
-    raise ValueError('expected "bell", "osc9", "osc777" or an apprise URL ("scheme://...")')
+    names = ", ".join(f'"{name}"' for name in CHANNEL_NAMES)
+    raise ValueError(f'expected {names} or an apprise URL ("scheme://...")')
 
 
 ChannelName = Annotated[str, AfterValidator(_check_channel_name)]
@@ -79,6 +82,7 @@ _TYPES: dict[Kind, Any] = {
     "milliseconds": Annotated[int, Field(gt=0)],
     "retries": Annotated[int, Field(ge=0, le=MAX_RETRIES)],
     "extractor": Literal[EXTRACTORS],
+    "mcp_face": Literal[MCP_FACES],
     "models": list[ExtractionModel],
     "channels": Annotated[list[Channel], Field(min_length=1)],
 }

@@ -29,8 +29,10 @@ if TYPE_CHECKING:
     from pi_ask.contract.preparation import derive_label, prepare_payload
     from pi_ask.contract.rejection import INVALID_PAYLOAD_HEADING, invalid_result
     from pi_ask.contract.results import (
+        CANCEL_REASONS,
         ELABORATION_INSTRUCTION,
         AnswerRecord,
+        CancelReason,
         Continuation,
         Elaboration,
         ElaborationItem,
@@ -57,6 +59,7 @@ if TYPE_CHECKING:
     )
 
 __all__ = [
+    "CANCEL_REASONS",
     "ELABORATION_INSTRUCTION",
     "INPUT_SCHEMA",
     "INVALID_PAYLOAD_HEADING",
@@ -70,6 +73,7 @@ __all__ = [
     "TOOL_NAME",
     "AnswerRecord",
     "AskPayload",
+    "CancelReason",
     "Continuation",
     "Elaboration",
     "ElaborationItem",
@@ -120,6 +124,8 @@ _HOMES = {
     "prepare_payload": "pi_ask.contract.preparation",
     "INVALID_PAYLOAD_HEADING": "pi_ask.contract.rejection",
     "invalid_result": "pi_ask.contract.rejection",
+    "CANCEL_REASONS": "pi_ask.contract.results",
+    "CancelReason": "pi_ask.contract.results",
     "ELABORATION_INSTRUCTION": "pi_ask.contract.results",
     "AnswerRecord": "pi_ask.contract.results",
     "Continuation": "pi_ask.contract.results",

@@ -12,6 +12,9 @@ from pi_ask.contract.payload import Option, Question
 
 Mode = Literal["submit", "elaborate"]
 QuestionStatus = Literal["answered", "needs_clarification", "unanswered"]
+# Why a result without an error carries no answer (python-port.md §11).
+CancelReason = Literal["cancelled", "no_terminal", "timeout", "aborted"]
+CANCEL_REASONS: tuple[CancelReason, ...] = ("cancelled", "no_terminal", "timeout", "aborted")
 JsonObject = dict[str, object]
 
 ELABORATION_INSTRUCTION = (
@@ -182,6 +185,16 @@ class ResultDetails:
     continuation: Continuation | None = None
     elaboration: Elaboration | None = None
     error_issues: tuple[Issue, ...] | None = None
+    # Set on every cancelled result without an error; ``None`` otherwise.
+    reason: CancelReason | None = None
+
+    @property
+    def ends_ask(self) -> bool:
+        """True when the ask is over for resume: submitted, elaborated or cancelled by the user.
+
+        ``no_terminal``, ``timeout`` and ``aborted`` leave it resumable (python-port.md §11).
+        """
+        return not self.cancelled or self.reason == "cancelled"
 
     def answer(self, question_id: str) -> AnswerRecord | None:
         return dict(self.answers).get(question_id)
@@ -191,6 +204,8 @@ class ResultDetails:
         if self.title is not None:
             out["title"] = self.title
         out["cancelled"] = self.cancelled
+        if self.reason is not None:
+            out["reason"] = self.reason
         if self.error_issues is not None:
             out["error"] = {
                 "kind": "invalid_input",

@@ -90,7 +90,8 @@ def parse_remote_response(
         'Unknown question id "q9".'
     """
     if response.get("kind") == "cancel":
-        return Abort()
+        # The user cancelled in another face: a cancel, not an abort (python-port.md §11).
+        return Abort(reason="cancelled")
     answers = response.get("answers")
     if not isinstance(answers, dict):
         return _invalid("Answer response must include an answers object.")

@@ -1,4 +1,4 @@
-"""Best-effort "question waiting" notifications: terminal bell/OSC, commands, apprise URLs.
+"""Best-effort "question waiting" notifications: terminal alerts, desktop, commands, apprise.
 
 Names load on first use, so reading settings (``parse_channels``) does not pay for the
 dispatcher, and nothing here imports apprise until an apprise channel sends or a URL is
@@ -30,6 +30,8 @@ if TYPE_CHECKING:
         CancelScope,
         Channel,
         ChannelError,
+        ChannelSkipped,
+        ChannelUnavailable,
         Notification,
         SendContext,
     )
@@ -38,8 +40,11 @@ if TYPE_CHECKING:
         AppriseChannel,
         BellChannel,
         CommandChannel,
+        DesktopChannel,
         Osc9Channel,
+        Osc99Channel,
         Osc777Channel,
+        TerminalChannel,
         describe_apprise_url_problem,
         is_apprise_url,
     )
@@ -63,6 +68,8 @@ _HOMES = {
     "CancelScope": "channel",
     "Channel": "channel",
     "ChannelError": "channel",
+    "ChannelSkipped": "channel",
+    "ChannelUnavailable": "channel",
     "Notification": "channel",
     "SendContext": "channel",
     "DEFAULT_CHANNELS": "channel_list",
@@ -70,8 +77,11 @@ _HOMES = {
     "AppriseChannel": "channels",
     "BellChannel": "channels",
     "CommandChannel": "channels",
+    "DesktopChannel": "channels",
     "Osc9Channel": "channels",
+    "Osc99Channel": "channels",
     "Osc777Channel": "channels",
+    "TerminalChannel": "channels",
     "describe_apprise_url_problem": "channels",
     "is_apprise_url": "channels",
     "DEFAULT_TIMEOUT_S": "dispatcher",
@@ -99,12 +109,17 @@ __all__ = [
     "CancelScope",
     "Channel",
     "ChannelError",
+    "ChannelSkipped",
+    "ChannelUnavailable",
     "CommandChannel",
+    "DesktopChannel",
     "Dispatch",
     "Notification",
     "Osc9Channel",
+    "Osc99Channel",
     "Osc777Channel",
     "SendContext",
+    "TerminalChannel",
     "describe_apprise_url_problem",
     "dispatch",
     "is_apprise_url",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pi_ask.contract.results import Mode
+from pi_ask.contract.results import CancelReason, Mode
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +63,13 @@ class Dismiss:
 
 @dataclass(frozen=True, slots=True)
 class Abort:
-    """End the flow as cancelled at once (remote cancel, signal): no guard, no draft saved."""
+    """End the flow as cancelled at once (remote cancel, signal): no guard, no draft saved.
+
+    ``reason`` says why (python-port.md §11): ``aborted`` for a host or a signal,
+    ``timeout`` for a passed deadline, ``cancelled`` for a user's cancel made elsewhere.
+    """
+
+    reason: CancelReason = "aborted"
 
 
 @dataclass(frozen=True, slots=True)

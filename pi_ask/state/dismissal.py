@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from pi_ask.contract.results import CancelReason
 from pi_ask.state.model import AskState, Behaviour
 from pi_ask.state.selectors import is_dirty
 
@@ -19,9 +20,9 @@ def request_cancel(state: AskState, editor_text: str, behaviour: Behaviour) -> A
     guarded = behaviour.confirm_dismiss_when_dirty and is_dirty(state, editor_text)
     if guarded and not state.pending_dismiss:
         return replace(state, pending_dismiss=True, notice=DISMISS_NOTICE)
-    return abort(state)
+    return abort(state, "cancelled")
 
 
-def abort(state: AskState) -> AskState:
-    """End the flow as cancelled; the answers present now stay in the result."""
-    return replace(state, completed=True, cancelled=True, mode="submit")
+def abort(state: AskState, reason: CancelReason) -> AskState:
+    """End the flow as cancelled for ``reason``; the answers present now stay in the state."""
+    return replace(state, completed=True, cancelled=True, cancel_reason=reason, mode="submit")

@@ -122,8 +122,8 @@ def _transition(state: AskState, command: Command, behaviour: Behaviour) -> AskS
             return press_digit(state, digit, behaviour)
         case Cancel(editor_text=text) | Dismiss(editor_text=text):
             return request_cancel(state, text, behaviour)
-        case Abort():
-            return abort(state)
+        case Abort(reason=reason):
+            return abort(state, reason)
         case ChangeQuestionType():
             return change_question_type(state)
         case OpenQuestionNote():

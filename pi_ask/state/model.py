@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from pi_ask.contract.payload import Question
-from pi_ask.contract.results import Mode
+from pi_ask.contract.results import CancelReason, Mode
 
 CUSTOM_VALUE = "__other__"
 CUSTOM_LABEL = "Type your own"
@@ -133,6 +133,8 @@ class AskState:
     answers: tuple[tuple[str, Answer], ...] = ()
     completed: bool = False
     cancelled: bool = False
+    # Why a cancelled flow ended (python-port.md §11); ``None`` while not cancelled.
+    cancel_reason: CancelReason | None = None
     mode: Mode = "submit"
     # Footer notice slot: the dirty-dismiss warning or a type-change notice.
     notice: str | None = None

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pi_ask.contract.payload import AskPayload, Question
 from pi_ask.contract.results import (
     AnswerRecord,
+    CancelReason,
     Continuation,
     Elaboration,
     ElaborationItem,
@@ -14,7 +15,7 @@ from pi_ask.contract.results import (
 )
 from pi_ask.state.model import Answer, AskState
 from pi_ask.state.selectors import answer_for
-from pi_ask.state.summary import CANCELLED_TEXT, summary_text
+from pi_ask.state.summary import summary_text
 
 
 def serialize_answer(answer: Answer) -> AnswerRecord:
@@ -41,7 +42,8 @@ def build_result(state: AskState) -> ToolResult:
     """The tool result of a finished flow: cancelled, submitted or elaborated.
 
     Cancelled results keep the answers present at cancel time (python-port.md §6
-    decision 8); only their text hides them.
+    decision 8); only their text hides them. A ``timeout`` result keeps none: its text says
+    the answers are empty, and the drafts stay in the session log for resume.
 
     Args:
         state: The flow state, normally ``completed``.
@@ -50,15 +52,19 @@ def build_result(state: AskState) -> ToolResult:
         The summary text (§4.6) and the structured details.
     """
     records = tuple((qid, serialize_answer(a)) for qid, a in state.answers)
-    if state.cancelled or state.mode == "submit":
+    if state.cancelled:
+        reason = state.cancel_reason or "cancelled"
+        kept = () if reason == "timeout" else records
+        return _cancelled(state.title, state.questions, reason, kept)
+    if state.mode == "submit":
         details = ResultDetails(
-            cancelled=state.cancelled,
+            cancelled=False,
             mode="submit",
             title=state.title,
             questions=state.questions,
             answers=tuple((qid, r) for qid, r in records if not r.is_empty),
         )
-        return ToolResult(CANCELLED_TEXT if state.cancelled else summary_text(details), details)
+        return ToolResult(summary_text(details), details)
     details = ResultDetails(
         cancelled=False,
         mode="elaborate",
@@ -115,28 +121,34 @@ def _items_for(question: Question, answer: Answer) -> list[ElaborationItem]:
     return items
 
 
-def non_interactive_result(payload: AskPayload) -> ToolResult:
-    """The result when no UI can ask: the questions listed for the agent (§3.1).
+def non_interactive_result(payload: AskPayload, reason: CancelReason = "no_terminal") -> ToolResult:
+    """The result when nobody answered: the questions listed for the agent (§3.1, §11).
 
     Args:
         payload: The normalized payload.
+        reason: Why: ``no_terminal`` (nobody could be asked) or ``timeout`` (nobody answered
+            in time); any reason is accepted, so a face that never opened a flow can say
+            ``aborted`` too.
 
     Returns:
-        A cancelled result with empty answers and the "Needs user input" text.
+        A cancelled result with empty answers; for ``no_terminal`` and ``timeout`` the
+        "Needs user input" text and the reason's line.
     """
-    lines = [
-        "Needs user input: ask_user requires interactive TUI mode.",
-        "Run same tool call in interactive TUI mode, or ask user these questions manually:",
-    ]
-    for number, question in enumerate(payload.questions, start=1):
-        lines.append(f"{number}. {question.label}: {question.prompt}")
-        lines.extend(f"   - {o.label} [{o.value}]" for o in question.options if not o.freeform)
-        lines.append("   - Type your own [custom]")
-    lines.append(
-        "details.questions contains normalized pending questions. "
-        "details.answers stays empty until user responds."
-    )
+    return _cancelled(payload.title, payload.questions, reason, ())
+
+
+def _cancelled(
+    title: str | None,
+    questions: tuple[Question, ...],
+    reason: CancelReason,
+    records: tuple[tuple[str, AnswerRecord], ...],
+) -> ToolResult:
     details = ResultDetails(
-        cancelled=True, mode="submit", title=payload.title, questions=payload.questions
+        cancelled=True,
+        mode="submit",
+        title=title,
+        questions=questions,
+        answers=tuple((qid, r) for qid, r in records if not r.is_empty),
+        reason=reason,
     )
-    return ToolResult("\n".join(lines), details)
+    return ToolResult(summary_text(details), details)

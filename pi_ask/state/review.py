@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from pi_ask.state.dismissal import abort
 from pi_ask.state.model import REVIEW_ACTIONS, AskState, Behaviour
 
 
@@ -16,7 +17,7 @@ def run_review_action(state: AskState, action: int) -> AskState:
     if action == 1:
         return replace(state, completed=True, mode="elaborate")
     if action == 2:
-        return replace(state, completed=True, cancelled=True, mode="submit")
+        return abort(state, "cancelled")
     return replace(state, completed=True, mode="submit")
 
 

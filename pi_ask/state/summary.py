@@ -12,6 +12,31 @@ from pi_ask.contract.payload import Question
 from pi_ask.contract.results import AnswerRecord, ElaborationItem, ResultDetails, ToolResult
 
 CANCELLED_TEXT = "User cancelled the ask flow"
+ABORTED_TEXT = (
+    "The ask flow was aborted before the user finished: the host or a signal ended it. "
+    "Do not assume any answer; ask again if the decision still matters."
+)
+# The reference's non-interactive lines (behaviour.md §3.1), word for word, around the list.
+PENDING_HEADING = (
+    "Needs user input: ask_user requires interactive TUI mode.",
+    "Run same tool call in interactive TUI mode, or ask user these questions manually:",
+)
+PENDING_FOOTER = (
+    "details.questions contains normalized pending questions. "
+    "details.answers stays empty until user responds."
+)
+# The one line python-port.md §11 adds after them, per reason.
+REASON_LINES = {
+    "no_terminal": (
+        "No terminal could reach the user (reason: no_terminal). Do not assume any answer; "
+        "ask the user these questions in plain text, or call ask_user again when they can "
+        "answer."
+    ),
+    "timeout": (
+        "The user did not answer before the ask's deadline (reason: timeout). Do not assume "
+        "any answer; ask the user these questions in plain text, or call ask_user again."
+    ),
+}
 PRESENTATION_NOTE = "Note: Some questions were presented as multi-select by user preference."
 
 TranscriptRole = Literal["text", "success", "warning", "muted"]
@@ -29,7 +54,7 @@ def summary_text(details: ResultDetails) -> str:
         elaboration requests.
     """
     if details.cancelled:
-        return CANCELLED_TEXT
+        return _cancelled_text(details)
     if details.mode == "elaborate":
         return "\n".join(_elaborate_lines(details))
     return "\n".join(_submit_lines(details)) or "User submitted the ask flow"
@@ -41,11 +66,30 @@ def transcript_lines(result: ToolResult) -> tuple[TranscriptLine, ...]:
     if details.error_issues is not None:
         return (("warning", "Invalid tool payload"),)
     if details.cancelled:
-        return (("warning", "Cancelled"),)
+        return (("warning", _TRANSCRIPT_REASONS.get(details.reason or "", "Cancelled")),)
     if details.mode == "elaborate":
         lines: list[TranscriptLine] = [("text", line) for line in _elaborate_lines(details)]
         return tuple(lines) or (("text", "Elaboration requested"),)
     return _submit_transcript(details) or (("text", "Submitted"),)
+
+
+_TRANSCRIPT_REASONS = {"timeout": "Timed out", "aborted": "Aborted", "no_terminal": "Not asked"}
+
+
+def _cancelled_text(details: ResultDetails) -> str:
+    """The text of a cancelled result, by its reason (python-port.md §11)."""
+    if details.reason == "aborted":
+        return ABORTED_TEXT
+    reason_line = REASON_LINES.get(details.reason or "")
+    if reason_line is None:
+        return CANCELLED_TEXT
+    lines = list(PENDING_HEADING)
+    for number, question in enumerate(details.questions, start=1):
+        lines.append(f"{number}. {question.label}: {question.prompt}")
+        lines.extend(f"   - {o.label} [{o.value}]" for o in question.options if not o.freeform)
+        lines.append("   - Type your own [custom]")
+    lines.extend((PENDING_FOOTER, reason_line))
+    return "\n".join(lines)
 
 
 def _submit_lines(details: ResultDetails) -> list[str]:

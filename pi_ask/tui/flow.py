@@ -30,6 +30,7 @@ from prompt_toolkit.layout.controls import BufferControl
 from prompt_toolkit.output import Output
 
 from pi_ask.config import RESET_WINDOW_S, Settings, SettingsStore
+from pi_ask.errors import FlowInterrupted
 from pi_ask.keymaps.keymap import Keymaps
 from pi_ask.keymaps.ptk_bindings import set_escape_timeout
 from pi_ask.state import (
@@ -47,6 +48,7 @@ from pi_ask.state import (
     build_result,
     current_row,
     editor_draft,
+    is_draft_change,
 )
 from pi_ask.tui.editor_field import EditorField
 from pi_ask.tui.flow_bindings import load_flow_bindings
@@ -57,6 +59,11 @@ from pi_ask.tui.lines_control import LinesControl
 from pi_ask.tui.preview_pane import max_scroll
 from pi_ask.tui.signals import catch_signals
 from pi_ask.tui.terminal import Terminal, open_terminal
+from pi_ask.tui.terminal_reports import (
+    DISABLE_FOCUS_REPORTS,
+    ENABLE_FOCUS_REPORTS,
+    terminal_reports,
+)
 from pi_ask.tui.theme import build_style
 from pi_ask.tui.transcript import print_transcript
 
@@ -70,19 +77,6 @@ OnCommit = Callable[[AskState], None]
 _EDITOR_COMMANDS = (SubmitEditor, CloseEditor, EditorNavigate)
 
 
-class FlowInterrupted(Exception):
-    """The flow was ended by a signal (SIGTERM, SIGHUP, or a SIGINT from outside).
-
-    The terminal has been restored when this is raised. The caller prints ``result`` (a
-    cancelled result) if it can and exits with ``128 + signal_number``.
-    """
-
-    def __init__(self, result: ToolResult, signal_number: int) -> None:
-        super().__init__(f"ask flow ended by signal {signal_number}")
-        self.result = result
-        self.signal_number = signal_number
-
-
 class AskFlow:
     """One ask flow on a terminal; build it, then ``run()`` it once.
 
@@ -94,6 +88,7 @@ class AskFlow:
         notice: A notice to show from the start, beside the config's (drafts being off).
         on_commit: Called with the state after every committed change (an answer, a note,
             a type change), never for keystrokes inside an editor.
+        on_first_frame: Called on a worker thread once the first frame is drawn.
         input: Where keys come from (default: the controlling terminal).
         output: Where the flow is drawn (default: the controlling terminal).
         cwd: The folder ``@`` completion lists (default: the working directory).
@@ -108,6 +103,7 @@ class AskFlow:
         tool_call_id: str | None = None,
         notice: str | None = None,
         on_commit: OnCommit | None = None,
+        on_first_frame: Callable[[], None] | None = None,
         input: Input | None = None,
         output: Output | None = None,
         cwd: Path | None = None,
@@ -119,6 +115,7 @@ class AskFlow:
         self._flow_id: str | None = None
         self._notice = notice
         self._on_commit = on_commit
+        self._on_first_frame = on_first_frame
         startup_notice = self._startup_notice()
         if startup_notice is not None and state.config_notice is None:
             state = apply(state, BehaviourChanged(config_notice=startup_notice), self.behaviour)
@@ -137,6 +134,9 @@ class AskFlow:
             self._terminal = open_terminal()
         self._input = input or cast(Terminal, self._terminal).input
         self._output = output or cast(Terminal, self._terminal).output
+        # Focus reports and query replies come out of the input before the key parser.
+        self.reports = terminal_reports(self._input)
+        self._focus_reports_on = False
         self.services = FlowServices(store, self._output)
         self.canvas = FlowCanvas(self._view, lambda: self.panel, self._terminal_size)
         self.app = self._create_application()
@@ -190,7 +190,7 @@ class AskFlow:
         self._state = after
         self._sync_editor(before, after, rehydrate=isinstance(command, _EDITOR_COMMANDS))
         self._sync_preview(after)
-        if self._on_commit is not None and _is_commit(before, after):
+        if self._on_commit is not None and is_draft_change(before, after):
             self._on_commit(after)
         if after.completed:
             self._finish()
@@ -316,6 +316,7 @@ class AskFlow:
             restore()
             unsubscribe()
             self.services.stop(self._result)
+            self._set_focus_reports(on=False)
             if self._terminal is not None:
                 self._terminal.close()
         if self.interrupted_by is not None:
@@ -423,9 +424,22 @@ class AskFlow:
         # Let this frame reach the terminal before anything else runs.
         self._loop.call_soon(self._start_background)
 
+    def _set_focus_reports(self, *, on: bool) -> None:
+        """Turn the terminal's focus reports (DECSET 1004) on or off; they feed the filter."""
+        if self.reports is None or on == self._focus_reports_on:
+            return
+        self._focus_reports_on = on
+        with contextlib.suppress(OSError):
+            self._output.write_raw(ENABLE_FOCUS_REPORTS if on else DISABLE_FOCUS_REPORTS)
+            self._output.flush()
+
     def _start_background(self) -> None:
         if self._result is not None or self._loop is None:
             return
+        self._set_focus_reports(on=True)
+        if self._on_first_frame is not None:
+            # Off the loop: an fsync on a busy disk must not hold up the first key.
+            self._loop.run_in_executor(None, self._on_first_frame)
         self.services.start(
             self._loop,
             self,
@@ -450,15 +464,6 @@ class AskFlow:
             self.dispatch(Abort())
 
 
-def _is_commit(before: AskState, after: AskState) -> bool:
-    """A change worth a draft: answers or presented types changed, or the flow ended."""
-    return (
-        before.answers != after.answers
-        or before.questions != after.questions
-        or before.completed != after.completed
-    )
-
-
 def run_ask_flow(
     state: AskState,
     *,
@@ -467,6 +472,7 @@ def run_ask_flow(
     tool_call_id: str | None = None,
     notice: str | None = None,
     on_commit: OnCommit | None = None,
+    on_first_frame: Callable[[], None] | None = None,
     input: Input | None = None,
     output: Output | None = None,
 ) -> ToolResult:
@@ -481,6 +487,8 @@ def run_ask_flow(
         notice: A notice to show from the start, beside the config's (drafts being off).
         on_commit: Called with the state after every committed change (the session log's
             draft hook); never for keystrokes inside an editor.
+        on_first_frame: Called on a worker thread once the first frame is drawn (the
+            session log's fsync of the payload).
         input: Key source for tests; default the controlling terminal.
         output: Drawing target for tests; default the controlling terminal.
 
@@ -502,6 +510,7 @@ def run_ask_flow(
         tool_call_id=tool_call_id,
         notice=notice,
         on_commit=on_commit,
+        on_first_frame=on_first_frame,
         input=input,
         output=output,
     )

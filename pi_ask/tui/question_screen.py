@@ -81,8 +81,9 @@ def _row_text(question: Question, row: Row, selected: bool) -> str:
 
 
 def _row_style(selected: bool, under_cursor: bool) -> str:
+    """The one place an option row's look is chosen (CHOSEN stands out without colour too)."""
     if selected:
-        return theme.SUCCESS
+        return theme.CHOSEN
     return theme.ACCENT if under_cursor else theme.TEXT
 
 

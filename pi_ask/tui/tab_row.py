@@ -1,4 +1,7 @@
-"""The tab row (behaviour.md §7.2): `` ←  ☐ One   ☒ Two   ☰ Review  →``.
+"""The tab row (behaviour.md §7.2): `` ←  ☐ One   ☒ Two   ≡ Review  →``.
+
+The review tab's glyph is ``≡``, not the reference's ``☰``, whose width terminals disagree
+on (see ``glyphs.py``).
 
 When the tabs do not all fit, a window of neighbours around the active tab is shown,
 growing one tab at a time and alternating sides; nothing marks the hidden tabs.
@@ -10,17 +13,18 @@ from collections.abc import Sequence
 
 from pi_ask.state.selectors import TabState
 from pi_ask.terminal_text import sanitize_line
-from pi_ask.tui import theme
+from pi_ask.tui import glyphs, theme
 from pi_ask.tui.styled_text import Line, join, span, text_width, truncate
 
 _ARROWS_WIDTH = 5  # " ← " before the tabs and " →" after them
 
 
 def tab_text(tab: TabState) -> str:
-    """`` ☐ <label> `` for a question, `` ☰ Review `` for the review tab."""
+    """`` ☐ <label> `` for a question, `` ≡ Review `` for the review tab."""
     if tab.is_review:
-        return " ☰ Review "
-    return f" {'☒' if tab.answered else '☐'} {sanitize_line(tab.label)} "
+        return f" {glyphs.TAB_REVIEW} Review "
+    mark = glyphs.TAB_ANSWERED if tab.answered else glyphs.TAB_OPEN
+    return f" {mark} {sanitize_line(tab.label)} "
 
 
 def visible_range(widths: Sequence[int], active: int, available: int) -> tuple[int, int]:
@@ -61,5 +65,10 @@ def render_tab_row(tabs: Sequence[TabState], width: int) -> Line:
         if parts:
             parts.append(span(theme.UNSTYLED, " "))
         parts.append(span(_tab_style(tabs[index]), texts[index]))
-    row = join(span(theme.UNSTYLED, " "), span(theme.DIM, "← "), *parts, span(theme.DIM, " →"))
+    row = join(
+        span(theme.UNSTYLED, " "),
+        span(theme.DIM, f"{glyphs.ARROW_LEFT} "),
+        *parts,
+        span(theme.DIM, f" {glyphs.ARROW_RIGHT}"),
+    )
     return truncate(row, width)

@@ -3,7 +3,8 @@
 Renderers only name roles (``ACCENT``, ``MUTED``...); this module decides how they look.
 Under ``NO_COLOR`` prompt_toolkit drops every colour by itself; the few places that need
 to stand out without colour (the active tab, the focused setting, the editor cursor) get
-reverse video instead.
+reverse video instead, and a chosen option is drawn bold and underlined (its colour is its
+only other mark).
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ MUTED = "class:muted"
 DIM = "class:dim"
 TEXT = "class:text"
 SUCCESS = "class:success"
+# A chosen option's row: the success colour, or bold underline when colours are off.
+CHOSEN = "class:chosen"
 WARNING = "class:warning"
 ERROR = "class:error"
 SYNTAX_STRING = "class:syntax-string"
@@ -33,6 +36,7 @@ _COLOURS: dict[str, str] = {
     "dim": "#666666",
     "text": "",
     "success": "#b5bd68",
+    "chosen": "#b5bd68",
     "warning": "#f0c674",
     "error": "#cc6666",
     "syntax-string": "#b5bd68",
@@ -41,7 +45,11 @@ _COLOURS: dict[str, str] = {
     "active": "",
 }
 
-_NO_COLOUR: dict[str, str] = {"cursor": "reverse", "active": "reverse"}
+_NO_COLOUR: dict[str, str] = {
+    "cursor": "reverse",
+    "active": "reverse",
+    "chosen": "bold underline",
+}
 
 
 def build_style(no_color: bool | None = None) -> Style:

@@ -205,7 +205,9 @@ def test_an_answer_that_was_not_offered_cancels_everything() -> None:
     script = Script([DB_OPTIONS[0], "PostgreSQL", "never asked"])
     result = run(script)
     assert result.details.cancelled is True
-    assert result.text == "User cancelled the ask flow"
+    # An answer the host never offered: the host ended the ask, not the user (§11).
+    assert result.details.reason == "aborted"
+    assert result.text.startswith("The ask flow was aborted before the user finished")
     # The answers given so far stay in the details (python-port.md §6 decision 8).
     assert answers(result) == {"db": {"values": ["pg"], "labels": ["PostgreSQL"], "indices": [1]}}
     assert [kind for kind, _, _ in script.shown] == ["select", "select", "reports"]

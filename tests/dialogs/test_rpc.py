@@ -122,7 +122,8 @@ def test_an_unknown_value_cancels_and_nothing_waits(rpc_host: Start) -> None:
     result, status = host.finish()
     assert status == 1
     assert details(result)["cancelled"] is True
-    assert result["content"] == [{"type": "text", "text": "User cancelled the ask flow"}]
+    assert details(result)["reason"] == "aborted"
+    assert result["content"][0]["text"].startswith("The ask flow was aborted")
     assert values(result) == {"db": ["pg"]}
     assert "the answer 'React' to question 2 is none of the 3 options offered" in host.stderr
 
@@ -232,6 +233,7 @@ def test_stdin_closing_mid_flow_cancels(rpc_host: Start) -> None:
     result, status = host.finish()
     assert status == 1
     assert details(result)["cancelled"] is True
+    assert details(result)["reason"] == "aborted"
     assert values(result) == {"db": ["sqlite"]}
     assert "stdin ended while a dialog was open; the ask is cancelled" in host.stderr
 

@@ -54,6 +54,7 @@ def test_cancel_prints_a_cancelled_result(spawn, tmp_path: Path) -> None:
     assert term.exit_status() == 1
     assert term.lines()[0] == "Cancelled"
     assert result_of(tmp_path)["details"]["cancelled"] is True  # type: ignore[index]
+    assert result_of(tmp_path)["details"]["reason"] == "cancelled"  # type: ignore[index]
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
@@ -68,10 +69,11 @@ def test_a_signal_restores_the_terminal_and_prints_a_cancelled_result(
     status = term.exit_status()
     # The drawing is gone and the transcript says how it ended: the terminal was restored.
     assert "Which features" not in term.text()
-    assert term.lines()[0] == "Cancelled"
+    assert term.lines()[0] == "Aborted"
     assert status == 128 + signum
     details = result_of(tmp_path)["details"]
     assert details["cancelled"] is True  # type: ignore[index]
+    assert details["reason"] == "aborted"  # type: ignore[index]
 
 
 def test_ctrl_c_twice_dismisses_a_dirty_flow(spawn, tmp_path: Path) -> None:
@@ -83,6 +85,7 @@ def test_ctrl_c_twice_dismisses_a_dirty_flow(spawn, tmp_path: Path) -> None:
     assert term.exit_status() == 1
     details = result_of(tmp_path)["details"]
     assert details["cancelled"] is True  # type: ignore[index]
+    assert details["reason"] == "cancelled"  # type: ignore[index]
     assert details["answers"]["lang"]["values"] == ["py"]  # type: ignore[index]
 
 
@@ -91,8 +94,8 @@ def test_sigint_from_outside_exits_130(spawn, tmp_path: Path) -> None:
     term.wait_for("Which language")
     term.child.kill(signal.SIGINT)
     assert term.exit_status() == 130
-    assert term.lines()[0] == "Cancelled"
-    assert result_of(tmp_path)["details"]["cancelled"] is True  # type: ignore[index]
+    assert term.lines()[0] == "Aborted"
+    assert result_of(tmp_path)["details"]["reason"] == "aborted"  # type: ignore[index]
 
 
 def test_preview_notes_and_elaborate(spawn, tmp_path: Path) -> None:

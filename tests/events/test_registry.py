@@ -86,7 +86,7 @@ def test_an_answer_completes_the_flow_and_completed_comes_first() -> None:
 def test_a_cancel_completes_the_flow_as_cancelled() -> None:
     registry, flow, recorder = open_flow(tool_call_id=None)
     registry.bus.emit(SUBMIT, submit(flow.flow_id, {"kind": "cancel"}))
-    assert flow.received == [Abort()]
+    assert flow.received == [Abort(reason="cancelled")]
     assert recorder.channels() == [STARTED, COMPLETED, SUBMIT_RESULT]
     completed = recorder.events[1][1]
     assert "toolCallId" not in completed
@@ -185,7 +185,7 @@ def test_a_started_handler_may_submit_at_once() -> None:
     bus.on(STARTED, auto_cancel)
     flow = Flow("tool:x", questions())
     registry.register(flow, source="tool", tool_call_id="x")
-    assert flow.received == [Abort()]
+    assert flow.received == [Abort(reason="cancelled")]
     assert recorder.channels() == [STARTED, COMPLETED, SUBMIT_RESULT]
 
 

@@ -12,12 +12,17 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+import jsonschema
+
 from pi_ask.contract.payload import AskPayload, Question
+from pi_ask.contract.result_schema import result_schema
 
 CANCELLED_TEXT = "User cancelled the ask flow"
+REASONS = ("cancelled", "no_terminal", "timeout", "aborted")
 INVALID_HEADING = "Invalid ask_user payload:"
 QUESTION_TYPES = ("single", "multi", "preview")
 STATUSES = ("answered", "needs_clarification", "unanswered")
+_RESULT_VALIDATOR = jsonschema.Draft202012Validator(result_schema())
 _CAMEL = re.compile(r"[a-z][A-Za-z0-9]*\Z")
 # Objects keyed by payload data (question ids, option values), not by schema names.
 _DATA_KEYED = frozenset({"answers", "optionNotes", "preservedAnswers", "questionStates"})
@@ -105,6 +110,8 @@ def check_result(document: object, payload: AskPayload | None = None) -> dict[st
         ShapeError: The first thing wrong, with its place in the document.
     """
     _walk(document, "result")
+    # The published schema (pi-ask schema --result) must hold for whatever a face produced.
+    _RESULT_VALIDATOR.validate(document)
     # Through JSON and back unchanged: what a caller of the Python API holds is what stdout
     # would carry (no tuples, no lone surrogates, no NaN).
     text = json.dumps(document, ensure_ascii=False, allow_nan=False)
@@ -123,7 +130,7 @@ def check_result(document: object, payload: AskPayload | None = None) -> dict[st
         top["details"],
         "details",
         {"cancelled", "mode", "questions", "answers"},
-        {"title", "error", "continuation", "elaboration"},
+        {"title", "reason", "error", "continuation", "elaboration"},
     )
     _check_details(details, message, payload)
     return details
@@ -159,8 +166,15 @@ def _check_details(details: dict[str, object], text: str, payload: AskPayload | 
         _check_elaboration(details["elaboration"], questions)
     elif elaborated:
         raise _fail("details", "continuation/elaboration belong to elaborate mode only")
-    if cancelled and answers and text != CANCELLED_TEXT:
-        raise _fail("result.content[0].text", "a cancelled result with answers says so")
+    if cancelled != ("reason" in details):
+        raise _fail("details.reason", "present exactly on cancelled results without an error")
+    reason = details.get("reason")
+    if reason is not None and reason not in REASONS:
+        raise _fail("details.reason", f"unknown reason {reason!r}")
+    if reason == "cancelled" and text != CANCELLED_TEXT:
+        raise _fail("result.content[0].text", "a user's cancel says so")
+    if reason in ("no_terminal", "timeout") and answers:
+        raise _fail("details.answers", f"a {reason} result holds no answers")
     if not cancelled and not text:
         raise _fail("result.content[0].text", "a finished flow has a summary")
 
@@ -169,6 +183,8 @@ def _check_error(details: dict[str, object], text: str) -> None:
     error = _object(details["error"], "details.error", {"kind", "issues"}, set())
     if error["kind"] != "invalid_input" or details["cancelled"] is not True:
         raise _fail("details.error", "kind invalid_input on a cancelled result")
+    if "reason" in details:
+        raise _fail("details.reason", "an invalid payload has an error, not a reason")
     issues = error["issues"]
     if not isinstance(issues, list) or not issues:
         raise _fail("details.error.issues", "expected at least one issue")

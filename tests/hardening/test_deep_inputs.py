@@ -379,3 +379,11 @@ def test_any_nesting_reaches_each_reader_as_a_problem_or_a_value(text: str) -> N
     )
     assert result.details.cancelled is True
     assert stderr.getvalue().startswith("pi-ask rpc: stdin line 1 ignored: ")
+
+
+def test_a_deep_mcp_round_state_is_no_ask_id() -> None:
+    pytest.importorskip("mcp")
+    from pi_ask.mcp_face.server import _ask_id
+
+    assert _ask_id(objects(100_000)) is None
+    assert _ask_id('{"askId": "abc"}') == "abc"

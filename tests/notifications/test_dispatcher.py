@@ -281,3 +281,14 @@ def test_hostile_text_is_cleaned_before_any_channel_sees_it(
     assert expected.startswith("Question waiting: ^[]0;x^G \\x9bCCC")
     assert out.read_text() == expected
     assert terminal.data == f"\x1b]9;{expected}\x07".encode()
+
+
+def test_channels_without_a_terminal_are_unavailable_not_failed() -> None:
+    running = dispatch(
+        [BellChannel(), Osc9Channel()], title="pi ask", message=MESSAGE, write_terminal=None
+    )
+    assert running.wait(30)
+    assert running.attempts == (
+        Attempt("bell", "unavailable", "no terminal"),
+        Attempt("osc9", "unavailable", "no terminal"),
+    )

@@ -162,9 +162,13 @@ def check_wire_shape(wire: dict[str, object], *, elaborate: bool) -> None:
     assert isinstance(wire["content"][0]["text"], str)
     details = wire["details"]
     assert isinstance(details, dict)
-    allowed = {"title", "cancelled", "mode", "questions", "answers", "continuation", "elaboration"}
+    allowed = {"title", "cancelled", "reason", "mode", "questions", "answers"}
+    allowed |= {"continuation", "elaboration"}
     assert {"cancelled", "mode", "questions", "answers"} <= set(details) <= allowed
     assert isinstance(details["cancelled"], bool)
+    # Every cancelled result says why, and only cancelled results have a reason.
+    assert ("reason" in details) == details["cancelled"]
+    assert details.get("reason", "cancelled") in ("cancelled", "aborted", "timeout")
     assert details["mode"] in ("submit", "elaborate")
     assert ("continuation" in details) == elaborate == ("elaboration" in details)
     for meta in details["questions"]:

@@ -312,11 +312,15 @@ def test_non_interactive_result_text_and_details() -> None:
             "   - Type your own [custom]",
             "details.questions contains normalized pending questions. "
             "details.answers stays empty until user responds.",
+            "No terminal could reach the user (reason: no_terminal). Do not assume any answer; "
+            "ask the user these questions in plain text, or call ask_user again when they can "
+            "answer.",
         ]
     )
     assert result.to_json()["details"] == {
         "title": "Setup",
         "cancelled": True,
+        "reason": "no_terminal",
         "mode": "submit",
         "questions": [
             {"id": "lang", "label": "Language", "prompt": "Pick lang?", "type": "single"},

@@ -83,7 +83,7 @@ def test_the_notification_fires_once_after_the_first_frame(store: SettingsStore)
         written = "".join(driver.stream.written)
         assert written.count("\x07") == 1
         # The bell comes after the whole first frame (its last line is the closing rule).
-        assert written.index("\x07") > written.index("☰ Review")
+        assert written.index("\x07") > written.index("≡ Review")
         assert written.index("\x07") > written.index("? settings")
         await driver.press("down", "up", "right")
         assert "".join(driver.stream.written).count("\x07") == 1

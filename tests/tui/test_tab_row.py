@@ -18,7 +18,7 @@ def tabs(
 
 def test_all_tabs_when_they_fit() -> None:
     row = plain(render_tab_row(tabs(("One", "Two"), 0, frozenset({1})), 80))
-    assert row == " ←  ☐ One   ☒ Two   ☰ Review  →"
+    assert row == " ←  ☐ One   ☒ Two   ≡ Review  →"
 
 
 def test_window_around_the_active_tab() -> None:
@@ -30,7 +30,7 @@ def test_window_around_the_active_tab() -> None:
 
 
 def test_review_alone_when_nothing_else_fits() -> None:
-    assert plain(render_tab_row(tabs(("Alpha", "Beta", "Gamma"), 3), 24)) == " ←  ☰ Review  →"
+    assert plain(render_tab_row(tabs(("Alpha", "Beta", "Gamma"), 3), 24)) == " ←  ≡ Review  →"
 
 
 def test_hostile_label_is_inert() -> None:

@@ -123,3 +123,22 @@ def test_no_color_keeps_only_reverse_video(
         await driver.close()
 
     run(scenario())
+
+
+@pytest.mark.parametrize("tab", [0, 2], ids=["single", "preview"])
+def test_no_color_marks_the_chosen_option(
+    tab: int, store: SettingsStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Back on an answered single or preview question, the chosen row stands out uncoloured."""
+    monkeypatch.setenv("NO_COLOR", "1")
+
+    async def scenario() -> None:
+        driver = await Driver(state_for("payload_a.json"), store, color_depth=None).start()
+        await driver.press(*(["right"] * tab), "down", "enter", "left")
+        chosen = driver.style_at(*driver.find("2. "))
+        other = driver.style_at(*driver.find("3. "))
+        assert chosen.bold and chosen.underscore
+        assert not (other.bold or other.underscore)
+        await driver.close()
+
+    run(scenario())
