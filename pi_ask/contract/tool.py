@@ -9,7 +9,7 @@ from __future__ import annotations
 import copy
 from typing import Final, Literal
 
-from pi_ask.contract.results import JsonObject
+from pi_ask.contract.kinds import JsonObject
 from pi_ask.contract.schema import INPUT_SCHEMA
 
 TOOL_NAME: Final = "ask_user"
