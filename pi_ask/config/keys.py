@@ -26,10 +26,11 @@ Kind = Literal[
     "extractor",
     "models",
     "channels",
+    "mcp_face",
 ]
 """How a setting's value is checked: the fast loader and the model agree on each kind."""
 
-SECTIONS = ("behaviour", "notifications", "keymaps", "answer")
+SECTIONS = ("behaviour", "notifications", "keymaps", "answer", "mcp")
 """The tables of the file, in file order."""
 
 CURRENT_SCHEMA_VERSION = 1
@@ -44,6 +45,8 @@ channel for each, the config checks and the schema take their names from here)."
 DEFAULT_CHANNELS = ("terminal", "desktop")
 """``notifications.channels`` when the file leaves it out or holds no valid entry."""
 ENV_PREFIX = "PI_ASK_"
+MCP_FACES = ("auto", "elicitation", "terminal")
+"""How ``pi-ask mcp`` reaches the user: the host's form, pi-ask's terminal UI, or either."""
 
 # Apprise's scheme form: up to 32 letters or digits, then "://" (as pi_ask.notifications).
 _URL = re.compile(r"[A-Za-z0-9]{1,32}://")
@@ -203,6 +206,14 @@ KEYS: tuple[SettingKey, ...] = (
         "Extra attempts after the model returns no usable questions.",
         f"a whole number from 0 to {MAX_RETRIES}",
     ),
+    SettingKey(
+        "mcp.face",
+        "mcp_face",
+        "auto",
+        '"auto": the host\'s form when it has one, else the terminal UI (inbox or tmux);\n'
+        '"elicitation": the host\'s form only; "terminal": the terminal UI first.',
+        '"auto", "elicitation" or "terminal"',
+    ),
 )
 """Every non-keymap setting, in file order."""
 
@@ -299,6 +310,8 @@ def is_valid(kind: Kind, value: object) -> bool:
         return type(value) is int and 0 <= value <= MAX_RETRIES
     if kind == "extractor":
         return value in EXTRACTORS
+    if kind == "mcp_face":
+        return value in MCP_FACES
     if kind == "models":
         return isinstance(value, list) and all(is_model_entry(entry) for entry in value)
     return isinstance(value, list) and bool(value) and all(is_channel(item) for item in value)

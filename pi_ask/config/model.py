@@ -30,6 +30,7 @@ from pi_ask.config.keys import (
     KEYS,
     MAX_RETRIES,
     MAX_TIMEOUT_S,
+    MCP_FACES,
     SECTIONS,
     Kind,
     SettingKey,
@@ -80,6 +81,7 @@ _TYPES: dict[Kind, Any] = {
     "milliseconds": Annotated[int, Field(gt=0)],
     "retries": Annotated[int, Field(ge=0, le=MAX_RETRIES)],
     "extractor": Literal[EXTRACTORS],
+    "mcp_face": Literal[MCP_FACES],
     "models": list[ExtractionModel],
     "channels": Annotated[list[Channel], Field(min_length=1)],
 }

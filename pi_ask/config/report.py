@@ -118,6 +118,7 @@ def _values(settings: Settings) -> Mapping[str, object]:
         "answer.extraction_models": [_model(entry) for entry in answer.extraction_models],
         "answer.extraction_timeout_ms": answer.extraction_timeout_ms,
         "answer.extraction_retries": answer.extraction_retries,
+        "mcp.face": settings.mcp.face,
     }
 
 

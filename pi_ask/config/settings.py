@@ -16,6 +16,8 @@ from pi_ask.state.model import Behaviour
 
 Extractor = Literal["auto", "offline", "model"]
 """How ``pi-ask answer`` extracts questions: a model when one is usable, offline, or a model."""
+McpFace = Literal["auto", "elicitation", "terminal"]
+"""How ``pi-ask mcp`` reaches the user (``[mcp] face``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +99,18 @@ class AnswerSettings:
 
 
 @dataclass(frozen=True, slots=True)
+class McpSettings:
+    """The ``[mcp]`` table (``pi-ask mcp``).
+
+    Attributes:
+        face: ``auto`` (the host's form, else the terminal UI), ``elicitation`` (the form
+            only) or ``terminal`` (the terminal UI first, then the form).
+    """
+
+    face: McpFace = "auto"
+
+
+@dataclass(frozen=True, slots=True)
 class Settings:
     """Every effective setting.
 
@@ -106,6 +120,7 @@ class Settings:
         keymaps: Every action's keys (the defaults when the configured ones are invalid).
         answer: Answer-extraction settings.
         schema_version: The version of the file layout the values were read as.
+        mcp: ``pi-ask mcp`` settings.
     """
 
     behaviour: Behaviour = field(default_factory=Behaviour)
@@ -113,6 +128,7 @@ class Settings:
     keymaps: Keymaps = DEFAULT_KEYMAPS
     answer: AnswerSettings = field(default_factory=AnswerSettings)
     schema_version: int = 1
+    mcp: McpSettings = field(default_factory=McpSettings)
 
 
 _CHANNELS = "notifications.channels"
@@ -148,7 +164,8 @@ def settings_from_values(values: Mapping[str, object], keymaps: Keymaps) -> Sett
         extraction_retries=cast(int, values.get("answer.extraction_retries", 1)),
     )
     version = cast(int, values.get("schema_version", 1))
-    return Settings(Behaviour(**flags), notifications, keymaps, answer, version)
+    mcp = McpSettings(face=cast(McpFace, values.get("mcp.face", "auto")))
+    return Settings(Behaviour(**flags), notifications, keymaps, answer, version, mcp)
 
 
 def _channel(entry: object) -> ChannelEntry:

@@ -64,7 +64,7 @@ def bare_key(name: str) -> str:
 def default_text() -> str:
     """The commented default config file."""
     lines = [_HEADER]
-    for section in ("", "behaviour", "notifications", "keymaps", "answer"):
+    for section in ("", "behaviour", "notifications", "keymaps", "answer", "mcp"):
         if section == "keymaps":
             lines.append(_keymaps_text())
             continue

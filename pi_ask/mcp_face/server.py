@@ -37,6 +37,7 @@ from mcp_types.version import is_version_at_least
 
 from pi_ask import __version__
 from pi_ask.config import SettingsStore, open_store
+from pi_ask.config.settings import McpFace as Face
 from pi_ask.contract import (
     INPUT_SCHEMA,
     PROMPT_GUIDELINES,
@@ -64,7 +65,6 @@ PROGRESS_MESSAGE = "Waiting for the user's answer"
 # A form may stay open for a long time; the sealed round state must outlive it.
 REQUEST_STATE_TTL_S = 24 * 3600.0
 
-Face = Literal["auto", "elicitation", "terminal"]
 Route = Literal["elicitation", "terminal"]
 
 MCP_NOTE = (
@@ -160,7 +160,7 @@ class AskUserServer:
         )
         if isinstance(loaded, InvalidPayload):
             return call_result(invalid_result(loaded))
-        routes = self._routes(ctx.session)
+        routes = self._routes(ctx.session, self._face or settings.mcp.face)
         if routes and routes[0] == "elicitation" and _is_mrtr(ctx):
             return await self._mrtr_round(ctx, params, loaded)
         recorder = AskRecorder.open(self._session)
@@ -177,9 +177,8 @@ class AskUserServer:
             recorder.finish()
         return call_result(result)
 
-    def _routes(self, session: ServerSession) -> tuple[Route, ...]:
-        """The routes to try, in order, for this client and setting."""
-        face = self._face or "auto"
+    def _routes(self, session: ServerSession, face: Face) -> tuple[Route, ...]:
+        """The routes to try, in order, for this client and face."""
         form: tuple[Route, ...] = ("elicitation",) if _offers_forms(session) else ()
         if face == "elicitation":
             return form

@@ -59,6 +59,11 @@ from pi_ask.tui.lines_control import LinesControl
 from pi_ask.tui.preview_pane import max_scroll
 from pi_ask.tui.signals import catch_signals
 from pi_ask.tui.terminal import Terminal, open_terminal
+from pi_ask.tui.terminal_reports import (
+    DISABLE_FOCUS_REPORTS,
+    ENABLE_FOCUS_REPORTS,
+    terminal_reports,
+)
 from pi_ask.tui.theme import build_style
 from pi_ask.tui.transcript import print_transcript
 
@@ -129,6 +134,9 @@ class AskFlow:
             self._terminal = open_terminal()
         self._input = input or cast(Terminal, self._terminal).input
         self._output = output or cast(Terminal, self._terminal).output
+        # Focus reports and query replies come out of the input before the key parser.
+        self.reports = terminal_reports(self._input)
+        self._focus_reports_on = False
         self.services = FlowServices(store, self._output)
         self.canvas = FlowCanvas(self._view, lambda: self.panel, self._terminal_size)
         self.app = self._create_application()
@@ -308,6 +316,7 @@ class AskFlow:
             restore()
             unsubscribe()
             self.services.stop(self._result)
+            self._set_focus_reports(on=False)
             if self._terminal is not None:
                 self._terminal.close()
         if self.interrupted_by is not None:
@@ -415,9 +424,19 @@ class AskFlow:
         # Let this frame reach the terminal before anything else runs.
         self._loop.call_soon(self._start_background)
 
+    def _set_focus_reports(self, *, on: bool) -> None:
+        """Turn the terminal's focus reports (DECSET 1004) on or off; they feed the filter."""
+        if self.reports is None or on == self._focus_reports_on:
+            return
+        self._focus_reports_on = on
+        with contextlib.suppress(OSError):
+            self._output.write_raw(ENABLE_FOCUS_REPORTS if on else DISABLE_FOCUS_REPORTS)
+            self._output.flush()
+
     def _start_background(self) -> None:
         if self._result is not None or self._loop is None:
             return
+        self._set_focus_reports(on=True)
         if self._on_first_frame is not None:
             # Off the loop: an fsync on a busy disk must not hold up the first key.
             self._loop.run_in_executor(None, self._on_first_frame)

@@ -127,6 +127,7 @@ def test_schema_describes_every_section(capsys: pytest.CaptureFixture[str], conf
         "notifications",
         "keymaps",
         "answer",
+        "mcp",
     }
     behaviour = schema["$defs"]["Behaviour"]["properties"]
     assert behaviour["show_footer_hints"] == {

@@ -23,6 +23,7 @@ _VALID: dict[str, st.SearchStrategy[object]] = {
     "milliseconds": st.integers(1, 10**9),
     "retries": st.integers(0, 3),
     "extractor": st.sampled_from(["auto", "offline", "model"]),
+    "mcp_face": st.sampled_from(["auto", "elicitation", "terminal"]),
     "models": st.lists(
         st.fixed_dictionaries(
             {"provider": st.sampled_from(["openai", "ollama"]), "id": st.sampled_from(["m", "n"])},

@@ -264,3 +264,34 @@ async def test_a_client_cancel_mid_wait_closes_the_form_and_keeps_the_ask(
         # The server keeps serving.
         assert [tool.name for tool in (await client.list_tools()).tools] == ["ask_user"]
     assert log_types() == [PAYLOAD_TYPE]  # aborted: still resumable
+
+
+@pytest.mark.parametrize("face", ["auto", "elicitation", "terminal"])
+async def test_every_face_setting_falls_back_to_the_form(
+    face: str, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # No terminal route can reach anyone in this test, so the form is the one route left.
+    config = tmp_path / "config.toml"
+    config.write_text(f'[mcp]\nface = "{face}"\n', encoding="utf-8")
+    monkeypatch.setenv("PI_ASK_CONFIG", str(config))
+    host = FormHost("accept", {"q1": "postgres"})
+    result = await ask(build_server(), "legacy", host)
+    assert len(host.forms) == 1
+    assert result.structured_content["answers"]["db"]["values"] == ["postgres"]  # type: ignore[index]
+
+
+async def test_the_elicitation_face_never_tries_the_terminal() -> None:
+    tried: list[str] = []
+
+    async def terminal(loaded: Any, *, ask_id: str) -> None:
+        tried.append(ask_id)
+
+    from pi_ask.config import open_store
+
+    server = AskUserServer(open_store(), face="elicitation", terminal=terminal)
+    result = await ask(server, "legacy", None)
+    assert result.structured_content["reason"] == "no_terminal"  # type: ignore[index]
+    assert tried == []
+    auto = AskUserServer(open_store(), face="auto", terminal=terminal)
+    await ask(auto, "legacy", None)
+    assert len(tried) == 1  # auto tries the terminal when the client has no form
