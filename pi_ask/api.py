@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from pi_ask.contract import InvalidPayload, LoadedPayload, invalid_result, load_payload
+from pi_ask.contract import InvalidPayload, LoadedPayload, load_payload
 
 if TYPE_CHECKING:
     from pi_ask.config import SettingsStore
@@ -151,6 +151,8 @@ def run_flow(
         initial_answers: answers to start from (a resumed draft).
     """
     if isinstance(loaded, InvalidPayload):
+        from pi_ask.contract.rejection import invalid_result  # the result classes: not at start
+
         result = invalid_result(loaded)
         return result, exit_code(result)
     if store is None:
@@ -162,7 +164,7 @@ def run_flow(
 
     recorder = AskRecorder.open(session)
     ask_id = recorder.start(loaded.params, payload_source_for(source), ask_id=ask_id)
-    face = _pick_face(ui)
+    face = _pick_face(ui, store.snapshot().ui.face)
     if face != "tui":
         recorder.sync()  # the TUI syncs once its first frame is drawn
     if face == "none":
@@ -265,7 +267,7 @@ class SignalAbort:
         self.event.set()
 
 
-def _pick_face(ui: UiMode) -> Literal["tui", "plain", "rpc", "none"]:
+def _pick_face(ui: UiMode, terminal_face: str = "tui") -> Literal["tui", "plain", "rpc", "none"]:
     if ui in ("auto", "tui", "plain") and not has_terminal():
         if ui in ("tui", "plain"):
             # Asked for a terminal that is not there: the questions go back unanswered.
@@ -275,8 +277,10 @@ def _pick_face(ui: UiMode) -> Literal["tui", "plain", "rpc", "none"]:
             )
         return "none"
     if ui == "auto":
-        # A terminal that cannot move its cursor gets the line-by-line face.
-        return "plain" if os.environ.get("TERM") == "dumb" else "tui"
+        # A terminal that cannot move its cursor gets the line-by-line face; so does a
+        # user who chose it (``[ui] face``).
+        dumb = os.environ.get("TERM") == "dumb"
+        return "plain" if dumb or terminal_face == "plain" else "tui"
     return ui
 
 

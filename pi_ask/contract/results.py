@@ -9,14 +9,15 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+# In ``kinds`` (the first frame needs them, not the classes below); named here too, so
+# ``from pi_ask.contract.results import JsonObject`` keeps working (explicit re-exports).
+from pi_ask.contract.kinds import CANCEL_REASONS as CANCEL_REASONS  # noqa: PLC0414
+from pi_ask.contract.kinds import CancelReason as CancelReason  # noqa: PLC0414
+from pi_ask.contract.kinds import Issue as Issue  # noqa: PLC0414
+from pi_ask.contract.kinds import JsonObject as JsonObject  # noqa: PLC0414
+from pi_ask.contract.kinds import Mode as Mode  # noqa: PLC0414
+from pi_ask.contract.kinds import QuestionStatus as QuestionStatus  # noqa: PLC0414
 from pi_ask.contract.payload import Option, Question
-
-Mode = Literal["submit", "elaborate"]
-QuestionStatus = Literal["answered", "needs_clarification", "unanswered"]
-# Why a result without an error carries no answer (python-port.md §11).
-CancelReason = Literal["cancelled", "no_terminal", "timeout", "aborted"]
-CANCEL_REASONS: tuple[CancelReason, ...] = ("cancelled", "no_terminal", "timeout", "aborted")
-JsonObject = dict[str, object]
 
 ELABORATION_INSTRUCTION = (
     "First answer the user's noted clarification directly and concisely using the provided "
@@ -24,17 +25,6 @@ ELABORATION_INSTRUCTION = (
     "the affected questions if a choice is still needed afterward. Do not jump straight to a "
     "follow-up question unless the note is already resolved."
 )
-
-
-@dataclass(frozen=True, slots=True)
-class Issue:
-    """One validation problem: a 0-based JSON path and the contract's message."""
-
-    path: str
-    message: str
-
-    def to_json(self) -> JsonObject:
-        return {"path": self.path, "message": self.message}
 
 
 @dataclass(frozen=True, slots=True)

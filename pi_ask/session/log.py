@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import BinaryIO
 
-from pi_ask.contract.results import JsonObject
+from pi_ask.contract.kinds import JsonObject
 from pi_ask.session.file_lock import LockTimeout, exclusive_lock
 
 SESSION_VERSION = 3
