@@ -123,7 +123,7 @@ def open_in_tmux(ask_id: str, mode: TmuxMode, cwd: str) -> bool:
             argv,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
             start_new_session=True,
         )
     except OSError:

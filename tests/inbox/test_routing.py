@@ -181,7 +181,7 @@ def test_inside_tmux_a_popup_runs_the_flow(
                 [*pi_ask_command(), "ask", str(payload)],
                 stdin=subprocess.DEVNULL,
                 stdout=out,
-                stderr=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
                 env=tmux_env,
                 cwd=tmp_path,
                 start_new_session=True,
