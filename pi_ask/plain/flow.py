@@ -455,9 +455,44 @@ def run_plain_flow(
         FlowInterrupted: SIGTERM or SIGHUP ended the flow (main thread only); exit with
             ``128 + signal_number`` after printing its ``result``.
     """
+    flow = _run_to_end(
+        state, store=store, notice=notice, on_commit=on_commit, abort=abort, terminal=terminal
+    )
+    return build_result(flow.state)
+
+
+def plain_face(
+    state: AskState,
+    *,
+    store: SettingsStore,
+    notice: str | None,
+    on_commit: OnCommit,
+    stop: AbortSignal,
+    terminal: LineTerminal | None = None,
+) -> AskState:
+    """The plain face in the shape ``pi-ask attach`` and ``pi-ask inbox`` call a face.
+
+    Returns the final (completed) state; ``stop`` set ends the flow as aborted at once.
+    ``terminal`` defaults to ``/dev/tty``.
+    SIGTERM or SIGHUP raise ``FlowInterrupted`` as in ``run_plain_flow``.
+    """
+    flow = _run_to_end(
+        state, store=store, notice=notice, on_commit=on_commit, abort=stop, terminal=terminal
+    )
+    return flow.state
+
+
+def _run_to_end(
+    state: AskState,
+    *,
+    store: SettingsStore,
+    notice: str | None,
+    on_commit: OnCommit | None,
+    abort: AbortSignal | None,
+    terminal: LineTerminal | None,
+) -> PlainFlow:
     from pi_ask.plain.terminal import signals_to
 
-    own = terminal is None
     line_terminal = open_line_terminal() if terminal is None else terminal
     try:
         flow = PlainFlow(
@@ -471,8 +506,8 @@ def run_plain_flow(
         with signals_to(line_terminal.reader):
             result = flow.run()
     finally:
-        if own:
+        if terminal is None:
             line_terminal.close()
     if flow.interrupted_by is not None:
         raise FlowInterrupted(result, flow.interrupted_by)
-    return result
+    return flow
