@@ -267,3 +267,37 @@ def test_the_face_hook_of_attach_and_inbox(store) -> None:
     assert dict(state.answers)["lang"].selected[0].value == "go"
     assert drafts
     assert "Notice: 2 more waiting" in output.getvalue()
+
+
+def test_a_terminal_notification_rings_a_bell_without_escapes(store) -> None:
+    import io
+    import os
+    import threading
+    import time
+
+    from pi_ask.plain import LineTerminal, PlainFlow
+
+    from .conftest import PAYLOAD_A
+
+    assert store.set("notifications.channels", ["osc9"]).ok
+    read_fd, write_fd = os.pipe()
+    abort = threading.Event()
+    output = io.StringIO()
+    terminal = LineTerminal(read_fd, output)
+    flow = PlainFlow(state_of(PAYLOAD_A.read_text()), store=store, terminal=terminal, abort=abort)
+
+    def end_once_rung() -> None:
+        deadline = time.monotonic() + 10  # a cap on waiting for the bell, not a delay
+        while "\a" not in output.getvalue() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        abort.set()
+
+    threading.Thread(target=end_once_rung).start()
+    try:
+        flow.run()
+    finally:
+        terminal.close()
+        os.close(read_fd)
+        os.close(write_fd)
+    assert "\a" in output.getvalue()
+    assert not ESCAPE.search(output.getvalue())
