@@ -268,7 +268,7 @@ def test_an_abort_gives_up_the_open_dialog_and_late_answers_change_nothing() -> 
         late = {"type": "extension_ui_response", "id": first["id"], "value": "2. SQLite"}
         responses.write(json.dumps(late).encode() + b"\n")
         assert box[0].details.cancelled is True
-        assert box[0].details.answers == ()
+        assert box[0].details.answers == {}
     assert stderr.getvalue() == ""
 
 

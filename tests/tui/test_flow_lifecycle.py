@@ -41,7 +41,7 @@ def test_a_bridge_completes_the_open_flow(store: SettingsStore) -> None:
         assert reply["ok"] is True
         result = await driver.result()
         assert not result.details.cancelled
-        assert result.details.answers[0][1].values == ("go",)
+        assert result.details.answers["lang"].values == ("go",)
         assert flow_id not in registry.active_flow_ids()
         completed = [d for ch, d in events if ch == COMPLETED and d["flowId"] == flow_id]  # type: ignore[index]
         assert len(completed) == 1
