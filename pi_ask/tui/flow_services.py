@@ -86,6 +86,7 @@ class FlowServices:
         self._notification: Dispatch | None = None
         self._registration: FlowRegistration | None = None
         self._ended = False
+        self._stopped = False
 
     def start(
         self,
@@ -168,6 +169,9 @@ class FlowServices:
             return
 
         def write() -> None:
+            # Queued before the flow stopped, run after: the terminal may be closed by now.
+            if self._stopped:
+                return
             with contextlib.suppress(OSError):
                 self._output.write_raw(text)
                 self._output.flush()
@@ -184,6 +188,7 @@ class FlowServices:
     def stop(self, result: ToolResult | None) -> None:
         """Stop everything; a flow torn down without a result is forgotten by the bus."""
         self._ended = True
+        self._stopped = True
         if self._stop_watching is not None:
             with contextlib.suppress(Exception):
                 self._stop_watching()
