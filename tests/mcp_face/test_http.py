@@ -47,7 +47,8 @@ def start(tmp_path: Path, *, token: str | None) -> tuple[subprocess.Popen[str], 
     found = READY.search(line)
     if found is None:
         process.kill()
-        raise AssertionError(f"no ready line: {line!r} {process.stderr.read()!r}")
+        _, rest = process.communicate(timeout=WAIT_CAP_S)
+        raise AssertionError(f"no ready line: {line!r} {rest!r}")
     return process, found.group(1), found.group(2)
 
 
@@ -57,7 +58,7 @@ def stop() -> Iterator[list[subprocess.Popen[str]]]:
     yield started
     for process in started:
         process.terminate()
-        process.wait(timeout=WAIT_CAP_S)
+        process.communicate(timeout=WAIT_CAP_S)  # reaps it and closes its stderr pipe
 
 
 async def ask_over_http(url: str, token: str) -> dict[str, object]:
