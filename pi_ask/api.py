@@ -141,7 +141,7 @@ def run_flow(
 
     recorder = AskRecorder.open(session)
     ask_id = recorder.start(loaded.params, payload_source_for(source), ask_id=ask_id)
-    face = _pick_face(ui)
+    face = _pick_face(ui, store.snapshot().ui.face)
     if face != "tui":
         recorder.sync()  # the TUI syncs once its first frame is drawn
     if face == "none":
@@ -244,7 +244,7 @@ class SignalAbort:
         self.event.set()
 
 
-def _pick_face(ui: UiMode) -> Literal["tui", "plain", "rpc", "none"]:
+def _pick_face(ui: UiMode, terminal_face: str = "tui") -> Literal["tui", "plain", "rpc", "none"]:
     if ui in ("auto", "tui", "plain") and not has_terminal():
         if ui in ("tui", "plain"):
             # Asked for a terminal that is not there: the questions go back unanswered.
@@ -254,8 +254,10 @@ def _pick_face(ui: UiMode) -> Literal["tui", "plain", "rpc", "none"]:
             )
         return "none"
     if ui == "auto":
-        # A terminal that cannot move its cursor gets the line-by-line face.
-        return "plain" if os.environ.get("TERM") == "dumb" else "tui"
+        # A terminal that cannot move its cursor gets the line-by-line face; so does a
+        # user who chose it (``[ui] face``).
+        dumb = os.environ.get("TERM") == "dumb"
+        return "plain" if dumb or terminal_face == "plain" else "tui"
     return ui
 
 

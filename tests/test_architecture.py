@@ -33,6 +33,8 @@ LAYERS: dict[str, int] = {
     "pi_ask.mcp_face": 4,
     "pi_ask.plain": 4,
     "pi_ask.api": 5,
+    "pi_ask.cli_help": 5,
+    "pi_ask.skill": 5,
     "pi_ask.cli": 6,
     "pi_ask.__main__": 7,
 }

@@ -27,16 +27,20 @@ from pi_ask.config.keys import (
     CURRENT_SCHEMA_VERSION,
     ENV_PREFIX,
     EXTRACTORS,
+    FACES,
     KEYS,
     MAX_RETRIES,
     MAX_TIMEOUT_S,
     MCP_FACES,
     SECTIONS,
+    THEME_ROLES,
+    THEMES,
     Kind,
     SettingKey,
     is_channel_name,
     is_channel_url,
     is_setting_env_var,
+    is_styles,
 )
 from pi_ask.keymaps import CONTEXTS
 
@@ -71,6 +75,18 @@ def _check_channel_name(value: str) -> str:
 
 
 ChannelName = Annotated[str, AfterValidator(_check_channel_name)]
+
+
+def _check_styles(value: dict[str, str]) -> dict[str, str]:
+    if is_styles(value):
+        return value
+    raise ValueError(
+        'expected role = "style" pairs; roles: '
+        + ", ".join(THEME_ROLES)
+        + '; a style is words like "bold", "#005f87", "bg:ansiblue"'
+    )
+
+
 Channel = ChannelName | CommandChannel
 Binding = str | list[str]
 
@@ -84,6 +100,9 @@ _TYPES: dict[Kind, Any] = {
     "mcp_face": Literal[MCP_FACES],
     "models": list[ExtractionModel],
     "channels": Annotated[list[Channel], Field(min_length=1)],
+    "theme": Literal[THEMES],
+    "face": Literal[FACES],
+    "styles": Annotated[dict[str, str], AfterValidator(_check_styles)],
 }
 _ENTRY_TYPES: dict[Kind, Any] = {"models": ExtractionModel, "channels": Channel}
 

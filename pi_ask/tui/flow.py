@@ -51,7 +51,7 @@ from pi_ask.tui.terminal_reports import (
     ENABLE_FOCUS_REPORTS,
     terminal_reports,
 )
-from pi_ask.tui.theme import build_style
+from pi_ask.tui.theme import theme_style
 
 if TYPE_CHECKING:
     from pi_ask.contract.payload import Question
@@ -309,7 +309,7 @@ class AskFlow:
             from pi_ask.tui.transcript import print_transcript
 
             with contextlib.suppress(OSError):
-                print_transcript(result, self._output)
+                print_transcript(result, self._output, self.app.style)
         finally:
             restore()
             unsubscribe()
@@ -347,7 +347,7 @@ class AskFlow:
             # Loaded at the first key, not for the first frame: the bindings bring in the
             # engine's commands (and the worker thread of ``services`` preloads them).
             key_bindings=DynamicKeyBindings(self._key_bindings),
-            style=build_style(),
+            style=theme_style(self._settings.theme),
             full_screen=False,
             erase_when_done=True,
             mouse_support=False,
@@ -408,9 +408,12 @@ class AskFlow:
     def _apply_settings(self, settings: Settings) -> None:
         from pi_ask.state.commands import BehaviourChanged
 
-        self._settings = settings
+        before, self._settings = self._settings, settings
         if self._result is not None:
             return
+        if settings.theme != before.theme:
+            # Live: the next frame draws in the new theme (the application reads its style).
+            self.app.style = theme_style(settings.theme)
         self.dispatch(BehaviourChanged(config_notice=self._startup_notice()))
 
     def _startup_notice(self) -> str | None:
