@@ -25,6 +25,8 @@ _FALSE = frozenset({"0", "off", "f", "false", "n", "no"})
 _DIGITS = re.compile(r"[0-9]{1,18}")
 _DECIMAL = re.compile(r"[0-9]{1,18}(\.[0-9]{1,18})?")
 _UNDECODED = object()
+# Lists and tables: pydantic-settings reads their variables as JSON.
+_JSON_KINDS = ("models", "channels", "styles")
 
 
 def fast_environment(environ: Mapping[str, str]) -> dict[str, object] | None:
@@ -53,9 +55,9 @@ def decode(kind: Kind, raw: str) -> object:
         return int(raw) if _DIGITS.fullmatch(raw) else _UNDECODED
     if kind == "seconds":
         return float(raw) if _DECIMAL.fullmatch(raw) else _UNDECODED
-    if kind in ("models", "channels"):
+    if kind in _JSON_KINDS:
         try:
             return json.loads(raw)
         except (ValueError, RecursionError):
             return _UNDECODED
-    return raw  # a choice: extractor, mcp_face
+    return raw  # a choice (extractor, theme, ...); any other kind then fails ``is_valid``

@@ -30,6 +30,18 @@ _RAW: dict[str, st.SearchStrategy[str]] = {
     "retries": st.sampled_from(["0", "1", "3", "4"]),
     "extractor": st.sampled_from(["auto", "offline", "model", "Model", "none"]),
     "mcp_face": st.sampled_from(["auto", "elicitation", "terminal", "Terminal", "tty"]),
+    "theme": st.sampled_from(["dark", "light", "high-contrast", "ansi", "Dark", "solarized"]),
+    "face": st.sampled_from(["tui", "plain", "TUI", "rpc"]),
+    "styles": st.sampled_from(
+        [
+            json.dumps({"accent": "#005f87 bold"}),
+            json.dumps({"accent": "bold", "muted": "fg:ansigray"}),
+            json.dumps({}),
+            json.dumps({"no-such-role": "bold"}),
+            json.dumps({"accent": "not a style!"}),
+            json.dumps(["accent"]),
+        ]
+    ),
     "models": st.sampled_from(
         [
             json.dumps([{"provider": "openai", "id": "m"}]),
@@ -93,6 +105,9 @@ def test_each_setting_is_read_on_the_fast_path(spec: SettingKey) -> None:
         "retries": "2",
         "extractor": "offline",
         "mcp_face": "terminal",
+        "theme": "light",
+        "face": "plain",
+        "styles": json.dumps({"accent": "bold"}),
         "models": json.dumps([{"provider": "ollama", "id": "llama"}]),
         "channels": json.dumps(["osc9"]),
     }[spec.kind]
