@@ -20,6 +20,7 @@ from pi_ask.contract import InvalidPayload, LoadedPayload, load_payload
 if TYPE_CHECKING:
     from pi_ask.config import SettingsStore
     from pi_ask.contract.payload import AskPayload
+    from pi_ask.contract.payload_types import AskUserInput
     from pi_ask.contract.results import ToolResult
     from pi_ask.session.recorder import AskRecorder
     from pi_ask.state.model import Answer
@@ -49,7 +50,7 @@ def has_terminal() -> bool:
 
 
 def ask_user(
-    payload: str | bytes | Mapping[str, object],
+    payload: AskUserInput | str | bytes | Mapping[str, object],
     *,
     ui: UiMode = "auto",
     config: Path | None = None,
@@ -78,8 +79,30 @@ def ask_user(
     return ask_with_status(payload, ui=ui, config=config, title=title)[0]
 
 
+async def ask_user_async(
+    payload: AskUserInput | str | bytes | Mapping[str, object],
+    *,
+    ui: UiMode = "auto",
+    config: Path | None = None,
+    title: str | None = None,
+) -> ToolResult:
+    """``ask_user`` for asyncio agent loops: the caller's loop keeps running while the user answers.
+
+    The flow runs on a worker thread with an event loop of its own (prompt_toolkit's), so the
+    caller's other tasks — streaming, tool calls, heartbeats — are not held up. Arguments and
+    result are those of ``ask_user``. Cancelling the awaiting task stops the wait, not the form:
+    the user can still finish it, and the ask stays in the session log for ``pi-ask resume``.
+
+    Example:
+        >>> result = await ask_user_async(payload)  # doctest: +SKIP
+    """
+    import asyncio
+
+    return await asyncio.to_thread(ask_user, payload, ui=ui, config=config, title=title)
+
+
 def ask_with_status(
-    payload: str | bytes | Mapping[str, object],
+    payload: AskUserInput | str | bytes | Mapping[str, object],
     *,
     ui: UiMode = "auto",
     config: Path | None = None,

@@ -10,7 +10,6 @@ way, and ``tests/config/test_parity.py`` keeps their results equal.
 from __future__ import annotations
 
 import os
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,6 +21,7 @@ from pi_ask.config.keys import KEYS_BY_NAME, is_valid
 from pi_ask.config.migrations import migrate
 from pi_ask.config.problems import ConfigProblem
 from pi_ask.config.settings import Settings, settings_from_values
+from pi_ask.guarded_parse import load_toml
 from pi_ask.keymaps import KeymapProblem, resolve_keymaps
 
 FileStatus = Literal["absent", "parsed", "not_toml", "unreadable"]
@@ -79,12 +79,13 @@ def read_file(path: Path) -> FileContent:
 def parse_text(data: bytes) -> FileContent:
     """Parse the bytes of a config file."""
     try:
-        text = data.decode("utf-8")
+        # An editor's UTF-8 BOM is not part of the text (edits are written back without it).
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
         return FileContent("not_toml", detail=f"not UTF-8 text (byte {err.start})")
     try:
-        return FileContent("parsed", tomllib.loads(text), text=text)
-    except tomllib.TOMLDecodeError as err:
+        return FileContent("parsed", load_toml(text), text=text)
+    except ValueError as err:  # not TOML, nested too deeply, a number too long
         return FileContent("not_toml", detail=str(err))
 
 
