@@ -52,6 +52,8 @@ MCP_FACES = ("auto", "elicitation", "terminal")
 """How ``pi-ask mcp`` reaches the user: the host's form, pi-ask's terminal UI, or either."""
 THEMES = ("dark", "light", "high-contrast", "ansi")
 """The built-in themes; ``dark`` is the reference's look (screens.md)."""
+THEME_NAMES = (*THEMES, "auto")
+"""What ``theme.name`` may hold: a theme, or ``auto`` (dark or light, from the terminal)."""
 THEME_ROLES = (
     "accent",
     "muted",
@@ -247,8 +249,9 @@ KEYS: tuple[SettingKey, ...] = (
         "theme.name",
         "theme",
         "dark",
-        '"dark", "light", "high-contrast" or "ansi" (the terminal\'s own 16 colours).',
-        '"dark", "light", "high-contrast" or "ansi"',
+        '"dark", "light", "high-contrast", "ansi" (the terminal\'s own 16 colours), or "auto"\n'
+        "(dark or light, from the background colour the terminal reports).",
+        '"dark", "light", "high-contrast", "ansi" or "auto"',
     ),
     SettingKey(
         "theme.styles",
@@ -306,10 +309,10 @@ TOGGLE_ROWS: tuple[ToggleRow, ...] = (
     ToggleRow(
         "theme.name",
         "Theme",
-        "Colours of the ask flow: dark, light, high-contrast, or ansi (your terminal's own "
-        "palette). Applies at once.",
+        "Colours of the ask flow: dark, light, high-contrast, ansi (your terminal's own "
+        "palette), or auto (dark or light, as your terminal's background). Applies at once.",
         "Live settings",
-        THEMES,
+        THEME_NAMES,
     ),
     ToggleRow(
         "behaviour.present_single_as_multi",
@@ -349,14 +352,16 @@ def env_var_name(key: str) -> str:
 
 
 def is_setting_env_var(name: str) -> bool:
-    """True for a ``PI_ASK_*`` variable that overrides a setting (not ``PI_ASK_CONFIG``)."""
+    """True for a ``PI_ASK_*`` variable meant as a setting (not ``PI_ASK_CONFIG``).
+
+    A nested name (``PI_ASK_<TABLE>__<KEY>``) counts whatever its table, so a misspelled one
+    (``PI_ASK_BEHAVIOR__...``) is read, found to name no setting, and reported as such.
+    """
     upper = name.upper()
     if not upper.startswith(ENV_PREFIX):
         return False
     rest = upper[len(ENV_PREFIX) :]
-    return rest == "SCHEMA_VERSION" or any(
-        rest == section.upper() or rest.startswith(section.upper() + "__") for section in SECTIONS
-    )
+    return rest == "SCHEMA_VERSION" or "__" in rest or rest.lower() in SECTIONS
 
 
 def is_valid(kind: Kind, value: object) -> bool:
@@ -382,7 +387,7 @@ def is_valid(kind: Kind, value: object) -> bool:
     if kind == "models":
         return isinstance(value, list) and all(is_model_entry(entry) for entry in value)
     if kind == "theme":
-        return value in THEMES
+        return value in THEME_NAMES
     if kind == "face":
         return value in FACES
     if kind == "styles":

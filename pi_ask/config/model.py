@@ -41,8 +41,8 @@ from pi_ask.config.keys import (
     MAX_TIMEOUT_S,
     MCP_FACES,
     SECTIONS,
+    THEME_NAMES,
     THEME_ROLES,
-    THEMES,
     Kind,
     SettingKey,
     channel_pattern,
@@ -51,6 +51,7 @@ from pi_ask.config.keys import (
     is_setting_env_var,
     is_styles,
 )
+from pi_ask.guarded_parse import TooDeep, load_json
 from pi_ask.keymaps import CONTEXTS
 from pi_ask.keymaps.key_ids import key_id_pattern
 
@@ -129,7 +130,7 @@ _TYPES: dict[Kind, Any] = {
     "mcp_face": Literal[MCP_FACES],
     "models": list[ExtractionModel],
     "channels": Annotated[list[Channel], Field(min_length=1)],
-    "theme": Literal[THEMES],
+    "theme": Literal[THEME_NAMES],
     "face": Literal[FACES],
     "styles": Annotated[dict[str, str], AfterValidator(_check_styles)],
 }
@@ -232,6 +233,13 @@ def _channel_adapter(named: bool) -> TypeAdapter[Any]:
     return TypeAdapter(ChannelName if named else CommandChannel)
 
 
+class _GuardedEnvSource(EnvSettingsSource):
+    """The environment source, decoding JSON values with the nesting guard every reader uses."""
+
+    def decode_complex_value(self, field_name: str, field: Any, value: Any) -> Any:
+        return load_json(value)
+
+
 def read_environment(
     environ: Mapping[str, str],
 ) -> tuple[dict[str, tuple[str, object]], list[tuple[str, str, bool]]]:
@@ -242,7 +250,7 @@ def read_environment(
         variable that could not be decoded or names no setting, its name, why, and whether
         that is an error (a value that cannot be read) rather than a warning.
     """
-    source = EnvSettingsSource(
+    source = _GuardedEnvSource(
         settings_model(), env_prefix=ENV_PREFIX, env_nested_delimiter="__", case_sensitive=False
     )
     found: dict[str, tuple[str, object]] = {}
@@ -335,6 +343,8 @@ def _settings_error(err: SettingsError) -> str:
     cause = err.__cause__
     if isinstance(cause, json.JSONDecodeError):
         return f"not valid JSON ({cause.msg} at position {cause.pos})"
+    if isinstance(cause, TooDeep):
+        return f"not valid JSON ({cause})"
     return str(err)
 
 

@@ -49,6 +49,7 @@ from pi_ask.contract import (
     load_payload,
 )
 from pi_ask.contract.tool import tool_definition
+from pi_ask.guarded_parse import load_json
 from pi_ask.mcp_face.form import build_form, form_result
 from pi_ask.mcp_face.terminal_route import TerminalRoute, ask_in_terminal
 from pi_ask.session.recorder import AskRecorder
@@ -262,8 +263,8 @@ def _ask_id(request_state: str | None) -> str | None:
     if request_state is None:
         return None
     try:
-        state = json.loads(request_state)
-    except ValueError:
+        state = load_json(request_state)
+    except ValueError:  # not JSON, or nested too deeply
         return None
     ask_id = state.get("askId") if isinstance(state, dict) else None
     return ask_id if isinstance(ask_id, str) and 0 < len(ask_id) <= 64 else None
