@@ -180,8 +180,11 @@ def run_flow(
 
     recorder = AskRecorder.open(session)
     ask_id = recorder.start(loaded.params, payload_source_for(source), ask_id=ask_id)
+    settings = store.snapshot()
+    if timeout is None:
+        timeout = settings.routing.answer_timeout_s
     deadline_ms = _deadline_ms(timeout)
-    face = _pick_face(ui, store.snapshot().ui.face)
+    face = _pick_face(ui, settings.ui.face)
     if face != "tui":
         recorder.sync()  # the TUI syncs once its first frame is drawn
     if face == "elsewhere":
@@ -191,7 +194,7 @@ def run_flow(
             ask_id,
             store=store,
             recorder=recorder,
-            wait=wait,
+            wait=wait or settings.routing.no_terminal == "wait",
             timeout=timeout,
             initial_answers=initial_answers,
         )
@@ -251,6 +254,7 @@ def _run_elsewhere(
             ask_id,
             wait=wait,
             timeout_s=timeout,
+            tmux=store.snapshot().routing.tmux,
             hooks=hooks,
             initial_answers=initial_answers,
             store=store,

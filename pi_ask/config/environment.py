@@ -53,7 +53,7 @@ def decode(kind: Kind, raw: str) -> object:
         return True if word in _TRUE else False if word in _FALSE else _UNDECODED
     if kind in ("schema_version", "milliseconds", "retries"):
         return int(raw) if _DIGITS.fullmatch(raw) else _UNDECODED
-    if kind == "seconds":
+    if kind in ("seconds", "deadline"):
         return float(raw) if _DECIMAL.fullmatch(raw) else _UNDECODED
     if kind in _JSON_KINDS:
         try:
