@@ -265,7 +265,9 @@ def _ask(source: str | bytes, args: argparse.Namespace) -> int:
     result, status = ask_with_status(
         source, ui=args.ui, config=args.config, session=args.session, title=args.title
     )
-    _print_json(result.to_json())
+    from pi_ask.terminal_text import result_indent
+
+    _print_json(result.to_json(), indent=result_indent(sys.stdout, args.ui))
     return status
 
 
