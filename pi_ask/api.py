@@ -15,16 +15,17 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from pi_ask.contract import InvalidPayload, LoadedPayload, invalid_result, load_payload
+from pi_ask.contract import InvalidPayload, LoadedPayload, load_payload
 
 if TYPE_CHECKING:
     from pi_ask.config import SettingsStore
     from pi_ask.contract.payload import AskPayload
+    from pi_ask.contract.payload_types import AskUserInput
     from pi_ask.contract.results import ToolResult
     from pi_ask.session.recorder import AskRecorder
     from pi_ask.state.model import Answer
 
-UiMode = Literal["auto", "tui", "rpc", "none"]
+UiMode = Literal["auto", "tui", "plain", "rpc", "none"]
 
 EXIT_OK = 0
 EXIT_CANCELLED = 1
@@ -49,7 +50,7 @@ def has_terminal() -> bool:
 
 
 def ask_user(
-    payload: str | bytes | Mapping[str, object],
+    payload: AskUserInput | str | bytes | Mapping[str, object],
     *,
     ui: UiMode = "auto",
     config: Path | None = None,
@@ -59,9 +60,11 @@ def ask_user(
 
     Args:
         payload: the tool input, as JSON text or an already decoded object.
-        ui: ``"tui"`` draws on the controlling terminal, ``"none"`` returns the
-            non-interactive "Needs user input" result, ``"auto"`` picks the TUI when a
-            terminal is there. ``"rpc"`` is only available from the command line.
+        ui: ``"tui"`` draws on the controlling terminal, ``"plain"`` asks line by line
+            there (no colour, no cursor movement: screen readers, dumb terminals),
+            ``"none"`` returns the non-interactive "Needs user input" result, ``"auto"``
+            picks the TUI when a terminal is there (the plain face when ``TERM=dumb``).
+            ``"rpc"`` is only available from the command line.
         config: settings file to use instead of the default one.
         title: replaces the payload's title.
 
@@ -76,8 +79,30 @@ def ask_user(
     return ask_with_status(payload, ui=ui, config=config, title=title)[0]
 
 
+async def ask_user_async(
+    payload: AskUserInput | str | bytes | Mapping[str, object],
+    *,
+    ui: UiMode = "auto",
+    config: Path | None = None,
+    title: str | None = None,
+) -> ToolResult:
+    """``ask_user`` for asyncio agent loops: the caller's loop keeps running while the user answers.
+
+    The flow runs on a worker thread with an event loop of its own (prompt_toolkit's), so the
+    caller's other tasks — streaming, tool calls, heartbeats — are not held up. Arguments and
+    result are those of ``ask_user``. Cancelling the awaiting task stops the wait, not the form:
+    the user can still finish it, and the ask stays in the session log for ``pi-ask resume``.
+
+    Example:
+        >>> result = await ask_user_async(payload)  # doctest: +SKIP
+    """
+    import asyncio
+
+    return await asyncio.to_thread(ask_user, payload, ui=ui, config=config, title=title)
+
+
 def ask_with_status(
-    payload: str | bytes | Mapping[str, object],
+    payload: AskUserInput | str | bytes | Mapping[str, object],
     *,
     ui: UiMode = "auto",
     config: Path | None = None,
@@ -126,6 +151,8 @@ def run_flow(
         initial_answers: answers to start from (a resumed draft).
     """
     if isinstance(loaded, InvalidPayload):
+        from pi_ask.contract.rejection import invalid_result  # the result classes: not at start
+
         result = invalid_result(loaded)
         return result, exit_code(result)
     if store is None:
@@ -137,7 +164,9 @@ def run_flow(
 
     recorder = AskRecorder.open(session)
     ask_id = recorder.start(loaded.params, payload_source_for(source), ask_id=ask_id)
-    face = _pick_face(ui)
+    face = _pick_face(ui, store.snapshot().ui.face)
+    if face != "tui":
+        recorder.sync()  # the TUI syncs once its first frame is drawn
     if face == "none":
         from pi_ask.state import non_interactive_result
 
@@ -157,6 +186,7 @@ def run_flow(
         return result, exit_code(result)
     return _run_tui(
         payload,
+        face=face,
         store=store,
         recorder=recorder,
         source=source,
@@ -168,27 +198,38 @@ def run_flow(
 def _run_tui(
     payload: AskPayload,
     *,
+    face: Literal["tui", "plain"] = "tui",
     store: SettingsStore,
     recorder: AskRecorder,
     source: str,
     ask_id: str,
     initial_answers: tuple[tuple[str, Answer], ...],
 ) -> tuple[ToolResult, int]:
+    from pi_ask.errors import FlowInterrupted
     from pi_ask.state import new_state
-    from pi_ask.tui import FlowInterrupted, run_ask_flow
 
     state = new_state(payload)
     if initial_answers:
         state = dataclasses.replace(state, answers=initial_answers)
     try:
-        result = run_ask_flow(
-            state,
-            store=store,
-            source=source,
-            tool_call_id=ask_id,
-            notice=recorder.notice,
-            on_commit=recorder.draft,
-        )
+        if face == "plain":
+            from pi_ask.plain import run_plain_flow
+
+            result = run_plain_flow(
+                state, store=store, notice=recorder.notice, on_commit=recorder.draft
+            )
+        else:
+            from pi_ask.tui import run_ask_flow
+
+            result = run_ask_flow(
+                state,
+                store=store,
+                source=source,
+                tool_call_id=ask_id,
+                notice=recorder.notice,
+                on_commit=recorder.draft,
+                on_first_frame=recorder.sync,
+            )
     except FlowInterrupted as stop:
         return stop.result, 128 + stop.signal_number
     if result.details.ends_ask:
@@ -226,16 +267,21 @@ class SignalAbort:
         self.event.set()
 
 
-def _pick_face(ui: UiMode) -> Literal["tui", "rpc", "none"]:
-    if ui in ("auto", "tui") and not has_terminal():
-        if ui == "tui":
+def _pick_face(ui: UiMode, terminal_face: str = "tui") -> Literal["tui", "plain", "rpc", "none"]:
+    if ui in ("auto", "tui", "plain") and not has_terminal():
+        if ui in ("tui", "plain"):
             # Asked for a terminal that is not there: the questions go back unanswered.
             print(
                 "pi-ask: no terminal to draw on; the questions are returned unanswered",
                 file=sys.stderr,
             )
         return "none"
-    return "tui" if ui == "auto" else ui
+    if ui == "auto":
+        # A terminal that cannot move its cursor gets the line-by-line face; so does a
+        # user who chose it (``[ui] face``).
+        dumb = os.environ.get("TERM") == "dumb"
+        return "plain" if dumb or terminal_face == "plain" else "tui"
+    return ui
 
 
 def _open_store(config: Path | None) -> SettingsStore:

@@ -15,6 +15,7 @@ import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import cast
 
 from pi_ask import __version__
 from pi_ask.errors import PiAskError, UsageError
@@ -23,8 +24,12 @@ AREA_COMMANDS = (
     "pi_ask.config.commands",
     "pi_ask.tui.commands",
     "pi_ask.session.commands",
+    "pi_ask.mcp_face.commands",
 )
-_UI_CHOICES = ("auto", "tui", "rpc", "none")
+_UI_CHOICES = ("auto", "tui", "plain", "rpc", "none")
+# Kept here, not imported from contract.tool, so building the parser loads no contract code.
+TOOL_FORMATS = ("pi", "mcp", "openai", "anthropic")
+CONFIG_HELP = "Settings file to use (default: $PI_ASK_CONFIG, else the platform's config folder)"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -59,14 +64,25 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     Args:
         command: The first command-line argument, when there is one.
     """
-    parser = argparse.ArgumentParser(
+    from pi_ask.cli_help import CommandParser, RootParser
+
+    parser = RootParser(
         prog="pi-ask",
         description=(
             "Ask the user structured questions in the terminal and print the answers as JSON."
         ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--version", action="version", version=f"pi-ask {__version__}")
-    subparsers = parser.add_subparsers(title="commands", metavar="COMMAND")
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"pi-ask {__version__}",
+        help="Show the version and exit",
+    )
+    subparsers = cast(
+        "argparse._SubParsersAction[argparse.ArgumentParser]",
+        parser.add_subparsers(title="commands", metavar="COMMAND", parser_class=CommandParser),
+    )
     add_alone = _BUILT_IN.get(command) if command is not None else None
     if add_alone is not None:
         add_alone(subparsers)
@@ -87,21 +103,32 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 def _add_ask(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     ask = subparsers.add_parser(
         "ask",
-        help="ask the questions of an ask_user payload",
+        help="Ask the questions of an ask_user payload",
         description=(
             "Open the ask flow on PAYLOAD (a JSON file with the ask_user tool input; - or nothing "
             "reads standard input). The result JSON goes to stdout; the UI draws on the terminal. "
             "Exit status: 0 submitted, 1 cancelled or no UI, 2 invalid payload or bad usage."
         ),
     )
-    ask.add_argument("payload", nargs="?", default="-", metavar="PAYLOAD")
+    ask.add_argument(
+        "payload",
+        nargs="?",
+        default="-",
+        metavar="PAYLOAD",
+        help="JSON file with the ask_user tool input, or - for standard input (default: -)",
+    )
     _add_face_options(ask)
-    ask.add_argument("--title", help="replace the payload's title")
-    ask.add_argument("--session", type=Path, metavar="FILE", help="session log to record into")
+    ask.add_argument("--title", help="Replace the payload's title")
+    ask.add_argument(
+        "--session",
+        type=Path,
+        metavar="FILE",
+        help="Session log to record into (default: this directory's log in $PI_ASK_STATE_DIR)",
+    )
     ask.add_argument(
         "--resume",
         action="store_true",
-        help="reopen the newest unfinished ask with its draft answers instead (= pi-ask resume)",
+        help="Reopen the newest unfinished ask with its draft answers instead (= pi-ask resume)",
     )
     ask.set_defaults(handler=_run_ask)
 
@@ -109,7 +136,7 @@ def _add_ask(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def _add_demo(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     demo = subparsers.add_parser(
         "demo",
-        help="open the flow on a built-in example",
+        help="Open the flow on a built-in example",
         description="Open the ask flow on a built-in three-question example and print the result.",
     )
     _add_face_options(demo)
@@ -121,16 +148,26 @@ def _add_face_options(parser: argparse.ArgumentParser) -> None:
         "--ui",
         choices=_UI_CHOICES,
         default="auto",
-        help="auto (TUI when a terminal is there, else none), tui, rpc (pi RPC dialogs), none",
+        help=(
+            "Face to open: auto (the TUI when a terminal is there, plain when TERM=dumb, else "
+            "none), tui, plain (line by line: screen readers, dumb terminals), rpc (pi RPC "
+            "dialogs on stdin/stdout), none (default: %(default)s)"
+        ),
     )
-    parser.add_argument("--config", type=Path, metavar="FILE", help="settings file to use")
+    parser.add_argument("--config", type=Path, metavar="FILE", help=CONFIG_HELP)
 
 
 def _add_schema(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     schema = subparsers.add_parser(
         "schema",
-        help="print the tool's input JSON Schema",
-        description="Print the ask_user input JSON Schema.",
+        help="Print the tool's input (or result) JSON Schema",
+        description=(
+            "Print the JSON Schema of the ask_user input, or with --result of the result "
+            "that ask prints (its details are the MCP tool's output schema)."
+        ),
+    )
+    schema.add_argument(
+        "--result", action="store_true", help="The result's schema instead of the input's"
     )
     schema.set_defaults(handler=_run_schema)
 
@@ -138,24 +175,54 @@ def _add_schema(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
 def _add_tool(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     tool = subparsers.add_parser(
         "tool",
-        help="print the tool metadata for registering ask_user in an agent",
-        description="Print name, description, prompt snippet, guidelines and schema as JSON.",
+        help="Print the tool definition for registering ask_user in an agent",
+        description=(
+            "Print the ask_user tool definition as JSON, in the shape a host registers tools "
+            "in: pi (name, description, prompt snippet, guidelines, schema), an MCP Tool, an "
+            "OpenAI function tool or an Anthropic tool."
+        ),
+    )
+    tool.add_argument(
+        "--format",
+        choices=TOOL_FORMATS,
+        default="pi",
+        help="Host whose shape to print (default: %(default)s)",
     )
     tool.set_defaults(handler=_run_tool)
+
+
+def _add_skill(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    skill = subparsers.add_parser(
+        "skill",
+        help="Print the ask-user skill for skill-aware agents, or install it",
+        description=(
+            "Print the ask-user agent skill (SKILL.md: when to ask, how to call pi-ask ask and "
+            "read its result). With --install DIR, write it to DIR/ask-user/SKILL.md."
+        ),
+    )
+    skill.add_argument(
+        "--install",
+        type=Path,
+        metavar="DIR",
+        help="Skills folder to write it to, such as ~/.claude/skills or .claude/skills",
+    )
+    skill.add_argument("--force", action="store_true", help="Replace a different SKILL.md there")
+    skill.set_defaults(handler=_run_skill)
 
 
 def _add_notify(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     notify = subparsers.add_parser(
         "notify",
-        help="send a test notification through the configured channels",
+        help="Send a test notification through the configured channels",
         description=(
             "Send a test notification through every configured channel and report each outcome."
         ),
     )
+    # Testing is all the command does, so the flag is optional (kept for older scripts).
     notify.add_argument(
-        "--test", action="store_true", required=True, help="send a test notification"
+        "--test", action="store_true", help="Send a test notification (the default)"
     )
-    notify.add_argument("--config", type=Path, metavar="FILE", help="settings file to use")
+    notify.add_argument("--config", type=Path, metavar="FILE", help=CONFIG_HELP)
     notify.set_defaults(handler=_run_notify)
 
 
@@ -165,6 +232,7 @@ _BUILT_IN: dict[str, Callable[[argparse._SubParsersAction[argparse.ArgumentParse
     "schema": _add_schema,
     "tool": _add_tool,
     "notify": _add_notify,
+    "skill": _add_skill,
 }
 """The commands of this module, in ``pi-ask --help`` order."""
 
@@ -221,6 +289,11 @@ def _read_payload(name: str) -> bytes:
 
 
 def _run_schema(args: argparse.Namespace) -> int:
+    if args.result:
+        from pi_ask.contract.result_schema import result_schema
+
+        _print_json(result_schema(), indent=2)
+        return 0
     from pi_ask.contract import INPUT_SCHEMA
 
     _print_json(INPUT_SCHEMA, indent=2)
@@ -228,9 +301,22 @@ def _run_schema(args: argparse.Namespace) -> int:
 
 
 def _run_tool(args: argparse.Namespace) -> int:
-    from pi_ask.contract import tool_metadata
+    from pi_ask.contract.tool import tool_definition
 
-    _print_json(tool_metadata(), indent=2)
+    _print_json(tool_definition(args.format), indent=2)
+    return 0
+
+
+def _run_skill(args: argparse.Namespace) -> int:
+    from pi_ask.skill import install_skill, skill_text
+
+    if args.install is None:
+        if args.force:
+            raise UsageError("skill: --force goes with --install DIR")
+        sys.stdout.write(skill_text())
+        return 0
+    target, written = install_skill(args.install, force=args.force)
+    print(f"{target}: {'written' if written else 'already up to date'}")
     return 0
 
 
@@ -252,12 +338,12 @@ def _run_notify(args: argparse.Namespace) -> int:
 
 
 @contextlib.contextmanager
-def _terminal_writer() -> Iterator[Callable[[str], None]]:
-    """A writer to the controlling terminal for BEL/OSC channels; a no-op without one."""
+def _terminal_writer() -> Iterator[Callable[[str], None] | None]:
+    """A writer to the controlling terminal for the terminal channels; ``None`` without one."""
     try:
         tty = open("/dev/tty", "w", encoding="utf-8")  # noqa: SIM115 - closed below
     except OSError:
-        yield lambda _text: None
+        yield None
         return
 
     def write(text: str) -> None:

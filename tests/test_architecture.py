@@ -16,9 +16,11 @@ PACKAGE = Path(__file__).resolve().parents[1] / "pi_ask"
 
 # Lowest first. A module may import its own package and anything on a lower layer.
 LAYERS: dict[str, int] = {
-    "pi_ask.errors": 0,
+    # Above the contract: FlowInterrupted carries a ToolResult.
+    "pi_ask.errors": 1,
     "pi_ask.demo": 0,
     "pi_ask.terminal_text": 0,
+    "pi_ask.guarded_parse": 0,
     "pi_ask.lazy_names": -1,
     "pi_ask.contract": 0,
     "pi_ask.state": 1,
@@ -29,11 +31,15 @@ LAYERS: dict[str, int] = {
     "pi_ask.notifications": 3,
     "pi_ask.tui": 4,
     "pi_ask.dialogs": 4,
+    "pi_ask.mcp_face": 4,
+    "pi_ask.plain": 4,
     "pi_ask.api": 5,
+    "pi_ask.cli_help": 5,
+    "pi_ask.skill": 5,
     "pi_ask.cli": 6,
     "pi_ask.__main__": 7,
 }
-FACES = ("pi_ask.tui", "pi_ask.dialogs")
+FACES = ("pi_ask.tui", "pi_ask.dialogs", "pi_ask.mcp_face", "pi_ask.plain")
 PURE = ("pi_ask.contract", "pi_ask.state")
 # Subcommand modules import the api and are imported by cli: between the two.
 COMMANDS_LAYER = (LAYERS["pi_ask.api"] + LAYERS["pi_ask.cli"]) / 2

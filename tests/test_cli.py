@@ -239,12 +239,13 @@ def test_an_unanswered_ask_stays_resumable(env: dict[str, str], tmp_path: Path) 
     assert json.loads(resumed.stdout)["details"]["title"] == "Setup"
 
 
-def test_a_tui_without_a_terminal_returns_the_questions(
-    env: dict[str, str], tmp_path: Path
+@pytest.mark.parametrize("face", ["tui", "plain"])
+def test_a_terminal_face_without_a_terminal_returns_the_questions(
+    env: dict[str, str], tmp_path: Path, face: str
 ) -> None:
     payload = tmp_path / "q.json"
     payload.write_text(json.dumps(VALID), encoding="utf-8")
-    done = run("ask", "--ui", "tui", str(payload), env=env)
+    done = run("ask", "--ui", face, str(payload), env=env)
     assert done.returncode == 1
     assert json.loads(done.stdout)["content"][0]["text"].startswith("Needs user input")
     assert (

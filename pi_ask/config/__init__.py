@@ -16,6 +16,8 @@ from pi_ask.config.settings import (
     ModelEntry,
     NotificationSettings,
     Settings,
+    ThemeSettings,
+    UiSettings,
 )
 from pi_ask.config.store import (
     RESET_WINDOW_S,
@@ -42,7 +44,9 @@ __all__ = [
     "SettingKey",
     "Settings",
     "SettingsStore",
+    "ThemeSettings",
     "ToggleRow",
+    "UiSettings",
     "config_path",
     "open_store",
     "state_dir",

@@ -31,28 +31,35 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--config",
         metavar="FILE",
         default=argparse.SUPPRESS,
-        help="settings file to use (default: $PI_ASK_CONFIG, else the platform's config folder)",
+        help="Settings file to use (default: $PI_ASK_CONFIG, else the platform's config folder)",
     )
     config = subparsers.add_parser(
         "config",
         parents=[common],
-        help="show, check and edit the settings file",
+        help="Show, check and edit the settings file",
         description="Show, check and edit the pi-ask settings file (config.toml).",
     )
     config.set_defaults(handler=_guarded("config", lambda _args: _missing_verb(config)))
     verbs = config.add_subparsers(title="verbs", metavar="VERB")
-    _add(verbs, common, "path", "print where the settings file is", _run_path)
-    _add(verbs, common, "show", "print the effective settings and where each came from", _run_show)
-    _add(verbs, common, "validate", "check the file and the PI_ASK_* variables", _run_validate)
-    _add(verbs, common, "edit", "open the file in $VISUAL or $EDITOR, then check it", _run_edit)
-    reset = _add(verbs, common, "reset", "put every setting back to its default", _run_reset)
-    reset.add_argument("--yes", action="store_true", help="do not ask for confirmation")
-    _add(verbs, common, "schema", "print the JSON Schema of the settings file", _run_schema)
-    imported = _add(
-        verbs, common, "import", "convert a pi-ask JSON config (eko24ive-pi-ask.json)", _run_import
+    _add(verbs, common, "path", "Print where the settings file is", _run_path)
+    _add(verbs, common, "show", "Print the effective settings and where each came from", _run_show)
+    _add(verbs, common, "validate", "Check the file and the PI_ASK_* variables", _run_validate)
+    _add(verbs, common, "edit", "Open the file in $VISUAL or $EDITOR, then check it", _run_edit)
+    reset = _add(verbs, common, "reset", "Put every setting back to its default", _run_reset)
+    reset.add_argument("--yes", action="store_true", help="Do not ask for confirmation")
+    schema = _add(
+        verbs, common, "schema", "Print the JSON Schema of the settings file", _run_schema
     )
-    imported.add_argument("file", metavar="FILE", help="the JSON config to import")
-    imported.add_argument("--force", action="store_true", help="replace an existing config")
+    schema.add_argument(
+        "--write",
+        action="store_true",
+        help="Write it beside the settings file instead, where its #:schema line points",
+    )
+    imported = _add(
+        verbs, common, "import", "Convert a pi-ask JSON config (eko24ive-pi-ask.json)", _run_import
+    )
+    imported.add_argument("file", metavar="FILE", help="The JSON config to import")
+    imported.add_argument("--force", action="store_true", help="Replace an existing config")
 
 
 def _add(
@@ -215,7 +222,17 @@ def _run_schema(args: argparse.Namespace) -> int:
 
     from pi_ask.config.model import json_schema
 
-    print(json.dumps(json_schema(), indent=2, ensure_ascii=False))
+    text = json.dumps(json_schema(), indent=2, ensure_ascii=False) + "\n"
+    if not args.write:
+        print(text, end="")
+        return 0
+    from pi_ask.config.storage import write_atomic
+    from pi_ask.config.toml_text import SCHEMA_NAME
+
+    target = _path_of(args).parent / SCHEMA_NAME
+    target.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(target, text.encode("utf-8"))
+    print(target)
     return 0
 
 

@@ -8,6 +8,7 @@ model, so only the slow edges call it (see ``loading``).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -117,7 +118,8 @@ def _checked_list(
         problems.append(ConfigProblem(f"{where}[{index}]", message, "warning"))
     if spec.kind == "channels" and not kept:
         message = (
-            'no valid channel; using ["bell"] (set notifications.enabled = false to send nothing)'
+            f"no valid channel; using {json.dumps(spec.default)} "
+            "(set notifications.enabled = false to send nothing)"
         )
         problems.append(ConfigProblem(where, message, "warning"))
         return None

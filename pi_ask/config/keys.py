@@ -26,10 +26,14 @@ Kind = Literal[
     "extractor",
     "models",
     "channels",
+    "mcp_face",
+    "theme",
+    "styles",
+    "face",
 ]
 """How a setting's value is checked: the fast loader and the model agree on each kind."""
 
-SECTIONS = ("behaviour", "notifications", "keymaps", "answer")
+SECTIONS = ("behaviour", "notifications", "keymaps", "answer", "mcp", "theme", "ui")
 """The tables of the file, in file order."""
 
 CURRENT_SCHEMA_VERSION = 1
@@ -38,8 +42,40 @@ CURRENT_SCHEMA_VERSION = 1
 MAX_RETRIES = 3
 MAX_TIMEOUT_S = 600.0
 EXTRACTORS = ("auto", "offline", "model")
-TERMINAL_CHANNELS = ("bell", "osc9", "osc777")
+CHANNEL_NAMES = ("terminal", "desktop", "bell", "osc9", "osc777", "osc99")
+"""The named notification channels: the one registry (``pi_ask.notifications`` builds a
+channel for each, the config checks and the schema take their names from here)."""
+DEFAULT_CHANNELS = ("terminal", "desktop")
+"""``notifications.channels`` when the file leaves it out or holds no valid entry."""
 ENV_PREFIX = "PI_ASK_"
+MCP_FACES = ("auto", "elicitation", "terminal")
+"""How ``pi-ask mcp`` reaches the user: the host's form, pi-ask's terminal UI, or either."""
+THEMES = ("dark", "light", "high-contrast", "ansi")
+"""The built-in themes; ``dark`` is the reference's look (screens.md)."""
+THEME_NAMES = (*THEMES, "auto")
+"""What ``theme.name`` may hold: a theme, or ``auto`` (dark or light, from the terminal)."""
+THEME_ROLES = (
+    "accent",
+    "muted",
+    "dim",
+    "text",
+    "success",
+    "chosen",
+    "warning",
+    "error",
+    "syntax-string",
+    "selected-bg",
+    "cursor",
+    "active",
+)
+"""The style roles a theme gives a look to, and ``[theme.styles]`` may override."""
+FACES = ("tui", "plain")
+"""What ``--ui auto`` opens on a terminal: the full-screen TUI or the line-by-line face."""
+# One word of a prompt_toolkit style string: an attribute, or a colour (fg:/bg: optional).
+_STYLE_WORD = re.compile(
+    r"(no)?(bold|italic|underline|reverse|hidden|blink|strike|dim)|noinherit|"
+    r"((fg|bg):)?(#[0-9a-fA-F]{3}|#[0-9a-fA-F]{6}|[A-Za-z]+)"
+)
 
 # Apprise's scheme form: up to 32 letters or digits, then "://" (as pi_ask.notifications).
 _URL = re.compile(r"[A-Za-z0-9]{1,32}://")
@@ -87,19 +123,21 @@ class SettingKey:
 
 @dataclass(frozen=True, slots=True)
 class ToggleRow:
-    """One on/off row of the settings overlay (behaviour.md §10).
+    """One row of the settings overlay (behaviour.md §10): on/off, or one of ``choices``.
 
     Attributes:
-        key: The boolean setting the row flips.
+        key: The setting the row flips (a boolean), or steps through ``choices``.
         label: The row's text.
         description: The help shown under the list while the row is focused.
         group: The overlay section the row sits in.
+        choices: The values a choice row steps through, in order; empty for on/off.
     """
 
     key: str
     label: str
     description: str
     group: Literal["Live settings", "Defaults for future asks"]
+    choices: tuple[str, ...] = ()
 
 
 _BOOL = "true or false"
@@ -164,10 +202,11 @@ KEYS: tuple[SettingKey, ...] = (
     SettingKey(
         "notifications.channels",
         "channels",
-        ["bell"],
-        '"bell", "osc9", "osc777", any apprise URL ("dbus://", "ntfys://topic", ...),\n'
+        list(DEFAULT_CHANNELS),
+        '"terminal" (the terminal\'s own alert), "desktop" (a native desktop notification),\n'
+        '"bell", "osc9", "osc777", "osc99", any apprise URL ("ntfys://topic", ...),\n'
         'or { type = "command", command = "..." }; run in this order, best effort.',
-        'a list of "bell", "osc9", "osc777", apprise URLs and '
+        "a list of " + ", ".join(f'"{name}"' for name in CHANNEL_NAMES) + ", apprise URLs and "
         '{ type = "command", command = "..." } tables',
     ),
     SettingKey(
@@ -197,6 +236,37 @@ KEYS: tuple[SettingKey, ...] = (
         1,
         "Extra attempts after the model returns no usable questions.",
         f"a whole number from 0 to {MAX_RETRIES}",
+    ),
+    SettingKey(
+        "mcp.face",
+        "mcp_face",
+        "auto",
+        '"auto": the host\'s form when it has one, else the terminal UI (inbox or tmux);\n'
+        '"elicitation": the host\'s form only; "terminal": the terminal UI first.',
+        '"auto", "elicitation" or "terminal"',
+    ),
+    SettingKey(
+        "theme.name",
+        "theme",
+        "dark",
+        '"dark", "light", "high-contrast", "ansi" (the terminal\'s own 16 colours), or "auto"\n'
+        "(dark or light, from the background colour the terminal reports).",
+        '"dark", "light", "high-contrast", "ansi" or "auto"',
+    ),
+    SettingKey(
+        "theme.styles",
+        "styles",
+        {},
+        'Per-role overrides in prompt_toolkit style syntax, e.g. { accent = "#005f87 bold" };\n'
+        "roles: " + ", ".join(THEME_ROLES) + ".",
+        'a table of role = "style" (roles: ' + ", ".join(THEME_ROLES) + ")",
+    ),
+    SettingKey(
+        "ui.face",
+        "face",
+        "tui",
+        '"tui", or "plain" to ask line by line (screen readers); TERM=dumb always gets plain.',
+        '"tui" or "plain"',
     ),
 )
 """Every non-keymap setting, in file order."""
@@ -237,12 +307,28 @@ TOGGLE_ROWS: tuple[ToggleRow, ...] = (
         "Live settings",
     ),
     ToggleRow(
+        "theme.name",
+        "Theme",
+        "Colours of the ask flow: dark, light, high-contrast, ansi (your terminal's own "
+        "palette), or auto (dark or light, as your terminal's background). Applies at once.",
+        "Live settings",
+        THEME_NAMES,
+    ),
+    ToggleRow(
         "behaviour.present_single_as_multi",
         "Present single-select as multi-select",
         "Default new and replayed ask flows to render single-select questions as "
         "multi-select. This is not hot-applied to the current flow; use the type hotkey "
         "there.",
         "Defaults for future asks",
+    ),
+    ToggleRow(
+        "ui.face",
+        "Terminal face",
+        "tui: the full-screen flow; plain: one line at a time, no colour or cursor movement "
+        "(screen readers, Emacs shell). For new asks; TERM=dumb always gets plain.",
+        "Defaults for future asks",
+        FACES,
     ),
 )
 """The settings overlay's toggle rows, in display order (behaviour.md §10)."""
@@ -266,14 +352,16 @@ def env_var_name(key: str) -> str:
 
 
 def is_setting_env_var(name: str) -> bool:
-    """True for a ``PI_ASK_*`` variable that overrides a setting (not ``PI_ASK_CONFIG``)."""
+    """True for a ``PI_ASK_*`` variable meant as a setting (not ``PI_ASK_CONFIG``).
+
+    A nested name (``PI_ASK_<TABLE>__<KEY>``) counts whatever its table, so a misspelled one
+    (``PI_ASK_BEHAVIOR__...``) is read, found to name no setting, and reported as such.
+    """
     upper = name.upper()
     if not upper.startswith(ENV_PREFIX):
         return False
     rest = upper[len(ENV_PREFIX) :]
-    return rest == "SCHEMA_VERSION" or any(
-        rest == section.upper() or rest.startswith(section.upper() + "__") for section in SECTIONS
-    )
+    return rest == "SCHEMA_VERSION" or "__" in rest or rest.lower() in SECTIONS
 
 
 def is_valid(kind: Kind, value: object) -> bool:
@@ -294,9 +382,30 @@ def is_valid(kind: Kind, value: object) -> bool:
         return type(value) is int and 0 <= value <= MAX_RETRIES
     if kind == "extractor":
         return value in EXTRACTORS
+    if kind == "mcp_face":
+        return value in MCP_FACES
     if kind == "models":
         return isinstance(value, list) and all(is_model_entry(entry) for entry in value)
+    if kind == "theme":
+        return value in THEME_NAMES
+    if kind == "face":
+        return value in FACES
+    if kind == "styles":
+        return is_styles(value)
     return isinstance(value, list) and bool(value) and all(is_channel(item) for item in value)
+
+
+def is_styles(value: object) -> bool:
+    """A table of known role names (``-`` or ``_``) to prompt_toolkit style strings."""
+    if not isinstance(value, Mapping):
+        return False
+    return all(
+        isinstance(role, str)
+        and role.replace("_", "-") in THEME_ROLES
+        and isinstance(style, str)
+        and all(_STYLE_WORD.fullmatch(word) for word in style.split())
+        for role, style in value.items()
+    )
 
 
 def is_model_entry(value: object) -> bool:
@@ -320,8 +429,17 @@ def is_channel(value: object) -> bool:
 
 
 def is_channel_name(value: str) -> bool:
-    """``bell``, ``osc9`` or ``osc777``, in any case, with spaces around or not."""
-    return value.strip().lower() in TERMINAL_CHANNELS
+    """One of ``CHANNEL_NAMES``, in any case, with spaces around or not."""
+    return value.strip().lower() in CHANNEL_NAMES
+
+
+def channel_pattern() -> str:
+    """A regular expression for a channel entry written as text: a name of ``CHANNEL_NAMES``
+    (any case, spaces around) or an apprise URL; built from the registry, for the schema."""
+    from pi_ask.keymaps.key_ids import any_case
+
+    names = "|".join(any_case(name) for name in CHANNEL_NAMES)
+    return rf"^\s*(?:(?:{names})\s*$|{_URL.pattern})"
 
 
 def is_channel_url(value: str) -> bool:

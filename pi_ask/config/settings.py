@@ -10,11 +10,14 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Literal, cast
 
+from pi_ask.config.keys import DEFAULT_CHANNELS
 from pi_ask.keymaps import DEFAULT_KEYMAPS, Keymaps
 from pi_ask.state.model import Behaviour
 
 Extractor = Literal["auto", "offline", "model"]
 """How ``pi-ask answer`` extracts questions: a model when one is usable, offline, or a model."""
+McpFace = Literal["auto", "elicitation", "terminal"]
+"""How ``pi-ask mcp`` reaches the user (``[mcp] face``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +45,7 @@ class CommandEntry(Mapping[str, str]):
 
 
 ChannelEntry = str | CommandEntry
-"""One valid channel entry: ``"bell"``, ``"osc9"``, ``"osc777"``, an apprise URL, a command."""
+"""One valid channel entry: a channel name (``"terminal"``, ...), an apprise URL, a command."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +61,7 @@ class NotificationSettings:
 
     enabled: bool = True
     timeout_s: float = 5.0
-    channels: tuple[ChannelEntry, ...] = ("bell",)
+    channels: tuple[ChannelEntry, ...] = DEFAULT_CHANNELS
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +98,46 @@ class AnswerSettings:
     extraction_retries: int = 1
 
 
+Face = Literal["tui", "plain"]
+"""What ``--ui auto`` opens on a terminal (``[ui] face``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ThemeSettings:
+    """The ``[theme]`` table.
+
+    Attributes:
+        name: ``dark`` (the default), ``light``, ``high-contrast`` or ``ansi``.
+        styles: (role, prompt_toolkit style) overrides in file order; roles use ``-``.
+    """
+
+    name: str = "dark"
+    styles: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class UiSettings:
+    """The ``[ui]`` table.
+
+    Attributes:
+        face: ``tui``, or ``plain`` for the line-by-line face.
+    """
+
+    face: Face = "tui"
+
+
+@dataclass(frozen=True, slots=True)
+class McpSettings:
+    """The ``[mcp]`` table (``pi-ask mcp``).
+
+    Attributes:
+        face: ``auto`` (the host's form, else the terminal UI), ``elicitation`` (the form
+            only) or ``terminal`` (the terminal UI first, then the form).
+    """
+
+    face: McpFace = "auto"
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     """Every effective setting.
@@ -105,6 +148,9 @@ class Settings:
         keymaps: Every action's keys (the defaults when the configured ones are invalid).
         answer: Answer-extraction settings.
         schema_version: The version of the file layout the values were read as.
+        mcp: ``pi-ask mcp`` settings.
+        theme: The look of the TUI.
+        ui: Which face ``--ui auto`` opens on a terminal.
     """
 
     behaviour: Behaviour = field(default_factory=Behaviour)
@@ -112,6 +158,12 @@ class Settings:
     keymaps: Keymaps = DEFAULT_KEYMAPS
     answer: AnswerSettings = field(default_factory=AnswerSettings)
     schema_version: int = 1
+    mcp: McpSettings = field(default_factory=McpSettings)
+    theme: ThemeSettings = field(default_factory=ThemeSettings)
+    ui: UiSettings = field(default_factory=UiSettings)
+
+
+_CHANNELS = "notifications.channels"
 
 
 def settings_from_values(values: Mapping[str, object], keymaps: Keymaps) -> Settings:
@@ -131,10 +183,7 @@ def settings_from_values(values: Mapping[str, object], keymaps: Keymaps) -> Sett
     notifications = NotificationSettings(
         enabled=bool(values.get("notifications.enabled", True)),
         timeout_s=float(cast(float, values.get("notifications.timeout_s", 5.0))),
-        channels=tuple(
-            _channel(entry)
-            for entry in cast(list[object], values.get("notifications.channels", ["bell"]))
-        ),
+        channels=tuple(map(_channel, cast(list[object], values.get(_CHANNELS, DEFAULT_CHANNELS)))),
     )
     defaults = AnswerSettings()
     models = cast("list[Mapping[str, str]] | None", values.get("answer.extraction_models"))
@@ -147,7 +196,16 @@ def settings_from_values(values: Mapping[str, object], keymaps: Keymaps) -> Sett
         extraction_retries=cast(int, values.get("answer.extraction_retries", 1)),
     )
     version = cast(int, values.get("schema_version", 1))
-    return Settings(Behaviour(**flags), notifications, keymaps, answer, version)
+    mcp = McpSettings(face=cast(McpFace, values.get("mcp.face", "auto")))
+    styles = cast("Mapping[str, str]", values.get("theme.styles", {}))
+    theme = ThemeSettings(
+        name=str(values.get("theme.name", "dark")),
+        styles=tuple((role.replace("_", "-"), style) for role, style in styles.items()),
+    )
+    ui = UiSettings(face=cast(Face, values.get("ui.face", "tui")))
+    return Settings(
+        Behaviour(**flags), notifications, keymaps, answer, version, mcp, theme=theme, ui=ui
+    )
 
 
 def _channel(entry: object) -> ChannelEntry:

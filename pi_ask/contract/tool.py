@@ -7,9 +7,9 @@ guideline names `ask_user` itself because agent hosts list guidelines without a 
 from __future__ import annotations
 
 import copy
-from typing import Final
+from typing import Final, Literal
 
-from pi_ask.contract.results import JsonObject
+from pi_ask.contract.kinds import JsonObject
 from pi_ask.contract.schema import INPUT_SCHEMA
 
 TOOL_NAME: Final = "ask_user"
@@ -84,3 +84,69 @@ def tool_metadata() -> JsonObject:
         "promptGuidelines": list(PROMPT_GUIDELINES),
         "parameters": copy.deepcopy(INPUT_SCHEMA),
     }
+
+
+MCP_NOTE: Final = (
+    "Over MCP, `ask_user` asks through the host's own form when the host supports elicitation "
+    "(all questions in one form, previews as text, no notes or review), otherwise through "
+    "pi-ask's terminal UI when a pi-ask inbox or tmux is there."
+)
+"""What the MCP tool definition adds to the description: how an ask looks there."""
+
+ToolFormat = Literal["pi", "mcp", "openai", "anthropic"]
+TOOL_FORMATS: Final[tuple[ToolFormat, ...]] = ("pi", "mcp", "openai", "anthropic")
+
+
+def host_description() -> str:
+    """The description for hosts with no slot for guidelines: the guidelines follow it.
+
+    OpenAI, Anthropic and MCP tool definitions carry only a description, so the guidance that
+    pi shows beside the tool travels inside it, one bullet per guideline.
+    """
+    bullets = "\n".join(f"- {guideline}" for guideline in PROMPT_GUIDELINES)
+    return f"{TOOL_DESCRIPTION}\n\nGuidelines:\n{bullets}"
+
+
+def host_parameters() -> JsonObject:
+    """The input schema without the keys some hosts refuse (``$schema``, ``title``)."""
+    parameters = copy.deepcopy(INPUT_SCHEMA)
+    parameters.pop("$schema", None)
+    parameters.pop("title", None)
+    return parameters
+
+
+def tool_definition(host: ToolFormat = "pi") -> JsonObject:
+    """The ``ask_user`` tool definition in the shape ``host`` registers tools in.
+
+    Args:
+        host: ``"pi"`` (``tool_metadata()``), ``"mcp"`` (an MCP ``Tool``: ``name``, ``title``,
+            ``description``, ``inputSchema``, ``outputSchema``), ``"openai"`` (a Chat
+            Completions ``{"type": "function", "function": {...}}`` entry) or ``"anthropic"``
+            (a Messages API tool: ``name``, ``description``, ``input_schema``).
+
+    Example:
+        >>> tool_definition("anthropic")["input_schema"]["required"]
+        ['questions']
+    """
+    if host == "pi":
+        return tool_metadata()
+    if host == "mcp":
+        from pi_ask.contract.result_schema import RESULT_DETAILS_SCHEMA
+
+        return {
+            "name": TOOL_NAME,
+            "title": TOOL_LABEL,
+            "description": f"{host_description()}\n\n{MCP_NOTE}",
+            "inputSchema": host_parameters(),
+            "outputSchema": copy.deepcopy(RESULT_DETAILS_SCHEMA),
+        }
+    if host == "openai":
+        return {
+            "type": "function",
+            "function": {
+                "name": TOOL_NAME,
+                "description": host_description(),
+                "parameters": host_parameters(),
+            },
+        }
+    return {"name": TOOL_NAME, "description": host_description(), "input_schema": host_parameters()}

@@ -1,4 +1,4 @@
-"""Best-effort "question waiting" notifications: terminal bell/OSC, commands, apprise URLs.
+"""Best-effort "question waiting" notifications: terminal alerts, desktop, commands, apprise.
 
 Names load on first use, so reading settings (``parse_channels``) does not pay for the
 dispatcher, and nothing here imports apprise until an apprise channel sends or a URL is
@@ -30,6 +30,8 @@ if TYPE_CHECKING:
         CancelScope,
         Channel,
         ChannelError,
+        ChannelSkipped,
+        ChannelUnavailable,
         Notification,
         SendContext,
     )
@@ -38,8 +40,11 @@ if TYPE_CHECKING:
         AppriseChannel,
         BellChannel,
         CommandChannel,
+        DesktopChannel,
         Osc9Channel,
+        Osc99Channel,
         Osc777Channel,
+        TerminalChannel,
         describe_apprise_url_problem,
         is_apprise_url,
     )
@@ -54,6 +59,7 @@ if TYPE_CHECKING:
         EVENT,
         MESSAGE_LIMIT,
         TITLE,
+        given_label,
         subject_for,
         waiting_message,
     )
@@ -63,6 +69,8 @@ _HOMES = {
     "CancelScope": "channel",
     "Channel": "channel",
     "ChannelError": "channel",
+    "ChannelSkipped": "channel",
+    "ChannelUnavailable": "channel",
     "Notification": "channel",
     "SendContext": "channel",
     "DEFAULT_CHANNELS": "channel_list",
@@ -70,8 +78,11 @@ _HOMES = {
     "AppriseChannel": "channels",
     "BellChannel": "channels",
     "CommandChannel": "channels",
+    "DesktopChannel": "channels",
     "Osc9Channel": "channels",
+    "Osc99Channel": "channels",
     "Osc777Channel": "channels",
+    "TerminalChannel": "channels",
     "describe_apprise_url_problem": "channels",
     "is_apprise_url": "channels",
     "DEFAULT_TIMEOUT_S": "dispatcher",
@@ -83,6 +94,7 @@ _HOMES = {
     "MESSAGE_LIMIT": "message",
     "TITLE": "message",
     "subject_for": "message",
+    "given_label": "message",
     "waiting_message": "message",
     "run_test": "probe",
 }
@@ -99,14 +111,20 @@ __all__ = [
     "CancelScope",
     "Channel",
     "ChannelError",
+    "ChannelSkipped",
+    "ChannelUnavailable",
     "CommandChannel",
+    "DesktopChannel",
     "Dispatch",
     "Notification",
     "Osc9Channel",
+    "Osc99Channel",
     "Osc777Channel",
     "SendContext",
+    "TerminalChannel",
     "describe_apprise_url_problem",
     "dispatch",
+    "given_label",
     "is_apprise_url",
     "parse_channels",
     "run_test",

@@ -2,8 +2,10 @@
 
 A channel is a frozen value parsed from the config (``channel_list.parse_channels``). The
 dispatcher calls its ``send`` on a worker thread; ``send`` returns a short detail on success
-and raises ``ChannelError`` (or anything else) on failure. A channel never waits past its
-context's timeout on purpose, and registers how to stop itself with the cancel scope.
+and raises ``ChannelError`` (or anything else) on failure, ``ChannelUnavailable`` when it
+cannot work on this machine at all (no terminal, no session bus: not a failure,
+python-port.md §11) and ``ChannelSkipped`` when it has nothing to add. A channel never waits
+past its context's timeout on purpose, and registers how to stop itself with the cancel scope.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from pi_ask.notifications.message import EVENT, TITLE
@@ -20,6 +22,14 @@ from pi_ask.terminal_text import clean_line
 
 class ChannelError(Exception):
     """A channel could not deliver; the message says why, in words for the user."""
+
+
+class ChannelUnavailable(ChannelError):
+    """The channel cannot work here (no terminal, no session bus); not a failure."""
+
+
+class ChannelSkipped(ChannelError):
+    """The channel chose not to send (an earlier channel already reached the desktop)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,14 +89,29 @@ class SendContext:
     """What a channel may use while sending.
 
     Attributes:
-        write_terminal: Writes text to the terminal the UI is on (thread-safe, non-blocking).
+        write_terminal: Writes text to the terminal the UI is on (thread-safe, non-blocking),
+            or ``None`` when there is no terminal.
         timeout_s: How long the channel may take before it is abandoned.
         cancel_scope: Cancelled when the channel is abandoned; register clean-up with it.
+        reached_desktop: Shared by the channels of one dispatch: set by a terminal channel
+            whose sequence asks the terminal for a desktop notification, so ``desktop``
+            does not show a second one.
     """
 
-    write_terminal: Callable[[str], None]
+    write_terminal: Callable[[str], None] | None
     timeout_s: float
     cancel_scope: CancelScope
+    reached_desktop: threading.Event = field(default_factory=threading.Event)
+
+    def terminal(self) -> Callable[[str], None]:
+        """The terminal writer.
+
+        Raises:
+            ChannelUnavailable: There is no terminal to write to.
+        """
+        if self.write_terminal is None:
+            raise ChannelUnavailable("no terminal")
+        return self.write_terminal
 
 
 class Channel(Protocol):

@@ -8,28 +8,42 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from pi_ask.config.keys import CHANNEL_NAMES
+from pi_ask.config.keys import DEFAULT_CHANNELS as DEFAULT_NAMES
 from pi_ask.notifications.channel import Channel
 from pi_ask.notifications.channels import (
     AppriseChannel,
     BellChannel,
     CommandChannel,
+    DesktopChannel,
     Osc9Channel,
+    Osc99Channel,
     Osc777Channel,
+    TerminalChannel,
     is_apprise_url,
 )
 from pi_ask.terminal_text import clean_line, truncate
 
 _KEY = "notifications.channels"
+_CHANNELS: tuple[Channel, ...] = (
+    TerminalChannel(),
+    DesktopChannel(),
+    BellChannel(),
+    Osc9Channel(),
+    Osc777Channel(),
+    Osc99Channel(),
+)
+# The names come from the config's registry; a test checks each has its channel here.
 _NAMED: dict[str, Channel] = {
-    "bell": BellChannel(),
-    "osc9": Osc9Channel(),
-    "osc777": Osc777Channel(),
+    channel.label: channel for channel in _CHANNELS if channel.label in CHANNEL_NAMES
 }
 _EXPECTED = (
-    'expected "bell", "osc9", "osc777", an apprise URL ("scheme://...") '
-    'or { type = "command", command = "..." }'
+    "expected "
+    + ", ".join(f'"{name}"' for name in CHANNEL_NAMES)
+    + ', an apprise URL ("scheme://...") or { type = "command", command = "..." }'
 )
-DEFAULT_CHANNELS: tuple[Channel, ...] = (BellChannel(),)
+_DEFAULT_SHOWN = "[" + ", ".join(f'"{name}"' for name in DEFAULT_NAMES) + "]"
+DEFAULT_CHANNELS: tuple[Channel, ...] = tuple(_NAMED[name] for name in DEFAULT_NAMES)
 
 
 def _shown(value: object) -> str:
@@ -80,8 +94,8 @@ def parse_channels(raw: object) -> tuple[tuple[Channel, ...], tuple[str, ...]]:
 
     Returns:
         The channels in configured order, and one warning per skipped entry. Exact repeats
-        are dropped. When nothing valid is left, the channels are ``(BellChannel(),)`` and a
-        warning says so.
+        are dropped. When nothing valid is left, the channels are ``DEFAULT_CHANNELS``
+        (``terminal``, ``desktop``) and a warning says so.
 
     Example:
         >>> channels, warnings = parse_channels(["osc9", "bel"])
@@ -90,7 +104,7 @@ def parse_channels(raw: object) -> tuple[tuple[Channel, ...], tuple[str, ...]]:
     """
     if not isinstance(raw, (list, tuple)):
         return DEFAULT_CHANNELS, (
-            f'{_KEY}: expected a list of channels, got {_shown(raw)}; using ["bell"]',
+            f"{_KEY}: expected a list of channels, got {_shown(raw)}; using {_DEFAULT_SHOWN}",
         )
     channels: list[Channel] = []
     warnings: list[str] = []
@@ -106,7 +120,7 @@ def parse_channels(raw: object) -> tuple[tuple[Channel, ...], tuple[str, ...]]:
         channels.append(channel)
     if not channels:
         warnings.append(
-            f'{_KEY}: no valid channel; using ["bell"] '
+            f"{_KEY}: no valid channel; using {_DEFAULT_SHOWN} "
             "(set notifications.enabled = false to send nothing)"
         )
         return DEFAULT_CHANNELS, tuple(warnings)

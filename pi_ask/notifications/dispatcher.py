@@ -22,6 +22,8 @@ from pi_ask.notifications.channel import (
     CancelScope,
     Channel,
     ChannelError,
+    ChannelSkipped,
+    ChannelUnavailable,
     Notification,
     SendContext,
 )
@@ -31,7 +33,7 @@ from pi_ask.terminal_text import clean_line, truncate
 logger = logging.getLogger("pi_ask.notifications")
 logger.addHandler(logging.NullHandler())
 
-AttemptStatus = Literal["attempted", "failed", "skipped"]
+AttemptStatus = Literal["attempted", "failed", "skipped", "unavailable"]
 DEFAULT_TIMEOUT_S = 5.0
 
 
@@ -41,8 +43,10 @@ class Attempt:
 
     Attributes:
         channel: The channel's label (``bell``, ``command``, ``ntfys://…``).
-        status: ``attempted`` (sent without error), ``failed`` or ``skipped``.
-        detail: Why it failed or was skipped; may be empty.
+        status: ``attempted`` (sent without error), ``failed``, ``skipped`` (not started,
+            or nothing to add), or ``unavailable`` (cannot work on this machine: no
+            terminal, no session bus; not a failure).
+        detail: What was sent, or why it failed, was skipped or is unavailable; may be empty.
     """
 
     channel: str
@@ -154,6 +158,10 @@ class Dispatch:
                 if context.cancel_scope.is_cancelled:  # the ask ended before we got here
                     return
                 outcome.append(("attempted", channel.send(notification, context)))
+            except ChannelUnavailable as err:
+                outcome.append(("unavailable", str(err)))
+            except ChannelSkipped as err:
+                outcome.append(("skipped", str(err)))
             except BaseException as err:  # a channel must never take the dispatcher down
                 logger.debug("notification channel %s raised", channel.label, exc_info=True)
                 outcome.append(("failed", _describe(err)))
@@ -172,10 +180,14 @@ class Dispatch:
         self._end(index, status, detail)
 
     def _run(
-        self, notification: Notification, write_terminal: Callable[[str], None], timeout_s: float
+        self,
+        notification: Notification,
+        write_terminal: Callable[[str], None] | None,
+        timeout_s: float,
     ) -> None:
+        reached_desktop = threading.Event()  # shared by this dispatch's channels
         for index in range(len(self._channels)):
-            context = SendContext(write_terminal, timeout_s, CancelScope())
+            context = SendContext(write_terminal, timeout_s, CancelScope(), reached_desktop)
             try:
                 self._run_channel(index, notification, context)
             except Exception as err:  # e.g. no worker thread could be started
@@ -198,7 +210,7 @@ def dispatch(
     title: str,
     message: str,
     event: str = EVENT,
-    write_terminal: Callable[[str], None],
+    write_terminal: Callable[[str], None] | None,
     timeout_s: float = DEFAULT_TIMEOUT_S,
     enabled: bool = True,
 ) -> Dispatch:
@@ -209,7 +221,8 @@ def dispatch(
         title: The notification title (``pi ask``); cleaned to one inert line.
         message: The message (``waiting_message(...)``); cleaned to one inert line.
         event: The event name given to command channels.
-        write_terminal: Writes text to the UI's terminal; must be thread-safe.
+        write_terminal: Writes text to the UI's terminal; must be thread-safe. ``None``
+            when there is no terminal: the terminal channels are then unavailable.
         timeout_s: How long each channel may take before it is abandoned; a value that is
             not a positive number means the default, 5 s.
         enabled: False sends nothing and records one skipped attempt.

@@ -13,12 +13,23 @@ from pi_ask.notifications.dispatcher import Attempt, dispatch
 from pi_ask.notifications.message import TITLE, waiting_message
 
 TEST_SUBJECT = "test notification from pi-ask notify --test"
-_WORDS = {"attempted": "sent", "failed": "failed", "skipped": "skipped"}
+_WORDS = {
+    "attempted": "sent",
+    "failed": "failed",
+    "skipped": "skipped",
+    "unavailable": "unavailable",
+}
 
 
 def describe_attempt(number: int, attempt: Attempt) -> str:
-    """One report line: ``2. ntfys://…: failed — timed out after 5 s; abandoned``."""
-    line = f"{number}. {attempt.channel}: {_WORDS[attempt.status]}"
+    """One report line: ``2. ntfys://…: failed — timed out after 5 s; abandoned``.
+
+    An unavailable channel reads ``unavailable: <reason>`` (python-port.md §11).
+    """
+    word = _WORDS[attempt.status]
+    if attempt.status == "unavailable":
+        return f"{number}. {attempt.channel}: {word}: {attempt.detail or 'not on this machine'}"
+    line = f"{number}. {attempt.channel}: {word}"
     return f"{line} — {attempt.detail}" if attempt.detail else line
 
 
@@ -27,7 +38,7 @@ def run_test(
     *,
     enabled: bool,
     timeout_s: float,
-    write_terminal: Callable[[str], None],
+    write_terminal: Callable[[str], None] | None,
 ) -> tuple[list[str], int]:
     """Send a test notification through the configured channels and wait for every outcome.
 
@@ -35,11 +46,14 @@ def run_test(
         channels_raw: The plain ``notifications.channels`` value from the settings.
         enabled: ``notifications.enabled``; when false nothing is sent.
         timeout_s: ``notifications.timeout_s``, the time each channel may take.
-        write_terminal: Writes to the terminal (for ``bell``, ``osc9``, ``osc777``).
+        write_terminal: Writes to the terminal (for the terminal channels), or ``None``
+            when there is none (those channels are then unavailable).
 
     Returns:
         The report lines (config warnings first, then one line per channel) and the exit
-        code: 0 when every configured channel was valid and sent, else 1.
+        code: 0 when every entry was valid, no channel failed and at least one sent (an
+        unavailable channel, or one skipped because an earlier one reached the desktop,
+        is not a failure), else 1.
 
     Example:
         >>> sent: list[str] = []
@@ -62,5 +76,8 @@ def run_test(
     running.close(grace=0)
     attempts = running.attempts
     lines.extend(describe_attempt(number, attempt) for number, attempt in enumerate(attempts, 1))
-    all_sent = all(attempt.status == "attempted" for attempt in attempts)
-    return lines, 0 if all_sent and not warnings else 1
+    failed = any(attempt.status == "failed" for attempt in attempts)
+    sent = any(attempt.status == "attempted" for attempt in attempts)
+    if not sent and not failed:
+        lines.append("nothing was sent: no channel is available here")
+    return lines, 0 if sent and not failed and not warnings else 1

@@ -16,14 +16,23 @@ _OR = re.compile(r"\s+or\s+", re.IGNORECASE)
 _COMMA_OR = re.compile(r"\s*,\s*(?:or\s+)?|\s+or\s+", re.IGNORECASE)
 _SEPARATOR = re.compile(r"\s+[—–]\s+|\s+-\s+|:\s+")
 _LEADS = re.compile(
-    r"^(?:(?:should|shall|can|could|may)\s+(?:i|we)"
+    r"^(?:(?:should|shall|can|could|may|will|must)\s+"
+    r"(?:i|we|it|they|(?:the|this|that|our|your|my|its|each|every)\s+[\w-]+)"
     r"|(?:do|would)\s+you\s+(?:want|like|prefer)(?:\s+(?:me|us))?(?:\s+to)?"
     r"|would\s+you\s+rather(?:\s+(?:i|we))?"
     r"|(?:is\s+it|would\s+it\s+be)\s+better\s+to"
     r"|(?:do\s+you\s+)?prefer(?:\s+to)?)\s+",
     re.IGNORECASE,
 )
-_FILLER_START = re.compile(r"^(?:to|either|just|rather)\s+", re.IGNORECASE)
+_FILLER_START = re.compile(r"^(?:to|either|just|rather|be)\s+", re.IGNORECASE)
+# A phrase that closes the last alternative but belongs to the whole question: "pytest or
+# unittest *for the tests*".
+_TRAILING_PHRASE = re.compile(
+    r"\s+(?:for|in|on|with|at|from|as|into|during|by|to)\s+\S+\s+\S.*$", re.IGNORECASE
+)
+_DETERMINERS = frozenset({"the", "a", "an", "this", "that", "our", "your", "my"})
+# Alternatives that end like this are verb phrases ("drop X, or keep it"): no verb to cut.
+_VERB_PHRASE_END = re.compile(r"\b(?:it|them|that|this|as\s+(?:it\s+)?is)$", re.IGNORECASE)
 _TRAILING_CLAUSE = re.compile(
     r"\s+(?:when|before|after|once|if|while|because|since|so\s+that)\s+.*$", re.IGNORECASE
 )
@@ -32,13 +41,20 @@ _LEADING_CONJUNCTION = re.compile(
     re.IGNORECASE,
 )
 _YES_NO = re.compile(
-    r"^(?:(?:should|shall|can|could|may)\s+(?:i|we)\b"
-    r"|(?:do|would)\s+you\s+(?:want|like|need)\b"
-    r"|(?:want|ok|okay)\s+(?:me\s+)?to\b"
-    r"|(?:is|are|was|were|does|do|did|has|have|should|will|would|can|could)\s+"
-    r"(?:it|this|that|there|the|these|those|we|they|our|your|my)\b)",
+    r"^(?:(?:should|shall|can|could|may|will|would|must|is|are|was|were|does|do|did|has|have)\s"
+    r"|(?:want|ok|okay)\s+(?:me\s+)?to\b|proceed\b|continue\b)",
     re.IGNORECASE,
 )
+# Closed in form, open in meaning: the answer names something ("Could you share the logs?",
+# "Is there a date I should aim for?", "Do you have a preferred name?").
+_NOT_YES_NO = re.compile(
+    r"^(?:(?:could|can|would|will)\s+you\s+(?!want|like|need)"
+    r"|do\s+you\s+have\s+(?:a|an|any)\s+(?:preferred|preference|specific|particular)"
+    r"|(?:is|are)\s+there\s+(?:a|an|any)\b.*\b(?:i|we|you)\s+(?:should|can|could|need|must)\b)",
+    re.IGNORECASE,
+)
+_ANSWER_HINT = re.compile(r"\s*\(\s*(?:y(?:es)?\s*/\s*n(?:o)?)\s*\)[.!]?\s*$", re.IGNORECASE)
+_PARENTHESIZED_CHOICES = re.compile(r"\s*\((?P<choices>[^()]*\bor\b[^()]*)\)")
 _MULTI = (
     "all that apply",
     "any that apply",
@@ -107,7 +123,43 @@ def wants_many(text: str) -> bool:
 
 def is_yes_no(sentence: str) -> bool:
     """True for a closed question answered by yes or no ("Should I remove them?")."""
-    return bool(_YES_NO.match(clean_question(sentence)))
+    question = clean_question(sentence)
+    return bool(_YES_NO.match(question)) and not _NOT_YES_NO.match(question)
+
+
+def without_answer_hint(sentence: str) -> tuple[str, bool]:
+    """The sentence without a trailing "(yes/no)" or "(y/n)", and whether it had one."""
+    stripped = _ANSWER_HINT.sub("", sentence)
+    return stripped, stripped != sentence
+
+
+def parenthesized_choices(sentence: str) -> tuple[str, tuple[str, ...]]:
+    """The choices of "How many (3 or 5) retries?" and the sentence without them.
+
+    Returns the sentence unchanged and ``()`` when no parenthesis holds an "A or B" list.
+    """
+    match = _PARENTHESIZED_CHOICES.search(sentence)
+    if match is None:
+        return sentence, ()
+    parts = [p.strip(" ,;") for p in _COMMA_OR.split(match.group("choices"))]
+    if len(parts) < 2 or any(not p or len(p.split()) > _SHORT_CHOICE_WORDS for p in parts):
+        return sentence, ()
+    rest = sentence[: match.start()] + sentence[match.end() :]
+    return re.sub(r"\s+([?.!,])", r"\1", rest).strip(), tuple(parts)
+
+
+def choices_only(sentence: str) -> tuple[str, ...]:
+    """The alternatives of a sentence that is nothing but a choice ("PostgreSQL, SQLite, or
+    MySQL?"), or ``()``: every part a name of a word or two, no question word or verb lead."""
+    text = clean_question(sentence).rstrip(_TRAILING_MARKUP + "?").strip()
+    if not _OR.search(text) or _YES_NO.match(text) or _LEADS.match(text):
+        return ()
+    if re.match(r"^(?:what|which|who|how|where|when|why)\b", text, re.IGNORECASE):
+        return ()
+    parts = [p.strip(" ,;") for p in _COMMA_OR.split(text)]
+    if len(parts) < 2 or any(not p or len(p.split()) > _SHORT_CHOICE_WORDS for p in parts):
+        return ()
+    return tuple(parts)
 
 
 def inline_choices(sentence: str) -> tuple[str, ...]:
@@ -121,13 +173,18 @@ def inline_choices(sentence: str) -> tuple[str, ...]:
     if not _OR.search(text) or re.search(r"\bor\s+not$", text, re.IGNORECASE):
         return ()
     region, cut = _choice_region(text)
-    splitter = _OR if cut == "always" else _COMMA_OR
-    parts = [part.strip(" ,;") for part in splitter.split(region)]
-    if cut == "always" or (cut == "when_longer" and _is_longest(parts)):
-        parts = _balance(parts)
+    listed = cut != "always" or re.search(r",\s+or\s+", region)  # "A, B, or C"
+    parts = [part.strip(" ,;") for part in (_COMMA_OR if listed else _OR).split(region)]
     if len(parts) > 1:
         parts[-1] = _TRAILING_CLAUSE.sub("", parts[-1])
-    choices = tuple(capitalize(_FILLER_START.sub("", p)).strip() for p in parts)
+        if cut != "never":  # after a dash or colon the choices are written out as a list
+            parts = _without_trailing_phrase(parts)
+    verbs = any(_VERB_PHRASE_END.search(p) for p in parts[1:])
+    if not verbs and (cut == "always" or (cut == "when_longer" and _is_longest(parts))):
+        parts = _balance(parts)
+    elif not verbs and cut == "when_longer":
+        parts = _aligned(parts)
+    choices = tuple(capitalize(_FILLER_START.sub("", p.replace("`", ""))).strip() for p in parts)
     if len(choices) < 2 or any(not c or len(c.split()) > MAX_WORDS_PER_CHOICE for c in choices):
         return ()
     return choices
@@ -159,6 +216,25 @@ def _is_longest(parts: list[str]) -> bool:
     others = max(len(p.split()) for p in parts[1:])
     first = len(parts[0].split())
     return others <= _SHORT_CHOICE_WORDS and others < first <= _SHORT_CHOICE_WORDS + 2
+
+
+def _without_trailing_phrase(parts: list[str]) -> list[str]:
+    """Cut "for the tests" off "unittest for the tests" when the other choices are short."""
+    longest = max(len(p.split()) for p in parts[:-1])
+    if longest <= _SHORT_CHOICE_WORDS:
+        cut = _TRAILING_PHRASE.sub("", parts[-1])
+        if cut and len(cut.split()) <= longest:
+            return [*parts[:-1], cut]
+    return parts
+
+
+def _aligned(parts: list[str]) -> list[str]:
+    """Drop the verb of "cache the HTML" when the others start where its object does ("the …")."""
+    first = parts[0].split()
+    starts = {p.split()[0].lower() for p in parts[1:] if p.split()}
+    if len(first) > 1 and first[1].lower() in _DETERMINERS and starts <= _DETERMINERS:
+        return [" ".join(first[1:]), *parts[1:]]
+    return parts
 
 
 def _balance(parts: list[str]) -> list[str]:

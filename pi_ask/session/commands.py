@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from pi_ask.session.log import SessionFile
     from pi_ask.session.resume import Resumable
 
-_UI_CHOICES = ("auto", "tui", "rpc", "none")
+_UI_CHOICES = ("auto", "tui", "plain", "rpc", "none")
 EXIT_NOTHING = 1
 EXIT_CANNOT = 2
 
@@ -29,7 +29,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     """Add ``replay``, ``resume`` and ``answer`` to the ``pi-ask`` parser."""
     replay = subparsers.add_parser(
         "replay",
-        help="reopen the latest ask_user form of this session",
+        help="Reopen the latest ask_user form of this session",
         description=(
             "Reopen the latest valid ask_user form on the current branch of the session "
             "(our log for this directory, and --session when given)."
@@ -40,35 +40,37 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
     resume = subparsers.add_parser(
         "resume",
-        help="reopen an unanswered ask with its draft answers",
+        help="Reopen an unanswered ask with its draft answers",
         description=(
             "Reopen the newest ask that was never submitted or cancelled (or the one named by "
             "ID), with the answers, notes and text it had."
         ),
     )
-    resume.add_argument("id", nargs="?", metavar="ID", help="ask id (or a unique prefix)")
-    resume.add_argument("--list", action="store_true", help="list the unanswered asks")
+    resume.add_argument("id", nargs="?", metavar="ID", help="Ask id (or a unique prefix)")
+    resume.add_argument("--list", action="store_true", help="List the unanswered asks")
     _add_common(resume)
     resume.set_defaults(handler=resume_command)
 
     answer = subparsers.add_parser(
         "answer",
-        help="turn the agent's last message into a form",
+        help="Turn the agent's last message into a form",
         description=(
             "Find the questions of the latest finished assistant message (a pi session, a "
             "Claude Code transcript, or text) and open them as a form."
         ),
     )
-    answer.add_argument("--again", action="store_true", help="reopen the last extracted form")
-    answer.add_argument("--text", metavar="FILE", help="read the message from FILE (- for stdin)")
+    answer.add_argument("--again", action="store_true", help="Reopen the last extracted form")
+    answer.add_argument("--text", metavar="FILE", help="Read the message from FILE (- for stdin)")
     _add_common(answer)
     answer.set_defaults(handler=answer_command)
 
 
 def _add_common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--session", metavar="FILE", help="a pi session or pi-ask log to read")
-    parser.add_argument("--ui", choices=_UI_CHOICES, default="auto", help="face to open")
-    parser.add_argument("--config", metavar="FILE", help="settings file to use")
+    parser.add_argument("--session", metavar="FILE", help="A pi session or pi-ask log to read")
+    parser.add_argument(
+        "--ui", choices=_UI_CHOICES, default="auto", help="Face to open (default: %(default)s)"
+    )
+    parser.add_argument("--config", metavar="FILE", help="Settings file to use")
 
 
 def replay_command(args: argparse.Namespace) -> int:

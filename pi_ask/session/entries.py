@@ -12,8 +12,8 @@ import time
 from dataclasses import dataclass
 from typing import Literal
 
+from pi_ask.contract.kinds import JsonObject
 from pi_ask.contract.payload import QUESTION_TYPES, QuestionType
-from pi_ask.contract.results import JsonObject
 from pi_ask.session.log import Entry
 from pi_ask.state.model import Answer, AskState, Selection
 
@@ -27,6 +27,14 @@ PayloadSource = Literal["tool", "answer-extraction"]
 PAYLOAD_SOURCES: tuple[PayloadSource, ...] = ("tool", "answer-extraction")
 
 AnswerMap = tuple[tuple[str, Answer], ...]
+
+# Retention (docs/architecture.md "Session logs"): replay and resume see the newest
+# RECENT_ASKS asks of one of our logs, as far back as its last RECENT_BYTES reach (always
+# at least the newest ask); a log past COMPACT_ABOVE bytes is cut down to that window when
+# the next ask finishes. So no reader, and no append, ever costs more than the window.
+RECENT_ASKS = 500
+RECENT_BYTES = 8 * 1024 * 1024
+COMPACT_ABOVE = 16 * 1024 * 1024
 
 
 def now_ms() -> int:
@@ -60,6 +68,11 @@ class Draft:
     # Questions whose presented type differs from the payload's (a type change in the flow).
     presented_types: tuple[tuple[str, QuestionType], ...] = ()
     timestamp_ms: int = 0
+
+
+def is_payload_line(value: JsonObject) -> bool:
+    """True for the raw object of an ``ask:payload`` entry: where an ask starts in a log."""
+    return value.get("type") == "custom" and value.get("customType") == PAYLOAD_TYPE
 
 
 def payload_data(params: object, source: PayloadSource, ask_id: str) -> JsonObject:

@@ -9,16 +9,21 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import BinaryIO
 
-from pi_ask.contract.results import JsonObject
+from pi_ask.contract.kinds import JsonObject
+from pi_ask.guarded_parse import load_json
 from pi_ask.session.file_lock import LockTimeout, exclusive_lock
 
 SESSION_VERSION = 3
 LOCK_TIMEOUT_S = 5.0
+# Reading backwards from the end: the first chunk, and the most one read may grow to.
+TAIL_CHUNK = 64 * 1024
+MAX_CHUNK = 8 * 1024 * 1024
 
 
 class SessionWriteError(OSError):
@@ -98,7 +103,90 @@ def read_session(path: Path) -> SessionFile:
         blob = path.read_bytes()
     except FileNotFoundError:
         return SessionFile(path)
-    header, objects, skipped = _parse_lines(blob)
+    return _session_file(path, *_parse_lines(blob))
+
+
+def read_tail(
+    path: Path, *, starts: Callable[[JsonObject], bool], count: int, max_bytes: int
+) -> SessionFile:
+    """The end of a session file: its last ``count`` entries that ``starts`` picks and all
+    that follows them, read backwards from the end, stopping early at the first such entry
+    found past ``max_bytes`` from the end; the whole file when it holds fewer.
+
+    A reader that only needs the recent asks (replay, resume) costs the same whatever the
+    file's length. Skipped lines of a partial read are numbered from the end (-1 is the
+    last line), since the lines before the part read were never counted.
+
+    Args:
+        path: the JSONL file.
+        starts: picks the entries counted (for us: ``ask:payload`` entries).
+        count: how many of them to read back to.
+        max_bytes: how far back to read, unless no such entry was found by then.
+
+    Raises:
+        OSError: the file exists but cannot be read.
+    """
+    try:
+        handle = path.open("rb")
+    except FileNotFoundError:
+        return SessionFile(path)
+    with handle:
+        pieces, whole = recent_lines(handle, starts=starts, count=count, max_bytes=max_bytes)
+        if whole:
+            return _session_file(path, *_parse_lines(b"\n".join(reversed(pieces))))
+        handle.seek(0)
+        first = _object(handle.readline(TAIL_CHUNK))
+    header = first if first is not None and first.get("type") == "session" else None
+    objects, skipped = _parse_pieces(pieces)
+    return _session_file(path, header, objects, skipped)
+
+
+def recent_lines(
+    handle: BinaryIO, *, starts: Callable[[JsonObject], bool], count: int, max_bytes: int
+) -> tuple[list[bytes], bool]:
+    """The lines of ``read_tail``, last first, and whether they are the whole file."""
+    size = os.fstat(handle.fileno()).st_size
+    pieces: list[bytes] = []
+    found = taken = 0
+    for raw in lines_from_end(handle, size):
+        pieces.append(raw)
+        taken += len(raw) + 1
+        value = _object(raw)
+        if value is not None and starts(value):
+            found += 1
+            if found == count or taken > max_bytes:
+                return pieces, False
+    return pieces, True
+
+
+def _parse_pieces(
+    pieces: list[bytes],
+) -> tuple[list[tuple[int, JsonObject]], list[SkippedLine]]:
+    """Lines read backwards (last first) as objects in file order, numbered from the end."""
+    objects: list[tuple[int, JsonObject]] = []
+    skipped: list[SkippedLine] = []
+    # The first piece is what follows the last newline: empty, or a torn line.
+    torn = bool(pieces[0].strip())
+    for back, raw in enumerate(pieces, start=0 if torn else -1):
+        if not raw.strip():
+            continue
+        parsed = _classify(raw)
+        if isinstance(parsed, str):
+            why = "torn last line (no newline at the end)" if back == 0 and torn else parsed
+            skipped.append(SkippedLine(-(back + 1), why))
+        else:
+            objects.append((-(back + 1), parsed))
+    objects.reverse()
+    skipped.reverse()
+    return objects, skipped
+
+
+def _session_file(
+    path: Path,
+    header: JsonObject | None,
+    objects: list[tuple[int, JsonObject]],
+    skipped: list[SkippedLine],
+) -> SessionFile:
     entries = _entries_from(objects, header)
     return SessionFile(path, header, entries, tuple(skipped), {e.id: e for e in entries})
 
@@ -115,14 +203,10 @@ def _parse_lines(
         if not raw.strip():
             continue
         last = number == len(lines)
-        try:
-            value = json.loads(raw)
-        except (ValueError, UnicodeDecodeError) as err:
-            why = "torn last line (no newline at the end)" if last and torn else str(err)
+        value = _classify(raw)
+        if isinstance(value, str):
+            why = "torn last line (no newline at the end)" if last and torn else value
             skipped.append(SkippedLine(number, why))
-            continue
-        if not isinstance(value, dict):
-            skipped.append(SkippedLine(number, "not a JSON object"))
             continue
         if header is None and not objects and value.get("type") == "session":
             header = value
@@ -179,13 +263,15 @@ class _Tail:
     ids: set[str] = field(default_factory=set)
     has_header: bool = False
     ends_with_newline: bool = True
+    # The file looked at: a compaction (ours or another process's) replaces it.
+    inode: int = 0
 
 
 class SessionLog:
     """An appendable session file of ours.
 
-    Appends read only the bytes added since this object's last look, so a long log does not
-    make every draft slower.
+    The first append reads only the file's last entry; later ones read only the bytes
+    added since this object's last look. A long log makes no append slower.
     """
 
     def __init__(self, path: Path, *, cwd: Path | None = None) -> None:
@@ -193,12 +279,14 @@ class SessionLog:
         self._cwd = cwd or Path.cwd()
         self._tail = _Tail()
 
-    def append_custom(self, custom_type: str, data: JsonObject) -> Entry:
+    def append_custom(self, custom_type: str, data: JsonObject, *, sync: bool = True) -> Entry:
         """Append a ``custom`` entry under the current leaf.
 
         Args:
             custom_type: the entry's ``customType`` (``ask:payload``, ``ask:draft``, ...).
             data: the entry's ``data`` object.
+            sync: fsync the file before returning; ``False`` leaves that to ``sync()`` (the
+                entry is written either way, so a killed process loses nothing of it).
 
         Returns:
             The entry as written.
@@ -209,7 +297,7 @@ class SessionLog:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             with exclusive_lock(Path(f"{self.path}.lock"), LOCK_TIMEOUT_S):
-                return self._append_locked(custom_type, data)
+                return self._append_locked(custom_type, data, sync)
         except LockTimeout as err:
             raise SessionWriteError(
                 f"{self.path}: could not lock the file within {LOCK_TIMEOUT_S:g} s"
@@ -219,7 +307,73 @@ class SessionLog:
                 raise
             raise SessionWriteError(f"{self.path}: {err.strerror or err}") from err
 
-    def _append_locked(self, custom_type: str, data: JsonObject) -> Entry:
+    def compact(
+        self, *, starts: Callable[[JsonObject], bool], count: int, max_bytes: int, above: int
+    ) -> bool:
+        """Once the file is larger than ``above`` bytes, rewrite it as its header and what
+        ``read_tail`` (same arguments) reads of it; the rest is dropped.
+
+        The work is bounded by what is kept, not by the file's length. The new file replaces
+        the old one by a rename, under the append lock: a reader sees one or the other.
+
+        Returns:
+            True when the file was rewritten.
+
+        Raises:
+            SessionWriteError: the file or its folder cannot be read, locked or written.
+        """
+        try:
+            if self.path.stat().st_size <= above:
+                return False
+            with exclusive_lock(Path(f"{self.path}.lock"), LOCK_TIMEOUT_S):
+                kept = self._kept_lines(starts, count, max_bytes)
+                if kept is None:
+                    return False
+                _replace(self.path, b"".join(line + b"\n" for line in kept))
+                self._tail = _Tail()
+                return True
+        except FileNotFoundError:
+            return False
+        except LockTimeout as err:
+            raise SessionWriteError(
+                f"{self.path}: could not lock the file within {LOCK_TIMEOUT_S:g} s"
+            ) from err
+        except OSError as err:
+            raise SessionWriteError(f"{self.path}: {err.strerror or err}") from err
+
+    def _kept_lines(
+        self, starts: Callable[[JsonObject], bool], count: int, max_bytes: int
+    ) -> list[bytes] | None:
+        """The header line and the entry lines ``compact`` keeps; ``None``: keep all."""
+        with self.path.open("rb") as handle:
+            pieces, whole = recent_lines(handle, starts=starts, count=count, max_bytes=max_bytes)
+            handle.seek(0)
+            header = handle.readline(TAIL_CHUNK).rstrip(b"\n")
+        first = _object(header)
+        if whole or first is None or first.get("type") != "session":
+            return None  # nothing to drop, or not a file of ours
+        kept = [raw for raw in reversed(pieces) if _object(raw) is not None]
+        # The oldest entry kept becomes a root: its parent is gone.
+        oldest = _object(kept[0]) or {}
+        kept[0] = _line({**oldest, "parentId": None}).rstrip(b"\n")
+        return [header, *kept]
+
+    def sync(self) -> None:
+        """fsync the file: entries appended with ``sync=False`` survive a power cut too.
+
+        Raises:
+            SessionWriteError: the file cannot be opened or synced.
+        """
+        try:
+            fd = os.open(self.path, os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+        except OSError as err:
+            raise SessionWriteError(f"{self.path}: {err.strerror or err}") from err
+
+    def _append_locked(self, custom_type: str, data: JsonObject, sync: bool) -> Entry:
         self._catch_up()
         lines: list[bytes] = []
         if not self._tail.has_header:
@@ -237,7 +391,7 @@ class SessionLog:
         blob = b"".join(lines)
         if not self._tail.ends_with_newline:
             blob = b"\n" + blob
-        _write_all(self.path, blob)
+        _write_all(self.path, blob, sync=sync)
         self._tail.offset += len(blob)
         self._tail.has_header = True
         self._tail.ends_with_newline = True
@@ -248,36 +402,65 @@ class SessionLog:
         )
 
     def _catch_up(self) -> None:
-        """Read what other writers appended since our last look (all of it if the file shrank)."""
+        """Learn what other writers appended since our last look.
+
+        The first look (and one after the file shrank) reads only the file's last entry, so
+        an append costs the same whatever the log's length; later looks read the bytes added
+        since.
+        """
         try:
-            size = self.path.stat().st_size
+            status = self.path.stat()
         except FileNotFoundError:
             self._tail = _Tail()
             return
-        if size < self._tail.offset:
-            self._tail = _Tail()
+        size = status.st_size
+        if size < self._tail.offset or status.st_ino != self._tail.inode:
+            self._tail = _Tail(inode=status.st_ino)
         if size == self._tail.offset:
+            return
+        if self._tail.offset == 0:
+            self._look_at_tail(size)
             return
         with self.path.open("rb") as handle:
             handle.seek(self._tail.offset)
             fresh = handle.read(size - self._tail.offset)
         for value in _complete_objects(fresh):
-            if (
-                value.get("type") == "session"
-                and not self._tail.has_header
-                and self._tail.last_id is None
-            ):
-                self._tail.has_header = True
-                continue
             entry_id = value.get("id")
             if isinstance(entry_id, str) and isinstance(value.get("type"), str):
                 self._tail.ids.add(entry_id)
                 self._tail.last_id = entry_id
         self._tail.offset = size
         self._tail.ends_with_newline = fresh.endswith(b"\n")
-        if not self._tail.has_header and size > 0:
-            # A file written by someone else without a header: never prepend one into it.
-            self._tail.has_header = True
+
+    def _look_at_tail(self, size: int) -> None:
+        """Find the last entry (the leaf) reading backwards from the end.
+
+        The ids of the entries in the last ``TAIL_CHUNK`` bytes join the collision check of
+        new ids; the file is never read whole to append to it.
+        """
+        # A file that is not empty has its header, or was written by someone else without
+        # one: a header is never put into the middle of it.
+        tail = _Tail(offset=size, has_header=True, inode=self._tail.inode)
+        start = max(0, size - TAIL_CHUNK)
+        with self.path.open("rb") as handle:
+            handle.seek(start)
+            block = handle.read(size - start)
+            tail.ends_with_newline = block.endswith(b"\n")
+            lines = block.split(b"\n")
+            # Before the chunk's first newline is part of a line that began earlier.
+            partial = lines.pop(0) if start > 0 else b""
+            for raw in lines:
+                entry_id = _entry_id(raw)
+                if entry_id is not None:
+                    tail.ids.add(entry_id)
+                    tail.last_id = entry_id
+            if tail.last_id is None and start > 0:
+                for raw in lines_from_end(handle, start + len(partial)):
+                    tail.last_id = _entry_id(raw)
+                    if tail.last_id is not None:
+                        tail.ids.add(tail.last_id)
+                        break
+        self._tail = tail
 
     def _header(self) -> JsonObject:
         return {
@@ -297,28 +480,82 @@ class SessionLog:
 
 def _complete_objects(blob: bytes) -> Iterator[JsonObject]:
     for raw in blob.split(b"\n"):
-        if not raw.strip():
-            continue
-        try:
-            value = json.loads(raw)
-        except (ValueError, UnicodeDecodeError):
-            continue
-        if isinstance(value, dict):
+        value = _object(raw)
+        if value is not None:
             yield value
+
+
+def _object(raw: bytes) -> JsonObject | None:
+    """The JSON object on one line; ``None`` for a blank, damaged or non-object line."""
+    value = _classify(raw) if raw.strip() else None
+    return value if isinstance(value, dict) else None
+
+
+def _classify(raw: bytes) -> JsonObject | str:
+    """The JSON object on a line that is not blank, or why it is not one."""
+    try:
+        value = load_json(raw)
+    except ValueError as err:  # not JSON, not UTF-8, nested too deeply
+        return str(err)
+    return value if isinstance(value, dict) else "not a JSON object"
+
+
+def _entry_id(raw: bytes) -> str | None:
+    """The id of the tree entry on one line (not the header); ``None`` when it is none."""
+    value = _object(raw)
+    if value is None:
+        return None
+    entry_id, kind = value.get("id"), value.get("type")
+    if isinstance(entry_id, str) and isinstance(kind, str) and kind != "session":
+        return entry_id
+    return None
+
+
+def lines_from_end(handle: BinaryIO, end: int) -> Iterator[bytes]:
+    """The lines of ``handle`` before byte ``end``, last first, read backwards in chunks.
+
+    The first line yielded is whatever follows the last newline (empty when the file ends
+    with one, else a torn line). The chunk doubles as it goes, so one long line costs
+    its length, never more.
+    """
+    position, carry, chunk = end, b"", TAIL_CHUNK
+    while position > 0:
+        start = max(0, position - chunk)
+        handle.seek(start)
+        lines = (handle.read(position - start) + carry).split(b"\n")
+        position, carry = start, lines[0]
+        yield from reversed(lines[1:])
+        chunk = min(chunk * 2, MAX_CHUNK)
+    yield carry
 
 
 def _line(value: JsonObject) -> bytes:
     return (json.dumps(value, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
 
 
-def _write_all(path: Path, blob: bytes) -> None:
-    """Append ``blob`` with O_APPEND in as few writes as the OS allows, then fsync."""
+def _replace(path: Path, blob: bytes) -> None:
+    """Write ``blob`` to a temporary file beside ``path``, fsync it, rename it over ``path``."""
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        view = memoryview(blob)
+        while view:
+            view = view[os.write(fd, view) :]
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(temporary, path)
+
+
+def _write_all(path: Path, blob: bytes, *, sync: bool) -> None:
+    """Append ``blob`` with O_APPEND in as few writes as the OS allows (then fsync)."""
     fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
     try:
         view = memoryview(blob)
         while view:
             written = os.write(fd, view)
             view = view[written:]
-        os.fsync(fd)
+        if sync:
+            os.fsync(fd)
     finally:
         os.close(fd)

@@ -1,8 +1,9 @@
 """An assistant message read as blocks: paragraphs and (nested) lists.
 
-Just enough Markdown for finding questions: fenced code, block quotes and tables are left
-out (they quote material, they do not ask), headings become one-line paragraphs, list items
-keep their continuation lines and their nested lists.
+Just enough Markdown for finding questions: fenced code and block quotes are left out (they
+quote material, they do not ask), a table becomes the list of its first column (what a question
+after it can offer), headings and lines that are bold all through become one-line heading
+paragraphs, list items keep their continuation lines and their nested lists.
 """
 
 from __future__ import annotations
@@ -11,8 +12,11 @@ import re
 from dataclasses import dataclass, field
 
 _FENCE = re.compile(r"^\s*(```|~~~)")
-_SKIPPED_LINE = re.compile(r"^\s*(>|\|)|^\s*([-*_])(\s*\2){2,}\s*$")
+_SKIPPED_LINE = re.compile(r"^\s*>|^\s*([-*_])(\s*\1){2,}\s*$")
+_TABLE_LINE = re.compile(r"^\s*\|")
+_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
+_BOLD_LINE = re.compile(r"^\s*\*\*(?P<text>[^*]+?)\*\*\s*$")
 _BOLD_MARKER = re.compile(r"^(\s*)\*\*(\d{1,2}[.)])\*\*")
 _ITEM = re.compile(
     r"^(?P<indent>\s*)(?:(?P<number>\d{1,2})[.)]|(?P<bullet>[-*+•])|\(?(?P<letter>[A-Ha-h])[.)])"
@@ -28,7 +32,7 @@ class ListItem:
     """One list item: its text (continuation lines joined) and its nested items."""
 
     text: str
-    marker: str  # "number", "bullet" or "letter"
+    marker: str  # "number", "bullet", "letter" or "table" (a table row's first cell)
     children: tuple[ListItem, ...] = ()
 
 
@@ -81,16 +85,22 @@ def read_blocks(text: str) -> tuple[Block, ...]:
 
     blank_before = False
     for line in _visible_lines(text):
+        if isinstance(line, ItemList):
+            flush_paragraph()
+            flush_list()
+            blocks.append(line)
+            blank_before = True
+            continue
         if not line.strip():
             flush_paragraph()
             blank_before = True
             continue
-        heading = _HEADING.match(line)
+        heading = _HEADING.match(line) or _BOLD_LINE.match(line)
         item = _ITEM.match(_BOLD_MARKER.sub(r"\1\2", line))
         if heading:
             flush_paragraph()
             flush_list()
-            blocks.append(Paragraph(heading.group(1), heading=True))
+            blocks.append(Paragraph(heading.group(1).strip(), heading=True))
         elif item:
             flush_paragraph()
             _add_item(item, roots, stack)
@@ -105,16 +115,32 @@ def read_blocks(text: str) -> tuple[Block, ...]:
     return tuple(blocks)
 
 
-def _visible_lines(text: str) -> list[str]:
-    lines: list[str] = []
+def _visible_lines(text: str) -> list[str | ItemList]:
+    """The message's lines, blank where material is quoted; a table is one ``ItemList``."""
+    lines: list[str | ItemList] = []
+    table: list[str] = []
     fenced = False
-    for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
+    for line in [*text.replace("\r\n", "\n").replace("\r", "\n").split("\n"), ""]:
+        if not fenced and _TABLE_LINE.match(line):
+            table.append(line)
+            continue
+        if table:
+            lines.append(_table_column(table))
+            table = []
         if _FENCE.match(line):
             fenced = not fenced
             lines.append("")
             continue
         lines.append("" if fenced or _SKIPPED_LINE.match(line) else line.rstrip())
     return lines
+
+
+def _table_column(rows: list[str]) -> str | ItemList:
+    """The first cells of a table's body rows; a blank line for anything else that starts ``|``."""
+    if len(rows) < 3 or not _TABLE_RULE.match(rows[1]):
+        return ""
+    cells = [row.strip().strip("|").split("|")[0].strip() for row in rows[2:]]
+    return ItemList(tuple(ListItem(cell, "table") for cell in cells if cell))
 
 
 def _add_item(match: re.Match[str], roots: list[_OpenItem], stack: list[_OpenItem]) -> None:

@@ -16,21 +16,27 @@ the same rules the model extractor's answers are held to (behaviour.md §14.3).
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 from pi_ask.contract.results import JsonObject
 from pi_ask.session.choice_phrases import (
+    capitalize,
+    choices_only,
     clean_question,
     inline_choices,
     is_generic,
     is_question,
     is_yes_no,
+    parenthesized_choices,
     wants_many,
+    without_answer_hint,
 )
 from pi_ask.session.extraction import FREEFORM_OPTION, cap_options, snake_id
 from pi_ask.session.message_blocks import (
+    Block,
     ItemList,
     ListItem,
     Paragraph,
@@ -38,16 +44,33 @@ from pi_ask.session.message_blocks import (
     split_sentences,
 )
 
-# Below this many words a question leans on the sentence before it ("Which would you prefer?").
-_SHORT_QUESTION_WORDS = 5
-_DEICTIC = frozenset({"it", "them", "these", "those", "either", "ones"})
+_DEICTIC = frozenset({"them", "these", "those", "either", "ones"})
+_DETERMINERS = frozenset({"the", "a", "an", "this", "that", "your", "our", "my"})
+# "Is it OK to …" and its kin: an "it" that points at nothing.
+_DUMMY_IT = re.compile(
+    r"^(?:is|would)\s+it\s+(?:be\s+)?(?:ok|okay|fine|better|worth|possible|safe|alright)\b",
+    re.IGNORECASE,
+)
+_SELF_ANSWER = re.compile(r"^(?:mostly|partly|largely|probably|simply)?\s*because\b", re.IGNORECASE)
+_DASHED_TAIL = re.compile(r"^(?P<question>.*\?)\s+[-•]\s+(?P<items>.+)$")
+# "Which *Node version* should …", "What *kind of project* is …": the thing asked about.
+_WH_NOUN = re.compile(
+    r"^(?:what|which)\s+(?:kind\s+of\s+|type\s+of\s+)?"
+    r"(?P<noun>[\w.+-]+(?:\s+[\w.+-]+){0,2}?)\s+"
+    r"(?:should|shall|do|does|did|would|will|can|could|is|are|was|to|for|has|have|must)\b",
+    re.IGNORECASE,
+)
+_NUMBERING = re.compile(r"^\s*(?:(?:option|choice)\s+)?(?:\d{1,2}|[A-Ha-h])[.):]\s+", re.IGNORECASE)
 _LABELLED = re.compile(r"^\*\*(?P<label>[^*]{1,60})\*\*\s*(?:[—–:-]\s*)?(?P<rest>.*)$")
 _PREFIXED = re.compile(r"^(?P<label>[^:?]{1,40}):\s+(?P<rest>.*\?.*)$")
 _BOLD_OPTION = re.compile(r"^\*\*(?P<label>[^*]+)\*\*\s*(?P<rest>.*)$")
 _DASHED = re.compile(r"^(?P<label>.+?)\s+(?:[—–]|-)\s+(?P<rest>.+)$")
 _COLONED = re.compile(r"^(?P<label>[^:]{1,40}):\s+(?P<rest>.+)$")
-_PARENTHESIZED = re.compile(r"^(?P<label>.+?)\s*\((?P<rest>[^()]+)\)[.;,]?$")
+# A parenthesis of a few words describes the option; "(Frankfurt)" is part of its name.
+_PARENTHESIZED = re.compile(r"^(?P<label>.+?)\s*\((?P<rest>[^()]*(?:,|\S\s+\S)[^()]*)\)[.;,]?$")
 _MAX_LABEL_WORDS = 6
+# "Naming: should the flag …?" has a label; "One decision left on the theme: A or B?" does not.
+_MAX_PREFIX_WORDS = 3
 _YES_NO_OPTIONS: tuple[JsonObject, ...] = (
     {"value": "yes", "label": "Yes"},
     {"value": "no", "label": "No"},
@@ -64,6 +87,18 @@ class _Found:
     options: tuple[JsonObject, ...]
     many: bool
     label: str | None = None
+    intro: str = ""  # the text that introduced options listed before the question
+
+
+@dataclass(frozen=True, slots=True)
+class _Asked:
+    """A question sentence of a paragraph or item, with what surrounds it."""
+
+    sentence: str
+    context: str
+    tail: str
+    hinted: bool = False  # it ended in "(yes/no)" or "(y/n)"
+    follow_up: tuple[str, ...] = ()
 
 
 def extract_offline(text: str) -> JsonObject:
@@ -93,89 +128,188 @@ def extract_offline(text: str) -> JsonObject:
 def _find(text: str) -> Iterator[_Found]:
     blocks = read_blocks(text)
     consumed: set[int] = set()
+    label: str | None = None
     for number, block in enumerate(blocks):
         if number in consumed:
             continue
-        if isinstance(block, Paragraph):
-            following = blocks[number + 1] if number + 1 < len(blocks) else None
-            options_list = following if isinstance(following, ItemList) else None
-            found = list(_paragraph_questions(block.text, options_list))
-            if (
-                found
-                and options_list is not None
-                and found[-1].options
-                and _is_options(options_list.items)
-            ):
-                consumed.add(number + 1)
-            yield from found
-        else:
+        heading_label, label = label, None
+        if isinstance(block, ItemList):
             for item in block.items:
                 yield from _item_questions(item)
+            continue
+        if block.heading and not is_question(block.text):
+            label = _heading_label(block.text)
+            continue
+        listed, used = _options_after(blocks, number)
+        found = list(_paragraph_questions(block.text, listed))
+        if not found:
+            continue
+        if found[-1].options and listed:
+            consumed.update(used)
+        elif _asks_which(found[-1]) and not found[-1].options:
+            earlier, intro = _options_before(blocks, number)
+            if earlier:
+                found[-1] = dataclasses.replace(found[-1], options=earlier, intro=intro)
+        if heading_label and found[0].label is None:
+            found[0] = _with_label(found[0], heading_label)
+        yield from found
 
 
-def _paragraph_questions(text: str, following: ItemList | None) -> Iterator[_Found]:
-    sentences = split_sentences(text)
-    asked = [n for n, sentence in enumerate(sentences) if is_question(sentence)]
-    for n in asked:
-        listed = following.items if following is not None and n == asked[-1] else ()
-        context = sentences[n - 1] if n > 0 and not is_question(sentences[n - 1]) else ""
-        found = _question(sentences[n], context, " ".join(sentences[n:]), listed)
+def _options_after(blocks: tuple[Block, ...], number: int) -> tuple[tuple[ListItem, ...], set[int]]:
+    """The list after a paragraph, or the bold headings that name options ("**Option A: X**")."""
+    following = blocks[number + 1] if number + 1 < len(blocks) else None
+    if isinstance(following, ItemList):
+        return following.items, {number + 1}
+    items: list[ListItem] = []
+    used: set[int] = set()
+    for later in range(number + 1, len(blocks)):
+        block = blocks[later]
+        if not isinstance(block, Paragraph):
+            break
+        if block.heading and not is_question(block.text):
+            items.append(ListItem(_heading_label(block.text), "heading"))
+        elif not (items and _is_heading(blocks[later - 1])):
+            break  # a description paragraph follows only its heading
+        used.add(later)
+    return (tuple(items), used) if len(items) >= 2 else ((), set())
+
+
+def _options_before(blocks: tuple[Block, ...], number: int) -> tuple[tuple[JsonObject, ...], str]:
+    """The options a list (or table) just before a "Which do you prefer?" paragraph offers,
+    and the paragraph that introduced them ("I see two ways to fix the upload test:")."""
+    for earlier in range(number - 1, -1, -1):
+        block = blocks[earlier]
+        if isinstance(block, ItemList):
+            if not _is_options(block.items):
+                return (), ""
+            intro = blocks[earlier - 1] if earlier else None
+            intro_text = intro.text if isinstance(intro, Paragraph) else ""
+            return tuple(_option(i.text) for i in block.items), intro_text
+        if is_question(block.text):
+            return (), ""
+    return (), ""
+
+
+def _is_heading(block: Block) -> bool:
+    return isinstance(block, Paragraph) and block.heading
+
+
+def _heading_label(text: str) -> str:
+    return _NUMBERING.sub("", text.replace("**", "")).strip().rstrip(":").strip()
+
+
+def _asks_which(found: _Found) -> bool:
+    return bool(re.match(r"^(?:which|what)\b", found.sentence, re.IGNORECASE))
+
+
+def _paragraph_questions(text: str, following: tuple[ListItem, ...]) -> Iterator[_Found]:
+    label, text = _split_label(text)
+    text, dashed = _inline_dashes(text)
+    asked = _asked(split_sentences(text))
+    for n, question in enumerate(asked):
+        listed = following if n == len(asked) - 1 else ()
+        found = _question(question, listed or dashed)
         if found is not None:
-            yield found
+            yield found if n or label is None else _with_label(found, label)
 
 
 def _item_questions(item: ListItem) -> Iterator[_Found]:
     label, text = _split_label(item.text)
-    sentences = split_sentences(text)
-    asked = [n for n, sentence in enumerate(sentences) if is_question(sentence)]
-    for n in asked:
-        listed = item.children if n == asked[-1] else ()
-        context = sentences[n - 1] if n > 0 and not is_question(sentences[n - 1]) else ""
-        found = _question(sentences[n], context, " ".join(sentences[n:]), listed)
+    asked = _asked(split_sentences(text))
+    for n, question in enumerate(asked):
+        listed = item.children if n == len(asked) - 1 else ()
+        found = _question(question, listed)
         if found is not None:
-            yield found if n != asked[0] or label is None else _with_label(found, label)
+            yield found if n or label is None else _with_label(found, label)
+
+
+def _asked(sentences: tuple[str, ...]) -> list[_Asked]:
+    """The question sentences, each with the statement before it and what follows.
+
+    A sentence that is nothing but choices ("PostgreSQL, SQLite, or MySQL?") belongs to the
+    question before it; a question its own next sentence answers ("Why is it slow? Mostly
+    because …") asks nothing of the user.
+    """
+    asked: list[_Asked] = []
+    for n, written in enumerate(sentences):
+        sentence, hinted = without_answer_hint(written)
+        if not is_question(sentence):
+            continue
+        following = sentences[n + 1] if n + 1 < len(sentences) else ""
+        if _SELF_ANSWER.match(following):
+            continue
+        choices = choices_only(sentence) if asked and asked[-1].sentence == sentences[n - 1] else ()
+        if choices:
+            asked[-1] = dataclasses.replace(asked[-1], follow_up=choices)
+            continue
+        previous = sentences[n - 1] if n > 0 else ""
+        context = previous if previous and not is_question(previous) else ""
+        asked.append(_Asked(sentence, context, " ".join(sentences[n:]), hinted))
+    return asked
+
+
+def _inline_dashes(text: str) -> tuple[str, tuple[ListItem, ...]]:
+    """ "Which first? - Login - Export - Sync": the question, and the dashed items after it."""
+    match = _DASHED_TAIL.match(text)
+    if match is None:
+        return text, ()
+    items = [p.strip() for p in re.split(r"\s+[-•]\s+", " " + match.group("items")) if p.strip()]
+    if len(items) < 2:
+        return text, ()
+    return match.group("question"), tuple(ListItem(item, "bullet") for item in items)
 
 
 def _with_label(found: _Found, label: str) -> _Found:
-    return _Found(found.prompt, found.sentence, found.context, found.options, found.many, label)
+    return dataclasses.replace(found, label=label)
 
 
 def _split_label(text: str) -> tuple[str | None, str]:
-    for pattern in (_LABELLED, _PREFIXED):
+    for pattern, most in ((_LABELLED, _MAX_LABEL_WORDS), (_PREFIXED, _MAX_PREFIX_WORDS)):
         match = pattern.match(text)
         if match and "?" in match.group("rest") and "?" not in match.group("label"):
             label = match.group("label").strip().rstrip(":").strip()
-            if label and len(label.split()) <= _MAX_LABEL_WORDS:
+            if label and len(label.split()) <= most:
                 return label, match.group("rest").strip()
     return None, text
 
 
-def _question(
-    sentence: str, context: str, tail: str, listed: tuple[ListItem, ...]
-) -> _Found | None:
+def _question(asked: _Asked, listed: tuple[ListItem, ...]) -> _Found | None:
     """One question from its sentence, the sentence before it and the list after it."""
+    hinted = asked.hinted
+    sentence, parenthesized = parenthesized_choices(asked.sentence)
     question = clean_question(sentence)
     if not question:
         return None
     options: tuple[JsonObject, ...] = ()
     if listed and _is_options(listed):
         options = tuple(_option(item.text) for item in listed)
-    if not options:
-        options = tuple({"value": c, "label": c} for c in inline_choices(sentence))
+    choices = parenthesized or asked.follow_up or inline_choices(sentence)
+    if not options and not hinted:
+        options = tuple({"value": c, "label": c} for c in choices)
     if not options and is_generic(question):
         return None
-    if not options and is_yes_no(sentence):
+    if not options and (hinted or is_yes_no(sentence)):
         options = _YES_NO_OPTIONS
+    context = asked.context
     if _needs_context(question) and context:
         prompt = f"{context.replace('**', '')} {question}"
     else:
         prompt, context = question, ""
-    return _Found(prompt, question, context, options, wants_many(tail))
+    return _Found(prompt, question, context, options, wants_many(asked.tail))
 
 
 def _needs_context(question: str) -> bool:
+    """True when the question cannot stand alone: it names nothing, or points back."""
     words = re.findall(r"[\w'-]+", question.lower())
-    return len(words) < _SHORT_QUESTION_WORDS or any(w in _DEICTIC for w in words)
+    if len([w for w in words if w not in _STOPWORDS]) <= 1:
+        return True
+    if any(w in _DEICTIC for w in words):
+        return True
+    if "it" not in words or _DUMMY_IT.match(question):
+        return False
+    # "mark *it* as xfail" after "the race" in the same sentence points inside it.
+    before = words[: words.index("it")]
+    return not any(w in _DETERMINERS for w in before)
 
 
 def _is_options(items: tuple[ListItem, ...]) -> bool:
@@ -209,15 +343,31 @@ def _plain_label(text: str) -> str:
 
 
 def _to_json(found: _Found, used_ids: set[str], position: int) -> JsonObject:
-    source = found.label or _content_words(found.sentence) or _content_words(found.context)
+    sources = (found.sentence, found.context, found.intro)
+    source = found.label or next((w for t in sources if (w := _content_words(t))), "")
     qid = _unique(snake_id(source) or f"question_{position}", used_ids)
     question: JsonObject = {"id": qid}
-    if found.label:
-        question["label"] = found.label
+    question["label"] = found.label or _label_from(found)
     question["prompt"] = found.prompt
     question["type"] = "multi" if found.many and found.options else "single"
     question["options"] = _options_json(found.options) if found.options else [dict(FREEFORM_OPTION)]
     return question
+
+
+def _label_from(found: _Found) -> str:
+    """A tab label in the question's own words: "Which *database* …" → "Database".
+
+    Never a number: the agent numbered its own questions, and ``Q3`` for its question 4
+    would send the answer to the wrong one.
+    """
+    match = _WH_NOUN.match(found.sentence)
+    if match and match.group("noun").split()[0].lower() not in _STOPWORDS:
+        return capitalize(match.group("noun"))
+    for text in (found.sentence, found.context, found.intro):
+        words = _content_words(text, keep_case=True)
+        if words:
+            return capitalize(words)
+    return "Answer"
 
 
 def _options_json(options: tuple[JsonObject, ...]) -> list[JsonObject]:
@@ -235,14 +385,16 @@ _STOPWORD_TEXT = """a an the and or but if then so to of in on at for with by fr
     must do does did is are was were be been being have has had i me my we us our you your
     it its this that these those them they their there here any some all few many more most
     want like prefer use need make get go let know think pick choose see please also just
-    now one ones either other else up out not no yes ok okay"""
+    now one ones either other else up out not no yes ok okay called named rather ahead
+    two three four several couple ways here option"""
 # Words that say nothing about the question's subject, left out of generated ids.
 _STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 
 
-def _content_words(text: str, limit: int = 3) -> str:
-    words = re.findall(r"[a-z0-9]+(?:-[a-z0-9]+)*", text.lower())
-    return " ".join([w for w in words if w not in _STOPWORDS][:limit])
+def _content_words(text: str, limit: int = 3, *, keep_case: bool = False) -> str:
+    words = re.findall(r"[A-Za-z0-9]+(?:[-.][A-Za-z0-9]+)*", re.sub(r"['’]s\b", "", text))
+    kept = [w if keep_case else w.lower() for w in words if w.lower() not in _STOPWORDS]
+    return " ".join(kept[:limit])
 
 
 def _unique(base: str, used: set[str]) -> str:

@@ -7,16 +7,21 @@ for the rest of the ask and sets ``notice``; the flow itself never sees an excep
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
-from pi_ask.contract.results import JsonObject
+from pi_ask.contract.kinds import JsonObject
 from pi_ask.session.entries import (
+    COMPACT_ABOVE,
     DISMISSED_TYPE,
     DRAFT_TYPE,
     PAYLOAD_TYPE,
+    RECENT_ASKS,
+    RECENT_BYTES,
     PayloadSource,
     dismissed_data,
     draft_data,
+    is_payload_line,
     payload_data,
 )
 from pi_ask.session.locations import write_path
@@ -39,6 +44,7 @@ class AskRecorder:
     Example:
         >>> recorder = AskRecorder.open()
         >>> ask_id = recorder.start(params, "tool")
+        >>> recorder.sync()                # once the UI is up
         >>> recorder.draft(state)          # after each committed change
         >>> recorder.finish()              # submitted or cancelled
     """
@@ -91,8 +97,23 @@ class AskRecorder:
             self.ask_id = ask_id
             return ask_id
         self.ask_id = random_uuid()
-        self._append(PAYLOAD_TYPE, payload_data(params, source, self.ask_id))
+        # Written now (a killed ask stays resumable), synced by ``sync`` once the UI is up.
+        self._append(PAYLOAD_TYPE, payload_data(params, source, self.ask_id), sync=False)
         return self.ask_id
+
+    def sync(self) -> None:
+        """fsync what ``start`` wrote (drafts and the dismissal are synced as they go).
+
+        A face calls it once its first frame is on the screen, so the payload's fsync never
+        delays it; a failure turns drafts off, as a failed write does.
+        """
+        if self._log is None:
+            return
+        try:
+            self._log.sync()
+        except OSError as err:
+            self._log = None
+            self.notice = f"Drafts are off: {err}"
 
     def draft(self, state: AskState) -> None:
         """Record the answers of ``state`` unless they equal the last recorded ones."""
@@ -106,17 +127,29 @@ class AskRecorder:
         self._append(DRAFT_TYPE, data)
 
     def finish(self) -> None:
-        """Mark the ask dismissed, so it is no longer offered for resume (idempotent)."""
+        """Mark the ask dismissed, so it is no longer offered for resume (idempotent).
+
+        A log grown past ``COMPACT_ABOVE`` is then cut down to its retention window.
+        """
         if self.ask_id is None or self._finished:
             return
         self._finished = True
         self._append(DISMISSED_TYPE, dismissed_data(self.ask_id))
+        if self._log is not None:
+            # Nothing is lost that a reader still sees; a failure leaves the log as it was.
+            with contextlib.suppress(OSError):
+                self._log.compact(
+                    starts=is_payload_line,
+                    count=RECENT_ASKS,
+                    max_bytes=RECENT_BYTES,
+                    above=COMPACT_ABOVE,
+                )
 
-    def _append(self, custom_type: str, data: JsonObject) -> None:
+    def _append(self, custom_type: str, data: JsonObject, *, sync: bool = True) -> None:
         if self._log is None:
             return
         try:
-            self._log.append_custom(custom_type, data)
+            self._log.append_custom(custom_type, data, sync=sync)
         except OSError as err:
             self._log = None
             self.notice = f"Drafts are off: {err}"

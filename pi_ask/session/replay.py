@@ -12,8 +12,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pi_ask.contract import LoadedPayload, load_payload
-from pi_ask.session.entries import PayloadRecord, PayloadSource, read_payload
-from pi_ask.session.log import SessionFile, read_session
+from pi_ask.session.entries import (
+    RECENT_ASKS,
+    RECENT_BYTES,
+    PayloadRecord,
+    PayloadSource,
+    is_payload_line,
+    read_payload,
+)
+from pi_ask.session.locations import is_own_file
+from pi_ask.session.log import SessionFile, read_session, read_tail
 
 NO_REPLAY = "No previous ask_user form found on this branch."
 NO_AGAIN = "No previous pi-ask answer form found on this branch; use pi-ask answer first."
@@ -44,14 +52,23 @@ class NothingToReplay:
 
 
 def read_files(paths: Iterable[Path]) -> tuple[SessionFile, ...]:
-    """Read each session file; one that cannot be read counts as empty."""
+    """Read each session file; one that cannot be read counts as empty.
+
+    Our own logs are read from the end, back to their newest ``RECENT_ASKS`` asks (the
+    retention window); pi's session files are read whole.
+    """
     files: list[SessionFile] = []
     for path in paths:
         try:
-            files.append(read_session(path))
+            files.append(read_recent(path) if is_own_file(path) else read_session(path))
         except OSError:
             files.append(SessionFile(path))
     return tuple(files)
+
+
+def read_recent(path: Path) -> SessionFile:
+    """The retention window of one of our logs: its newest asks (``entries.RECENT_ASKS``)."""
+    return read_tail(path, starts=is_payload_line, count=RECENT_ASKS, max_bytes=RECENT_BYTES)
 
 
 def find_replay(

@@ -40,7 +40,7 @@ if TYPE_CHECKING:
         Toggle,
     )
     from pi_ask.state.dismissal import DISMISS_NOTICE
-    from pi_ask.state.flow import apply, new_state
+    from pi_ask.state.flow import apply
     from pi_ask.state.model import (
         CUSTOM_LABEL,
         CUSTOM_VALUE,
@@ -56,6 +56,7 @@ if TYPE_CHECKING:
         Selection,
         View,
     )
+    from pi_ask.state.opening import new_state
     from pi_ask.state.question_types import TYPE_CHANGE_CONFIRM_NOTICE, type_changed_notice
     from pi_ask.state.results import build_result, non_interactive_result, serialize_answer
     from pi_ask.state.review_entries import ReviewChoice, ReviewEntry
@@ -71,6 +72,7 @@ if TYPE_CHECKING:
         has_any_notes,
         is_answered,
         is_dirty,
+        is_draft_change,
         is_review_tab,
         is_row_selected,
         question_by_id,
@@ -140,6 +142,7 @@ __all__ = [
     "has_any_notes",
     "is_answered",
     "is_dirty",
+    "is_draft_change",
     "is_review_tab",
     "is_row_selected",
     "new_state",
@@ -176,7 +179,7 @@ _HOMES = {
     "Toggle": "pi_ask.state.commands",
     "DISMISS_NOTICE": "pi_ask.state.dismissal",
     "apply": "pi_ask.state.flow",
-    "new_state": "pi_ask.state.flow",
+    "new_state": "pi_ask.state.opening",
     "CUSTOM_LABEL": "pi_ask.state.model",
     "CUSTOM_VALUE": "pi_ask.state.model",
     "FREEFORM_LABEL": "pi_ask.state.model",
@@ -209,6 +212,7 @@ _HOMES = {
     "has_any_notes": "pi_ask.state.selectors",
     "is_answered": "pi_ask.state.selectors",
     "is_dirty": "pi_ask.state.selectors",
+    "is_draft_change": "pi_ask.state.selectors",
     "is_review_tab": "pi_ask.state.selectors",
     "is_row_selected": "pi_ask.state.selectors",
     "question_by_id": "pi_ask.state.selectors",

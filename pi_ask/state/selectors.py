@@ -158,3 +158,16 @@ def review_hint(state: AskState, behaviour: Behaviour) -> str | None:
     if digit is None:
         return REVIEW_IDLE_HINT
     return f"Press {digit} again to {REVIEW_ACTIONS[digit - 1]}."
+
+
+def is_draft_change(before: AskState, after: AskState) -> bool:
+    """A change worth a draft: answers or presented types changed, or the flow ended.
+
+    Every face calls its ``on_commit`` hook on exactly these changes, never on a cursor move
+    or a keystroke inside an editor.
+    """
+    return (
+        before.answers != after.answers
+        or before.questions != after.questions
+        or before.completed != after.completed
+    )

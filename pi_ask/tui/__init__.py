@@ -13,12 +13,13 @@ from pi_ask.lazy_names import lazy_names
 __all__ = ["AskFlow", "FlowInterrupted", "run_ask_flow", "run_settings"]
 
 if TYPE_CHECKING:
-    from pi_ask.tui.flow import AskFlow, FlowInterrupted, run_ask_flow
+    from pi_ask.errors import FlowInterrupted
+    from pi_ask.tui.flow import AskFlow, run_ask_flow
     from pi_ask.tui.settings_app import run_settings
 
 _HOMES = {
     "AskFlow": "pi_ask.tui.flow",
-    "FlowInterrupted": "pi_ask.tui.flow",
+    "FlowInterrupted": "pi_ask.errors",
     "run_ask_flow": "pi_ask.tui.flow",
     "run_settings": "pi_ask.tui.settings_app",
 }

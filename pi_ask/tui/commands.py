@@ -9,13 +9,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     """Add ``pi-ask settings`` to the command line."""
     parser = subparsers.add_parser(
         "settings",
-        help="toggle pi-ask settings in a small terminal overlay",
+        help="Toggle pi-ask settings in a small terminal overlay",
         description=(
             "Open the settings overlay: toggle behaviour and notification settings (saved "
             "at once) or reset everything to the defaults. Needs a terminal."
         ),
     )
-    parser.add_argument("--config", metavar="FILE", help="settings file to use")
+    parser.add_argument("--config", metavar="FILE", help="Settings file to use")
     parser.set_defaults(handler=run_settings_command)
 
 

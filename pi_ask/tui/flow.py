@@ -7,7 +7,9 @@ completed the application exits with ``build_result(state)``, the drawing is era
 transcript lines are printed on the terminal, never on stdout.
 
 Everything not needed for the first frame (notifications, the config watcher, the event
-bridge) starts right after it.
+bridge) starts right after it. The key bindings, the engine's commands and transitions and
+the result classes are not needed to draw either: they are imported where they are used,
+and preloaded by the services' worker thread right after the first frame.
 """
 
 from __future__ import annotations
@@ -24,33 +26,19 @@ from prompt_toolkit.application import Application
 from prompt_toolkit.data_structures import Size
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.input import Input
+from prompt_toolkit.key_binding import DynamicKeyBindings, KeyBindingsBase
 from prompt_toolkit.layout import ConditionalContainer, Float, FloatContainer, HSplit, Layout
 from prompt_toolkit.layout.containers import Window
 from prompt_toolkit.layout.controls import BufferControl
 from prompt_toolkit.output import Output
 
 from pi_ask.config import RESET_WINDOW_S, Settings, SettingsStore
+from pi_ask.errors import FlowInterrupted
 from pi_ask.keymaps.keymap import Keymaps
 from pi_ask.keymaps.ptk_bindings import set_escape_timeout
-from pi_ask.state import (
-    Abort,
-    AskState,
-    Behaviour,
-    BehaviourChanged,
-    CloseEditor,
-    Command,
-    EditAnswer,
-    EditNote,
-    EditorNavigate,
-    SubmitEditor,
-    apply,
-    build_result,
-    current_question,
-    current_row,
-    editor_draft,
-)
+from pi_ask.state.model import AskState, Behaviour, EditAnswer, EditNote
+from pi_ask.state.selectors import current_question, current_row, editor_draft, is_draft_change
 from pi_ask.tui.editor_field import EditorField
-from pi_ask.tui.flow_bindings import load_flow_bindings
 from pi_ask.tui.flow_canvas import FlowCanvas
 from pi_ask.tui.flow_services import FlowServices
 from pi_ask.tui.frame import FlowView
@@ -58,30 +46,21 @@ from pi_ask.tui.lines_control import LinesControl
 from pi_ask.tui.preview_pane import TOP, scroll_by
 from pi_ask.tui.signals import catch_signals
 from pi_ask.tui.terminal import Terminal, open_terminal
-from pi_ask.tui.theme import build_style
-from pi_ask.tui.transcript import print_transcript
+from pi_ask.tui.terminal_reports import (
+    DISABLE_FOCUS_REPORTS,
+    ENABLE_FOCUS_REPORTS,
+    terminal_reports,
+)
+from pi_ask.tui.theme import theme_style
 
 if TYPE_CHECKING:
     from pi_ask.contract.payload import Question
     from pi_ask.contract.results import ToolResult
     from pi_ask.events import RemoteResponse
+    from pi_ask.state.commands import Command
     from pi_ask.tui.settings_panel import SettingsPanel
 
 OnCommit = Callable[[AskState], None]
-_EDITOR_COMMANDS = (SubmitEditor, CloseEditor, EditorNavigate)
-
-
-class FlowInterrupted(Exception):
-    """The flow was ended by a signal (SIGTERM, SIGHUP, or a SIGINT from outside).
-
-    The terminal has been restored when this is raised. The caller prints ``result`` (a
-    cancelled result) if it can and exits with ``128 + signal_number``.
-    """
-
-    def __init__(self, result: ToolResult, signal_number: int) -> None:
-        super().__init__(f"ask flow ended by signal {signal_number}")
-        self.result = result
-        self.signal_number = signal_number
 
 
 class AskFlow:
@@ -95,6 +74,7 @@ class AskFlow:
         notice: A notice to show from the start, beside the config's (drafts being off).
         on_commit: Called with the state after every committed change (an answer, a note,
             a type change), never for keystrokes inside an editor.
+        on_first_frame: Called on a worker thread once the first frame is drawn.
         input: Where keys come from (default: the controlling terminal).
         output: Where the flow is drawn (default: the controlling terminal).
         cwd: The folder ``@`` completion lists (default: the working directory).
@@ -109,6 +89,7 @@ class AskFlow:
         tool_call_id: str | None = None,
         notice: str | None = None,
         on_commit: OnCommit | None = None,
+        on_first_frame: Callable[[], None] | None = None,
         input: Input | None = None,
         output: Output | None = None,
         cwd: Path | None = None,
@@ -120,8 +101,12 @@ class AskFlow:
         self._flow_id: str | None = None
         self._notice = notice
         self._on_commit = on_commit
+        self._on_first_frame = on_first_frame
         startup_notice = self._startup_notice()
         if startup_notice is not None and state.config_notice is None:
+            from pi_ask.state.commands import BehaviourChanged
+            from pi_ask.state.flow import apply
+
             state = apply(state, BehaviourChanged(config_notice=startup_notice), self.behaviour)
         self._state = state
         self.panel: SettingsPanel | None = None
@@ -132,12 +117,19 @@ class AskFlow:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._loop_thread: int | None = None
         self._first_frame_done = False
+        self._bindings: KeyBindingsBase | None = None
         self.editor = EditorField(cwd or Path.cwd())
         self._terminal: Terminal | None = None
         if input is None or output is None:
             self._terminal = open_terminal()
         self._input = input or cast(Terminal, self._terminal).input
         self._output = output or cast(Terminal, self._terminal).output
+        # Focus reports and query replies come out of the input before the key parser.
+        self.reports = terminal_reports(self._input)
+        self._focus_reports_on = False
+        # ``[theme] name = "auto"``: the shade the terminal reported, once it has.
+        self._background_shade: str | None = None
+        self._asked_background = False
         self.services = FlowServices(store, self._output)
         self.canvas = FlowCanvas(self._view, lambda: self.panel, self._terminal_size)
         self.app = self._create_application()
@@ -186,13 +178,17 @@ class AskFlow:
             self._fail(error)
 
     def _dispatch(self, command: Command) -> None:
+        from pi_ask.state.commands import CloseEditor, EditorNavigate, SubmitEditor
+        from pi_ask.state.flow import apply
+
         before = self._state
         after = apply(before, command, self.behaviour)
         self._state = after
-        self._sync_editor(before, after, rehydrate=isinstance(command, _EDITOR_COMMANDS))
+        editor_command = isinstance(command, SubmitEditor | CloseEditor | EditorNavigate)
+        self._sync_editor(before, after, rehydrate=editor_command)
         self._sync_preview(after)
         self.canvas.follow(from_top=(before.tab != after.tab))
-        if self._on_commit is not None and _is_commit(before, after):
+        if self._on_commit is not None and is_draft_change(before, after):
             self._on_commit(after)
         if after.completed:
             self._finish()
@@ -323,6 +319,8 @@ class AskFlow:
     async def run_async(self) -> ToolResult:
         """Run the flow on the current event loop; see ``run``."""
         if self._state.completed:
+            from pi_ask.state.results import build_result
+
             return build_result(self._state)
         self._loop = asyncio.get_running_loop()
         self._loop_thread = threading.get_ident()
@@ -337,12 +335,15 @@ class AskFlow:
                 if self._result is None:
                     raise
                 result = self._result
+            from pi_ask.tui.transcript import print_transcript
+
             with contextlib.suppress(OSError):
-                print_transcript(result, self._output)
+                print_transcript(result, self._output, self.app.style)
         finally:
             restore()
             unsubscribe()
             self.services.stop(self._result)
+            self._set_focus_reports(on=False)
             if self._terminal is not None:
                 self._terminal.close()
         if self.interrupted_by is not None:
@@ -372,8 +373,10 @@ class AskFlow:
         )
         app: Application[ToolResult] = Application(
             layout=Layout(root, focused_element=frame),
-            key_bindings=load_flow_bindings(self),
-            style=build_style(),
+            # Loaded at the first key, not for the first frame: the bindings bring in the
+            # engine's commands (and the worker thread of ``services`` preloads them).
+            key_bindings=DynamicKeyBindings(self._key_bindings),
+            style=theme_style(self._settings.theme, self._background_shade),
             full_screen=False,
             erase_when_done=True,
             mouse_support=False,
@@ -383,6 +386,13 @@ class AskFlow:
         set_escape_timeout(app)
         app.after_render += self._after_render
         return app
+
+    def _key_bindings(self) -> KeyBindingsBase:
+        if self._bindings is None:
+            from pi_ask.tui.flow_bindings import load_flow_bindings
+
+            self._bindings = load_flow_bindings(self)
+        return self._bindings
 
     # --- drawing ------------------------------------------------------------------------------
 
@@ -425,9 +435,15 @@ class AskFlow:
             self._apply_settings(settings)
 
     def _apply_settings(self, settings: Settings) -> None:
-        self._settings = settings
+        from pi_ask.state.commands import BehaviourChanged
+
+        before, self._settings = self._settings, settings
         if self._result is not None:
             return
+        if settings.theme != before.theme:
+            # Live: the next frame draws in the new theme (the application reads its style).
+            self.app.style = theme_style(settings.theme, self._background_shade)
+            self._ask_background_shade()
         self.dispatch(BehaviourChanged(config_notice=self._startup_notice()))
 
     def _startup_notice(self) -> str | None:
@@ -450,9 +466,44 @@ class AskFlow:
         # Let this frame reach the terminal before anything else runs.
         self._loop.call_soon(self._start_background)
 
+    def _set_focus_reports(self, *, on: bool) -> None:
+        """Turn the terminal's focus reports (DECSET 1004) on or off; they feed the filter."""
+        if self.reports is None or on == self._focus_reports_on:
+            return
+        self._focus_reports_on = on
+        with contextlib.suppress(OSError):
+            self._output.write_raw(ENABLE_FOCUS_REPORTS if on else DISABLE_FOCUS_REPORTS)
+            self._output.flush()
+
+    def _ask_background_shade(self) -> None:
+        """For ``auto``, ask the terminal its background once (after the first frame)."""
+        auto = self._settings.theme.name == "auto"
+        if not auto or self._asked_background or self.reports is None or not self._first_frame_done:
+            return
+        self._asked_background = True
+        from pi_ask.tui.background import ask_background
+
+        ask_background(self.reports, self._write_raw, self._on_background_shade)
+
+    def _on_background_shade(self, shade: str) -> None:
+        self._background_shade = shade
+        if self._result is None:
+            self.app.style = theme_style(self._settings.theme, shade)
+            self.app.invalidate()
+
+    def _write_raw(self, text: str) -> None:
+        with contextlib.suppress(OSError):
+            self._output.write_raw(text)
+            self._output.flush()
+
     def _start_background(self) -> None:
         if self._result is not None or self._loop is None:
             return
+        self._set_focus_reports(on=True)
+        self._ask_background_shade()
+        if self._on_first_frame is not None:
+            # Off the loop: an fsync on a busy disk must not hold up the first key.
+            self._loop.run_in_executor(None, self._on_first_frame)
         self.services.start(
             self._loop,
             self,
@@ -465,6 +516,8 @@ class AskFlow:
     def _finish(self) -> None:
         if self._result is not None:
             return
+        from pi_ask.state.results import build_result
+
         self._result = build_result(self._state)
         self.services.finished(self._result)
         if self.app.is_running and not self.app.is_done:
@@ -472,18 +525,11 @@ class AskFlow:
                 self.app.exit(result=self._result)
 
     def _on_signal(self, number: int) -> None:
+        from pi_ask.state.commands import Abort
+
         if self._result is None:
             self.interrupted_by = number
             self.dispatch(Abort())
-
-
-def _is_commit(before: AskState, after: AskState) -> bool:
-    """A change worth a draft: answers or presented types changed, or the flow ended."""
-    return (
-        before.answers != after.answers
-        or before.questions != after.questions
-        or before.completed != after.completed
-    )
 
 
 def run_ask_flow(
@@ -494,6 +540,7 @@ def run_ask_flow(
     tool_call_id: str | None = None,
     notice: str | None = None,
     on_commit: OnCommit | None = None,
+    on_first_frame: Callable[[], None] | None = None,
     input: Input | None = None,
     output: Output | None = None,
 ) -> ToolResult:
@@ -508,6 +555,8 @@ def run_ask_flow(
         notice: A notice to show from the start, beside the config's (drafts being off).
         on_commit: Called with the state after every committed change (the session log's
             draft hook); never for keystrokes inside an editor.
+        on_first_frame: Called on a worker thread once the first frame is drawn (the
+            session log's fsync of the payload).
         input: Key source for tests; default the controlling terminal.
         output: Drawing target for tests; default the controlling terminal.
 
@@ -529,6 +578,7 @@ def run_ask_flow(
         tool_call_id=tool_call_id,
         notice=notice,
         on_commit=on_commit,
+        on_first_frame=on_first_frame,
         input=input,
         output=output,
     )

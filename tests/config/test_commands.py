@@ -86,7 +86,8 @@ def test_validate_lists_every_problem_and_fails_only_for_errors(
         f'{config}: error: behaviour.show_footer_hints: "no" is not true or false; using the '
         "default (true)",
         f'{config}: warning: notifications.channels[0]: "beep" is not a valid entry (expected '
-        '"bell", "osc9", "osc777" or an apprise URL ("scheme://...")); skipped',
+        '"terminal", "desktop", "bell", "osc9", "osc777", "osc99" '
+        'or an apprise URL ("scheme://...")); skipped',
         'environment: error: PI_ASK_ANSWER__EXTRACTION_RETRIES: "lots" is not a whole number '
         "from 0 to 3; ignored",
         f'{config}: error: keymaps.main.confirm: "space" is also bound to keymaps.main.toggle '
@@ -126,7 +127,18 @@ def test_schema_describes_every_section(capsys: pytest.CaptureFixture[str], conf
         "notifications",
         "keymaps",
         "answer",
+        "mcp",
+        "theme",
+        "ui",
     }
+    assert schema["$defs"]["Theme"]["properties"]["name"]["enum"] == [
+        "dark",
+        "light",
+        "high-contrast",
+        "ansi",
+        "auto",
+    ]
+    assert schema["$defs"]["Ui"]["properties"]["face"]["enum"] == ["tui", "plain"]
     behaviour = schema["$defs"]["Behaviour"]["properties"]
     assert behaviour["show_footer_hints"] == {
         "default": True,

@@ -143,11 +143,11 @@ def test_invalid_channel_entries_are_skipped_with_a_warning() -> None:
     assert {problem.severity for problem in result.problems} == {"warning"}
 
 
-def test_no_valid_channel_means_bell() -> None:
+def test_no_valid_channel_means_the_default_channels() -> None:
     result = load("[notifications]\nchannels = ['beep']\n")
-    assert result.settings.notifications.channels == ("bell",)
+    assert result.settings.notifications.channels == ("terminal", "desktop")
     assert str(result.problems[-1]).startswith(
-        'notifications.channels: no valid channel; using ["bell"]'
+        'notifications.channels: no valid channel; using ["terminal", "desktop"]'
     )
 
 

@@ -23,6 +23,7 @@ _VALID: dict[str, st.SearchStrategy[object]] = {
     "milliseconds": st.integers(1, 10**9),
     "retries": st.integers(0, 3),
     "extractor": st.sampled_from(["auto", "offline", "model"]),
+    "mcp_face": st.sampled_from(["auto", "elicitation", "terminal"]),
     "models": st.lists(
         st.fixed_dictionaries(
             {"provider": st.sampled_from(["openai", "ollama"]), "id": st.sampled_from(["m", "n"])},
@@ -36,6 +37,13 @@ _VALID: dict[str, st.SearchStrategy[object]] = {
             st.fixed_dictionaries({"type": st.just("command"), "command": st.just("echo hi")}),
         ),
         min_size=1,
+        max_size=3,
+    ),
+    "theme": st.sampled_from(["dark", "light", "high-contrast", "ansi", "auto"]),
+    "face": st.sampled_from(["tui", "plain"]),
+    "styles": st.dictionaries(
+        st.sampled_from(["accent", "muted", "syntax_string", "selected-bg"]),
+        st.sampled_from(["bold", "#005f87", "bg:ansiblue underline", "fg:#fff nobold"]),
         max_size=3,
     ),
 }

@@ -101,7 +101,9 @@ def test_reset_puts_values_back_and_keeps_comments_and_unknown_keys() -> None:
     reset = reset_values(edited)
     # Values that differ from their defaults are rewritten; everything else is as written.
     assert reset == (
-        COMMENTED.replace('channels = [\n  "bell",  # first\n  "osc9",\n]', 'channels = ["bell"]')
+        COMMENTED.replace(
+            'channels = [\n  "bell",  # first\n  "osc9",\n]', 'channels = ["terminal", "desktop"]'
+        )
         .replace("cancel = ['q', \"esc\"]", 'cancel = ["esc"]')
         .replace(
             'extraction_models = [ { provider = "openai", id = "x" } ]',

@@ -12,13 +12,18 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+import jsonschema
+
 from pi_ask.contract.payload import AskPayload, Question
+from pi_ask.contract.result_schema import result_schema
+from pi_ask.contract.results import ToolResult
 
 CANCELLED_TEXT = "User cancelled the ask flow"
 REASONS = ("cancelled", "no_terminal", "timeout", "aborted")
 INVALID_HEADING = "Invalid ask_user payload:"
 QUESTION_TYPES = ("single", "multi", "preview")
 STATUSES = ("answered", "needs_clarification", "unanswered")
+_RESULT_VALIDATOR = jsonschema.Draft202012Validator(result_schema())
 _CAMEL = re.compile(r"[a-z][A-Za-z0-9]*\Z")
 # Objects keyed by payload data (question ids, option values), not by schema names.
 _DATA_KEYED = frozenset({"answers", "optionNotes", "preservedAnswers", "questionStates"})
@@ -106,6 +111,11 @@ def check_result(document: object, payload: AskPayload | None = None) -> dict[st
         ShapeError: The first thing wrong, with its place in the document.
     """
     _walk(document, "result")
+    # The published schema (pi-ask schema --result) must hold for whatever a face produced.
+    _RESULT_VALIDATOR.validate(document)
+    # ... and ToolResult.from_json reads it back to the same document.
+    if ToolResult.from_json(json.dumps(document)).to_json() != document:
+        raise _fail("result", "ToolResult.from_json does not read it back unchanged")
     # Through JSON and back unchanged: what a caller of the Python API holds is what stdout
     # would carry (no tuples, no lone surrogates, no NaN).
     text = json.dumps(document, ensure_ascii=False, allow_nan=False)

@@ -94,3 +94,24 @@ class CapturedTerminal:
 @pytest.fixture
 def terminal() -> CapturedTerminal:
     return CapturedTerminal()
+
+
+# The variables the terminal channels read to tell the terminal (terminal_kind.py).
+TERMINAL_VARIABLES = (
+    "TMUX",
+    "TERM_PROGRAM",
+    "KITTY_WINDOW_ID",
+    "ITERM_SESSION_ID",
+    "LC_TERMINAL",
+    "WEZTERM_PANE",
+    "GHOSTTY_RESOURCES_DIR",
+    "WT_SESSION",
+)
+
+
+@pytest.fixture(autouse=True)
+def plain_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tests see a plain xterm outside tmux, whatever terminal runs them."""
+    for name in TERMINAL_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("TERM", "xterm-256color")

@@ -2,13 +2,16 @@ from __future__ import annotations
 
 import pytest
 
+from pi_ask.config.keys import CHANNEL_NAMES
 from pi_ask.notifications.channel_list import DEFAULT_CHANNELS, parse_channels
 from pi_ask.notifications.channels import (
     AppriseChannel,
     BellChannel,
     CommandChannel,
+    DesktopChannel,
     Osc9Channel,
     Osc777Channel,
+    TerminalChannel,
 )
 
 
@@ -32,8 +35,15 @@ def test_every_kind_of_entry_parses_in_order() -> None:
     )
 
 
-def test_default_is_the_bell() -> None:
-    assert (BellChannel(),) == DEFAULT_CHANNELS
+def test_default_is_the_terminal_alert_then_the_desktop() -> None:
+    assert (TerminalChannel(), DesktopChannel()) == DEFAULT_CHANNELS
+
+
+def test_every_registered_name_parses_to_the_channel_of_that_name() -> None:
+    channels, warnings = parse_channels(list(CHANNEL_NAMES))
+    assert warnings == ()
+    assert [channel.label for channel in channels] == list(CHANNEL_NAMES)
+    assert [channel.to_plain() for channel in channels] == list(CHANNEL_NAMES)
 
 
 def test_named_channels_ignore_case_and_surrounding_space() -> None:
@@ -44,8 +54,9 @@ def test_unknown_name_is_skipped_with_a_warning_naming_it() -> None:
     channels, warnings = parse_channels(["bel", "osc9"])
     assert channels == (Osc9Channel(),)
     assert warnings == (
-        'notifications.channels[0]: "bel" is not a channel (expected "bell", "osc9", "osc777", '
-        'an apprise URL ("scheme://...") or { type = "command", command = "..." }); skipped',
+        'notifications.channels[0]: "bel" is not a channel (expected "terminal", "desktop", '
+        '"bell", "osc9", "osc777", "osc99", an apprise URL ("scheme://...") '
+        'or { type = "command", command = "..." }); skipped',
     )
 
 
@@ -92,19 +103,19 @@ def test_repeated_channel_is_dropped() -> None:
 
 
 @pytest.mark.parametrize("raw", [[], ["nope"], [42, None]])
-def test_nothing_valid_falls_back_to_the_bell(raw: list[object]) -> None:
+def test_nothing_valid_falls_back_to_the_default(raw: list[object]) -> None:
     channels, warnings = parse_channels(raw)
-    assert channels == (BellChannel(),)
+    assert channels == (TerminalChannel(), DesktopChannel())
     assert warnings[-1] == (
-        'notifications.channels: no valid channel; using ["bell"] '
+        'notifications.channels: no valid channel; using ["terminal", "desktop"] '
         "(set notifications.enabled = false to send nothing)"
     )
 
 
 @pytest.mark.parametrize("raw", ["bell", None, {"type": "command"}, 3])
-def test_a_value_that_is_not_a_list_falls_back_to_the_bell(raw: object) -> None:
+def test_a_value_that_is_not_a_list_falls_back_to_the_default(raw: object) -> None:
     channels, warnings = parse_channels(raw)
-    assert channels == (BellChannel(),)
+    assert channels == DEFAULT_CHANNELS
     assert len(warnings) == 1
     assert warnings[0].startswith("notifications.channels: expected a list of channels, got ")
 
@@ -117,6 +128,15 @@ def test_hostile_entry_is_shown_short_and_inert() -> None:
 
 
 def test_channels_round_trip_to_plain_config_values() -> None:
-    raw: list[object] = ["bell", "osc9", "osc777", "json://h/", {"type": "command", "command": "x"}]
+    raw: list[object] = [
+        "bell",
+        "osc9",
+        "osc777",
+        "osc99",
+        "terminal",
+        "desktop",
+        "json://h/",
+        {"type": "command", "command": "x"},
+    ]
     channels, _ = parse_channels(raw)
     assert [channel.to_plain() for channel in channels] == raw

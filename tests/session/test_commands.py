@@ -113,7 +113,7 @@ def test_answer_reads_a_pi_session_and_again_reopens_the_form(env: Env) -> None:
     run = env.run(
         "answer", "--ui", "none", "--session", str(FIXTURES / "sessions" / "pi-branched.jsonl")
     )
-    assert run.question_ids() == ["sessions_live_redis", "session_cookie_called"]
+    assert run.question_ids() == ["sessions_live_redis", "session_cookie"]
     again = env.run("answer", "--again", "--ui", "none")
     assert again.question_ids() == run.question_ids()
     assert again.stderr == "Reopening previous pi-ask answer form on this branch: 2 question(s).\n"
@@ -141,7 +141,7 @@ def test_answer_finds_the_newest_pi_session_of_the_cwd(env: Env) -> None:
     )
     assert env.run("answer", "--ui", "none").question_ids() == [
         "sessions_live_redis",
-        "session_cookie_called",
+        "session_cookie",
     ]
 
 

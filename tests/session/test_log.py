@@ -8,6 +8,7 @@ import textwrap
 import uuid
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -182,3 +183,50 @@ def test_no_file_content_makes_reading_fail(lines: list[bytes]) -> None:
         assert len(branch) <= len(session.entries)
         SessionLog(path).append_custom("x", {})
         assert read_session(path).branch()[-1].custom_type == "x"
+
+
+def _bytes_read() -> int:
+    """Bytes this process has read through read() calls so far (Linux /proc/self/io)."""
+    with open("/proc/self/io", encoding="ascii") as io:
+        fields = dict(line.split(": ") for line in io.read().splitlines())
+    return int(fields["rchar"])
+
+
+@pytest.mark.skipif(not Path("/proc/self/io").exists(), reason="needs /proc/self/io")
+def test_the_first_append_reads_the_last_entry_not_the_log(tmp_path: Path) -> None:
+    path = tmp_path / "log.jsonl"
+    first = SessionLog(path).append_custom("ask:payload", {"n": 1})
+    with path.open("ab") as handle:  # 64 MiB of history (a hole: nothing is on disk)
+        handle.truncate(path.stat().st_size + 64 * 1024 * 1024)
+        handle.seek(0, 2)
+        handle.write(b"\n" + json.dumps({"type": "custom", "id": "last0001"}).encode() + b"\n")
+    before = _bytes_read()
+    entry = SessionLog(path).append_custom("ask:draft", {"n": 2})
+    assert _bytes_read() - before < 1024 * 1024
+    assert entry.parent_id == "last0001"
+    assert entry.id not in (first.id, "last0001")
+
+
+def test_the_leaf_is_found_behind_a_last_line_longer_than_a_chunk(tmp_path: Path) -> None:
+    path = tmp_path / "log.jsonl"
+    log = SessionLog(path)
+    log.append_custom("ask:payload", {"n": 1})
+    big = log.append_custom("ask:payload", {"text": "x" * 300_000})
+    with path.open("a") as handle:
+        handle.write('{"type":"custom","customType":"ask:dra')  # torn
+    entry = SessionLog(path).append_custom("ask:draft", {})
+    assert entry.parent_id == big.id
+    assert read_session(path).branch()[-1].id == entry.id
+
+
+def test_an_entry_appended_without_sync_is_in_the_file_and_sync_flushes_it(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "log.jsonl"
+    log = SessionLog(path)
+    entry = log.append_custom("ask:payload", {"n": 1}, sync=False)
+    assert read_session(path).entries[-1].id == entry.id
+    log.sync()
+    path.unlink()
+    with pytest.raises(SessionWriteError):
+        log.sync()

@@ -112,3 +112,16 @@ def test_payload_sources_of_flow_sources() -> None:
     assert payload_source_for("answer:again") == "answer-extraction"
     assert payload_source_for("tool") == "tool"
     assert payload_source_for("ask:replay") == "tool"
+
+
+def test_sync_after_start_flushes_and_a_failing_sync_turns_drafts_off(tmp_path: Path) -> None:
+    recorder = AskRecorder.open(cwd=tmp_path)
+    recorder.start(PARAMS, "tool")
+    recorder.sync()
+    assert recorder.drafts_enabled
+    assert recorder.path is not None
+    recorder.path.unlink()
+    recorder.sync()
+    assert not recorder.drafts_enabled
+    assert recorder.notice is not None
+    assert recorder.notice.startswith("Drafts are off:")

@@ -96,6 +96,7 @@ class Driver:
         height: int = 40,
         cwd: Path | None = None,
         on_commit: Callable[[AskState], None] | None = None,
+        on_first_frame: Callable[[], None] | None = None,
         color_depth: ColorDepth | None = ColorDepth.TRUE_COLOR,
         tool_call_id: str | None = None,
         notice: str | None = None,
@@ -119,6 +120,7 @@ class Driver:
             output=output,
             cwd=cwd,
             on_commit=on_commit,
+            on_first_frame=on_first_frame,
             tool_call_id=tool_call_id,
             notice=notice,
         )

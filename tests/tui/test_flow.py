@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 
 from pi_ask.config import SettingsStore
@@ -239,6 +240,30 @@ def test_on_commit_reports_committed_changes_only(store: SettingsStore) -> None:
         await driver.close()
 
     run(scenario())
+
+
+def test_on_first_frame_runs_once_after_the_first_frame_off_the_loop(
+    store: SettingsStore,
+) -> None:
+    calls: list[tuple[int, int]] = []
+
+    async def scenario() -> None:
+        driver: Driver
+
+        def first_frame() -> None:
+            calls.append((driver.renders, threading.get_ident()))
+
+        driver = Driver(state_for("payload_a.json"), store, on_first_frame=first_frame)
+        await driver.start()
+        await driver.until(lambda: bool(calls))
+        await driver.press("down", "down")
+        await driver.close()
+
+    run(scenario())
+    assert len(calls) == 1
+    renders, thread = calls[0]
+    assert renders >= 1
+    assert thread != threading.get_ident()
 
 
 def test_freeform_question_opens_its_editor(store: SettingsStore) -> None:

@@ -8,6 +8,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from pi_ask.config import SettingsStore
 
 from .driver import Driver, run, state_for
@@ -71,7 +73,8 @@ def test_toggle_saves_at_once_and_applies_live(store: SettingsStore) -> None:
     async def scenario() -> None:
         driver = await Driver(state_for("payload_a.json"), store).start()
         assert FOOTER in driver.lines()
-        await driver.press("?", "up", "up", "up")  # wraps: reset, present-as-multi, footer
+        # Wraps: reset, terminal face, present-as-multi, theme, footer.
+        await driver.press("?", "up", "up", "up", "up", "up")
         await driver.press("space")
         assert "show_footer_hints = false" in store.path.read_text(encoding="utf-8")
         row, _ = driver.find("Show footer hints")
@@ -82,6 +85,24 @@ def test_toggle_saves_at_once_and_applies_live(store: SettingsStore) -> None:
         assert driver.lines()[-1].startswith("─")
         await driver.press("down")
         assert driver.flow.state.row == 1
+        await driver.close()
+
+    run(scenario())
+
+
+def test_the_theme_row_steps_through_the_themes_and_applies_live(store: SettingsStore) -> None:
+    async def scenario() -> None:
+        driver = await Driver(state_for("payload_a.json"), store).start()
+        assert driver.style_at(0, 0).fg == "8abeb7"  # the top rule: dark's accent
+        await driver.press("?", "up", "up", "up", "up")  # reset, face, present-as-multi, theme
+        row, _ = driver.find("Theme")
+        assert "[dark]" in driver.raw_lines()[row]
+        await driver.press("space")
+        assert 'name = "light"' in store.path.read_text(encoding="utf-8")
+        assert "[light]" in driver.raw_lines()[row]
+        await driver.press("esc")
+        assert driver.flow.panel is None
+        assert driver.style_at(0, 0).fg == "005f87"  # light's accent, without a restart
         await driver.close()
 
     run(scenario())
@@ -166,7 +187,10 @@ def test_edits_made_elsewhere_apply_to_the_open_flow(store: SettingsStore) -> No
     run(scenario())
 
 
-def test_invalid_config_notice_shows_and_clears_on_tab_change(tmp_path: Path) -> None:
+def test_invalid_config_notice_shows_and_clears_on_tab_change(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))  # the notice names the file as ~/config.toml
     path = tmp_path / "config.toml"
     path.write_text("[behaviour]\nshow_footer_hints = tru\n", encoding="utf-8")
     store = SettingsStore(path)
@@ -178,8 +202,8 @@ def test_invalid_config_notice_shows_and_clears_on_tab_change(tmp_path: Path) ->
         lines = driver.lines()
         footer = lines.index(FOOTER)
         assert lines[footer - 1] != ""
-        assert " ".join(lines[footer - 3 : footer]).startswith("config.toml: not valid TOML")
-        row, _ = driver.find("config.toml: not valid TOML")
+        assert " ".join(lines[footer - 3 : footer]).startswith("~/config.toml: not valid TOML")
+        row, _ = driver.find("~/config.toml: not valid TOML")
         assert driver.style_at(row, 0).fg == "f0c674"
         await driver.press("?")
         assert "config.toml: not valid TOML" in "\n".join(driver.lines())

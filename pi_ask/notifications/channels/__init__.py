@@ -1,4 +1,4 @@
-"""One module per notification channel; apprise is imported only when a URL is used."""
+"""One module per notification channel; heavy libraries load only inside ``send``."""
 
 from __future__ import annotations
 
@@ -9,15 +9,21 @@ from pi_ask.notifications.channels.apprise_url import (
 )
 from pi_ask.notifications.channels.bell import BellChannel
 from pi_ask.notifications.channels.command import CommandChannel
+from pi_ask.notifications.channels.desktop import DesktopChannel
 from pi_ask.notifications.channels.osc9 import Osc9Channel
+from pi_ask.notifications.channels.osc99 import Osc99Channel
 from pi_ask.notifications.channels.osc777 import Osc777Channel
+from pi_ask.notifications.channels.terminal import TerminalChannel
 
 __all__ = [
     "AppriseChannel",
     "BellChannel",
     "CommandChannel",
+    "DesktopChannel",
     "Osc9Channel",
+    "Osc99Channel",
     "Osc777Channel",
+    "TerminalChannel",
     "describe_apprise_url_problem",
     "is_apprise_url",
 ]

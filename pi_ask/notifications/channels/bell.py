@@ -19,9 +19,9 @@ class BellChannel:
         return "bell"
 
     def send(self, notification: Notification, context: SendContext) -> str:
-        """Write BEL to the terminal."""
+        """Write BEL to the terminal (tmux handles a bell itself: no passthrough)."""
         del notification  # a bell carries no text
-        context.write_terminal(BEL)
+        context.terminal()(BEL)
         return ""
 
     def to_plain(self) -> str:

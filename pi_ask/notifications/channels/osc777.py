@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 from pi_ask.notifications.channel import Notification, SendContext
+from pi_ask.notifications.channels.terminal_kind import for_terminal
 from pi_ask.terminal_text import clean_line
 
 
@@ -33,8 +35,10 @@ class Osc777Channel:
         return "osc777"
 
     def send(self, notification: Notification, context: SendContext) -> str:
-        """Write the OSC 777 sequence to the terminal."""
-        context.write_terminal(osc777_sequence(notification.title, notification.message))
+        """Write the OSC 777 sequence to the terminal (wrapped for tmux inside tmux)."""
+        sequence = osc777_sequence(notification.title, notification.message)
+        context.terminal()(for_terminal(sequence, os.environ))
+        context.reached_desktop.set()
         return ""
 
     def to_plain(self) -> str:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 from pi_ask.notifications.channel import Notification, SendContext
+from pi_ask.notifications.channels.terminal_kind import for_terminal
 from pi_ask.terminal_text import clean_line
 
 
@@ -28,8 +30,9 @@ class Osc9Channel:
         return "osc9"
 
     def send(self, notification: Notification, context: SendContext) -> str:
-        """Write the OSC 9 sequence to the terminal."""
-        context.write_terminal(osc9_sequence(notification.message))
+        """Write the OSC 9 sequence to the terminal (wrapped for tmux inside tmux)."""
+        context.terminal()(for_terminal(osc9_sequence(notification.message), os.environ))
+        context.reached_desktop.set()
         return ""
 
     def to_plain(self) -> str:

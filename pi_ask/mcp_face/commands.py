@@ -1,0 +1,67 @@
+"""``pi-ask mcp``: the subcommand this face adds to the command line."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+FACES = ("auto", "elicitation", "terminal")
+MISSING_SDK = (
+    "pi-ask mcp: the MCP SDK is not installed; install the extra: "
+    "uv tool install 'pi-ask[mcp]' (or pip install 'pi-ask[mcp]')"
+)
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``pi-ask mcp`` to the command line."""
+    parser = subparsers.add_parser(
+        "mcp",
+        help="Serve ask_user to an MCP host (Claude Code, Codex, Cursor, ...) on stdio",
+        description=(
+            "Run an MCP server on standard input and output with one tool, ask_user. It asks "
+            "through the host's own form (elicitation) or pi-ask's terminal UI in a running "
+            "inbox or a tmux popup, never on the host's terminal. Needs the pi-ask[mcp] extra."
+        ),
+    )
+    parser.add_argument("--config", type=Path, metavar="FILE", help="Settings file to use")
+    parser.add_argument(
+        "--session", type=Path, metavar="FILE", help="Session log to record the asks into"
+    )
+    parser.add_argument(
+        "--face",
+        choices=FACES,
+        help="How asks reach the user; overrides [mcp] face (default: the setting, auto)",
+    )
+    parser.add_argument(
+        "--http",
+        metavar="HOST:PORT",
+        help=(
+            "Serve streamable HTTP on HOST:PORT instead of stdio (e.g. 127.0.0.1:8765), "
+            "behind a bearer token (PI_ASK_MCP_TOKEN, or one written to the state folder)"
+        ),
+    )
+    parser.set_defaults(handler=run_mcp_command)
+
+
+def run_mcp_command(args: argparse.Namespace) -> int:
+    """Serve until stdin closes (over HTTP: until a signal); 0, or 2 without the SDK."""
+    try:
+        import anyio
+        import mcp  # noqa: F401
+    except ImportError:
+        print(MISSING_SDK, file=sys.stderr)
+        return 2
+
+    from pi_ask.mcp_face.server import build_server, serve_stdio
+
+    server = build_server(args.config, session=args.session, face=args.face)
+    if args.http is None:
+        anyio.run(serve_stdio, server)
+        return 0
+    from pi_ask.config.paths import state_dir
+    from pi_ask.mcp_face.http import parse_address, serve_http
+
+    host, port = parse_address(args.http)
+    anyio.run(serve_http, server, host, port, state_dir())
+    return 0

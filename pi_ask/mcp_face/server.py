@@ -1,0 +1,310 @@
+"""The ``ask_user`` MCP server, on the SDK's low-level ``Server``.
+
+The low-level server lets the tool advertise the contract's own input schema (option
+``label`` optional, so the label derivation works) and take the arguments as they came, so
+every problem with them is the contract's ``invalid_input`` result rather than an SDK error.
+
+Each call picks its route (``[mcp] face``):
+
+- **elicitation**: one form (``form.py``). On a 2026-07-28 connection the first round returns
+  an ``InputRequiredResult`` and the client's retry carries the reply; on older connections
+  the form goes out as a back-channel ``elicitation/create`` request while the call waits.
+- **terminal**: the full TUI through ``terminal_route.ask_in_terminal``.
+- neither: the non-interactive "Needs user input" result.
+
+While a call waits it sends a progress notification at once and then every
+``PROGRESS_INTERVAL_S`` (when the client gave a progress token), so hosts that reset their
+tool timeout on progress keep waiting. A ``notifications/cancelled`` cancels the waiting
+task: the flow closes and the ask stays resumable in the session log.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any, Literal
+
+import anyio
+from mcp import types
+from mcp.server import Server, ServerRequestContext
+from mcp.server.request_state import RequestStateBoundary, RequestStateSecurity
+from mcp.server.session import ServerSession
+from mcp.shared.exceptions import MCPError
+from mcp_types.version import is_version_at_least
+
+from pi_ask import __version__
+from pi_ask.config import SettingsStore, open_store
+from pi_ask.config.settings import McpFace as Face
+from pi_ask.contract import (
+    PROMPT_SNIPPET,
+    TOOL_LABEL,
+    TOOL_NAME,
+    InvalidPayload,
+    LoadedPayload,
+    ToolResult,
+    invalid_result,
+    load_payload,
+)
+from pi_ask.contract.tool import tool_definition
+from pi_ask.guarded_parse import load_json
+from pi_ask.mcp_face.form import build_form, form_result
+from pi_ask.mcp_face.terminal_route import TerminalRoute, ask_in_terminal
+from pi_ask.session.recorder import AskRecorder
+from pi_ask.state import AskState, non_interactive_result
+
+SERVER_NAME = "pi-ask"
+FORM_KEY = "ask"
+MRTR_VERSION = "2026-07-28"
+PROGRESS_INTERVAL_S = 10.0
+PROGRESS_MESSAGE = "Waiting for the user's answer"
+# A form may stay open for a long time; the sealed round state must outlive it.
+REQUEST_STATE_TTL_S = 24 * 3600.0
+
+Route = Literal["elicitation", "terminal"]
+
+
+def ask_user_tool() -> types.Tool:
+    """``ask_user`` as ``tools/list`` shows it: ``pi-ask tool --format mcp``, with hints."""
+    tool = types.Tool.model_validate(tool_definition("mcp"))
+    tool.annotations = types.ToolAnnotations(
+        title=TOOL_LABEL, read_only_hint=True, open_world_hint=False
+    )
+    return tool
+
+
+def call_result(result: ToolResult) -> types.CallToolResult:
+    """A contract result as MCP returns it: the text in ``content``, ``details`` structured.
+
+    Cancelled and ``invalid_input`` results are regular results (``isError`` false), as in pi.
+    """
+    return types.CallToolResult(
+        content=[types.TextContent(type="text", text=result.text)],
+        structured_content=result.details.to_json(),
+        is_error=False,
+    )
+
+
+class AskUserServer:
+    """The handlers of the ``ask_user`` server; ``server`` is what to run or connect to.
+
+    Args:
+        store: the settings, read again on every call (``[mcp] face``, presentation).
+        session: the session log to record into (the working directory's by default).
+        face: overrides ``[mcp] face`` for every call (``pi-ask mcp --face``).
+        terminal: the terminal route (tests stand a real one in).
+    """
+
+    def __init__(
+        self,
+        store: SettingsStore,
+        *,
+        session: Path | None = None,
+        face: Face | None = None,
+        terminal: TerminalRoute = ask_in_terminal,
+    ) -> None:
+        self._store = store
+        self._session = session
+        self._face = face
+        self._terminal = terminal
+        self.server: Server[Any] = Server(
+            SERVER_NAME,
+            version=__version__,
+            title="pi-ask",
+            instructions=PROMPT_SNIPPET,
+            on_list_tools=self._list_tools,
+            on_call_tool=self._call_tool,
+        )
+        # The 2026-07-28 round state is sealed and bound to the call's arguments by the SDK.
+        security = RequestStateSecurity.ephemeral(ttl=REQUEST_STATE_TTL_S)
+        self.server.middleware.append(RequestStateBoundary(security, default_audience=SERVER_NAME))
+
+    async def _list_tools(
+        self, ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=[ask_user_tool()])
+
+    async def _call_tool(
+        self, ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
+    ) -> types.CallToolResult | types.InputRequiredResult:
+        if params.name != TOOL_NAME:
+            return types.CallToolResult(
+                content=[types.TextContent(type="text", text=f"Unknown tool: {params.name}")],
+                is_error=True,
+            )
+        settings = self._store.snapshot()
+        loaded = load_payload(
+            params.arguments if params.arguments is not None else {},
+            present_single_as_multi=settings.behaviour.present_single_as_multi,
+        )
+        if isinstance(loaded, InvalidPayload):
+            return call_result(invalid_result(loaded))
+        routes = self._routes(ctx.session, self._face or settings.mcp.face)
+        if _is_mrtr(ctx) and params.input_responses:
+            retried = self._read_retry(params, loaded)
+            if retried is not None:
+                return call_result(retried)
+        recorder = AskRecorder.open(self._session)
+        ask_id = recorder.start(loaded.params, "tool")
+        try:
+            outcome = await self._ask(ctx, loaded, routes, ask_id, recorder.draft)
+        except anyio.get_cancelled_exc_class():
+            # notifications/cancelled (or the host went away): aborted, no reply is sent,
+            # and the ask stays resumable in the session log.
+            _report(f"the client cancelled ask {ask_id}; it stays resumable")
+            raise
+        if isinstance(outcome, types.InputRequiredResult):
+            return outcome
+        result = outcome or non_interactive_result(loaded.payload, "no_terminal")
+        if result.details.ends_ask:
+            recorder.finish()
+        return call_result(result)
+
+    def _routes(self, session: ServerSession, face: Face) -> tuple[Route, ...]:
+        """The routes to try, in order, for this client and face."""
+        form: tuple[Route, ...] = ("elicitation",) if _offers_forms(session) else ()
+        if face == "elicitation":
+            return form
+        if face == "terminal":
+            return ("terminal", *form)
+        return (*form, "terminal")
+
+    async def _ask(
+        self,
+        ctx: ServerRequestContext[Any],
+        loaded: LoadedPayload,
+        routes: tuple[Route, ...],
+        ask_id: str,
+        on_draft: Callable[[AskState], None],
+    ) -> ToolResult | types.InputRequiredResult | None:
+        """The first route's answer, the 2026-07-28 form round, or ``None`` (nobody reached)."""
+        async with _progress(ctx.session):
+            for route in routes:
+                if route == "terminal":
+                    answered = await self._terminal(
+                        loaded, ask_id=ask_id, store=self._store, on_draft=on_draft
+                    )
+                elif _is_mrtr(ctx):
+                    return _form_round(loaded, ask_id)
+                else:
+                    answered = await self._elicit(ctx, loaded)
+                if answered is not None:
+                    return answered
+        return None
+
+    async def _elicit(
+        self, ctx: ServerRequestContext[Any], loaded: LoadedPayload
+    ) -> ToolResult | None:
+        """The form over the back-channel (before 2026-07-28); ``None`` when the client fails."""
+        form = build_form(loaded.payload)
+        try:
+            reply = await ctx.session.elicit_form(
+                form.message, form.schema, related_request_id=ctx.request_id
+            )
+        except MCPError as err:
+            _report(f"the client could not show the form ({err}); trying the next route")
+            return None
+        return _reply_result(loaded, reply)
+
+    def _read_retry(
+        self, params: types.CallToolRequestParams, loaded: LoadedPayload
+    ) -> ToolResult | None:
+        """The result of a 2026-07-28 retry carrying our form's reply; ``None`` if it does not."""
+        reply = (params.input_responses or {}).get(FORM_KEY)
+        ask_id = _ask_id(params.request_state)
+        if reply is None or ask_id is None:
+            return None
+        if not isinstance(reply, types.ElicitResult):
+            _report("the client answered the form with something that is not a form reply")
+            return non_interactive_result(loaded.payload, "aborted")
+        result = _reply_result(loaded, reply)
+        if result.details.ends_ask:
+            recorder = AskRecorder.open(self._session)
+            recorder.start(loaded.params, "tool", ask_id=ask_id)
+            recorder.finish()
+        return result
+
+
+def _form_round(loaded: LoadedPayload, ask_id: str) -> types.InputRequiredResult:
+    """The 2026-07-28 form: an ``input_required`` result; the client retries with the reply."""
+    form = build_form(loaded.payload)
+    request = types.ElicitRequest(
+        params=types.ElicitRequestFormParams(message=form.message, requested_schema=form.schema)
+    )
+    return types.InputRequiredResult(
+        input_requests={FORM_KEY: request}, request_state=json.dumps({"askId": ask_id})
+    )
+
+
+def _reply_result(loaded: LoadedPayload, reply: types.ElicitResult) -> ToolResult:
+    result, problems = form_result(loaded.payload, reply.action, reply.content)
+    for problem in problems:
+        _report(problem)
+    return result
+
+
+def _offers_forms(session: ServerSession) -> bool:
+    """True when the client declared form elicitation (an empty ``elicitation`` means form)."""
+    capabilities = session.client_capabilities
+    elicitation = capabilities.elicitation if capabilities is not None else None
+    if elicitation is None:
+        return False
+    return elicitation.form is not None or elicitation.url is None
+
+
+def _is_mrtr(ctx: ServerRequestContext[Any]) -> bool:
+    return is_version_at_least(ctx.protocol_version, MRTR_VERSION)
+
+
+def _ask_id(request_state: str | None) -> str | None:
+    """The ask id our first round sealed into the round state, if it is there and well formed."""
+    if request_state is None:
+        return None
+    try:
+        state = load_json(request_state)
+    except ValueError:  # not JSON, or nested too deeply
+        return None
+    ask_id = state.get("askId") if isinstance(state, dict) else None
+    return ask_id if isinstance(ask_id, str) and 0 < len(ask_id) <= 64 else None
+
+
+@asynccontextmanager
+async def _progress(session: ServerSession) -> AsyncIterator[None]:
+    """Progress notifications for the length of a wait (a no-op without a progress token)."""
+    async with anyio.create_task_group() as group:
+        group.start_soon(_send_progress, session)
+        try:
+            yield
+        finally:
+            group.cancel_scope.cancel()
+
+
+async def _send_progress(session: ServerSession) -> None:
+    beat = 0
+    while True:
+        beat += 1
+        await session.report_progress(beat, None, PROGRESS_MESSAGE)
+        await anyio.sleep(PROGRESS_INTERVAL_S)
+
+
+def _report(line: str) -> None:
+    # stderr is the server's log in every MCP host; stdout carries the protocol.
+    print(f"pi-ask mcp: {line}", file=sys.stderr, flush=True)
+
+
+def build_server(
+    config: Path | None = None, *, session: Path | None = None, face: Face | None = None
+) -> AskUserServer:
+    """The server with the settings of ``config`` (the default file when ``None``)."""
+    return AskUserServer(open_store(config), session=session, face=face)
+
+
+async def serve_stdio(server: AskUserServer) -> None:
+    """Serve one host over standard input and output until it closes them."""
+    from mcp.server.stdio import stdio_server
+
+    lowlevel = server.server
+    async with stdio_server() as (read_stream, write_stream):
+        await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())

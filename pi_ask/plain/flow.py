@@ -1,0 +1,551 @@
+"""``PlainFlow``: the ask flow in line mode, and ``run_plain_flow``.
+
+Each typed line becomes the engine commands a TUI user's keys would send — a number is the
+cursor moved to that row and Enter (or Space on a multi question), text is the answer
+editor opened and saved, ``/note 2 text`` the option note editor opened on row 2 and saved.
+The engine decides everything else (advancing, the dirty-dismiss guard, auto-submit, the
+type-change confirmation), exactly as in the TUI; this module only words the state.
+
+Input rules (python-port.md §11): a number or a list of numbers (``1,3``) replaces the
+selection; ``/`` starts a command; any other line is the custom answer (``\\`` escapes a
+leading ``/``); an empty line keeps the answer and moves on; the review offers 1 Submit,
+2 Elaborate, 3 Cancel; Ctrl+C is dismiss through the guard; end of input aborts.
+"""
+
+from __future__ import annotations
+
+import re
+import signal
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from pi_ask.config.watcher import signature
+from pi_ask.errors import FlowInterrupted
+from pi_ask.plain import render
+from pi_ask.plain.lines import Empty, Numbers, Slash, Text, Typed, Unknown, parse_line, split_number
+from pi_ask.plain.terminal import (
+    Aborted,
+    AbortSignal,
+    EndOfInput,
+    LineTerminal,
+    Signalled,
+    open_line_terminal,
+)
+from pi_ask.state import (
+    DISMISS_NOTICE,
+    TYPE_CHANGE_CONFIRM_NOTICE,
+    Abort,
+    AskState,
+    BehaviourChanged,
+    Cancel,
+    ChangeQuestionType,
+    CloseEditor,
+    Command,
+    Confirm,
+    Dismiss,
+    EditAnswer,
+    EditNote,
+    MoveOption,
+    MoveTab,
+    OpenOptionNote,
+    OpenQuestionNote,
+    SubmitEditor,
+    Toggle,
+    answer_for,
+    apply,
+    build_result,
+    current_question,
+    editor_draft,
+    footer_notice,
+    is_draft_change,
+    is_review_tab,
+    is_row_selected,
+    question_rows,
+    transcript_lines,
+)
+from pi_ask.terminal_text import sanitize_block, sanitize_line
+
+if TYPE_CHECKING:
+    from pi_ask.config import SettingsStore
+    from pi_ask.contract.payload import Question
+    from pi_ask.contract.results import ToolResult
+    from pi_ask.notifications import Dispatch
+
+OnCommit = Callable[[AskState], None]
+BELL = "\a"
+ESCAPES = re.compile("[\x1b\x9b]")
+
+HELP = """\
+How to answer:
+  a number (2) chooses that option; a list (1,3) chooses several on a multiple-choice question
+  any other line is your own answer; start it with \\ to begin it with / or a digit
+  an empty line keeps the answer as it is and goes to the next question
+Commands:
+  /note N text   write a note on option N (/note N alone removes it)
+  /qnote text    write a note on the question (/qnote alone removes it)
+  /back          go to the previous question
+  /review        go to the review
+  /skip          leave this question unanswered and go on
+  /type          switch the question between one answer and several
+  /preview N     show all of option N's preview
+  /cancel        cancel the ask (Ctrl+C too); with answers given, asked twice
+  /help          this help
+End of input (Ctrl+D) ends the ask without an answer; it can be resumed later."""
+
+# What the engine's notices say about keys, in the plain face's words.
+_NOTICE_HINTS = {
+    DISMISS_NOTICE: " (Ctrl+C or /cancel again discards them.)",
+    TYPE_CHANGE_CONFIRM_NOTICE: " (Type /type again.)",
+}
+
+
+class _Problem(Exception):
+    """A line that cannot be applied: its message is printed and nothing changes."""
+
+
+class PlainFlow:
+    """One ask flow in line mode on a ``LineTerminal``; build it, then ``run()`` it once.
+
+    Args:
+        state: The starting state (``pi_ask.state.new_state``, maybe with resumed answers).
+        store: The settings store: the live behaviour (re-read when the file changes).
+        terminal: Where lines are read and text written.
+        notice: A notice to show from the start, beside the config's (drafts being off).
+        on_commit: Called with the state after every committed change (the draft hook).
+        abort: Once set, the flow ends as aborted (a host or client gave up).
+    """
+
+    def __init__(
+        self,
+        state: AskState,
+        *,
+        store: SettingsStore,
+        terminal: LineTerminal,
+        notice: str | None = None,
+        on_commit: OnCommit | None = None,
+        abort: AbortSignal | None = None,
+    ) -> None:
+        self._store = store
+        self._terminal = terminal
+        self._notice = notice
+        self._on_commit = on_commit
+        self._abort = abort
+        self._signature = signature(store.path)
+        self._behaviour = store.snapshot().behaviour
+        self.interrupted_by: int | None = None
+        # The custom row was chosen without text: the next line is that text.
+        self._awaiting_text = False
+        self._shown: object = None
+        self._said_notice: str | None = None
+        self.state = self._apply(state, BehaviourChanged(config_notice=self._startup_notice()))
+
+    # --- running ------------------------------------------------------------------------------
+
+    def run(self) -> ToolResult:
+        """Ask until the flow completes; returns the result (see ``run_plain_flow``)."""
+        self._say(*render.title_lines(self.state))
+        self._show()
+        notification = self._notify()
+        try:
+            self._ask()
+        finally:
+            notification.close()
+        result = build_result(self.state)
+        self._say("", *(sanitize_block(text) for _role, text in transcript_lines(result)))
+        return result
+
+    def _ask(self) -> None:
+        while not self.state.completed:
+            self._show()
+            self._terminal.write(self._prompt())
+            event = self._terminal.reader.read(self._abort)
+            if isinstance(event, str):
+                self._reload_settings()
+                self._line(event)
+            elif isinstance(event, Signalled) and event.number == signal.SIGINT:
+                self._terminal.write("\n")
+                self._send(Dismiss())
+            elif isinstance(event, Signalled):
+                self.interrupted_by = event.number
+                self._send(Abort())
+            elif isinstance(event, Aborted | EndOfInput):
+                self._terminal.write("\n")
+                self._send(Abort())
+
+    def _notify(self) -> Dispatch:
+        """The one "question waiting" notification, as the TUI sends it.
+
+        A terminal channel's escape sequence (OSC 9, 777, 99) becomes a plain bell here: the
+        plain face writes no escape sequence, and a bell is what every terminal can ring.
+        """
+        from pi_ask.notifications import (
+            TITLE,
+            dispatch,
+            given_label,
+            parse_channels,
+            subject_for,
+            waiting_message,
+        )
+
+        settings = self._store.snapshot().notifications
+        first = self.state.questions[0] if self.state.questions else None
+        subject = subject_for(given_label(first.label), first.prompt) if first else ""
+        channels, _warnings = parse_channels(settings.channels)
+        return dispatch(
+            channels,
+            title=TITLE,
+            message=waiting_message(subject),
+            write_terminal=self._ring,
+            timeout_s=settings.timeout_s,
+            enabled=settings.enabled,
+        )
+
+    def _ring(self, text: str) -> None:
+        self._terminal.write(BELL if ESCAPES.search(text) else text)
+
+    def _prompt(self) -> str:
+        if is_review_tab(self.state):
+            return render.REVIEW_PROMPT
+        return render.TEXT_PROMPT if self._awaiting_text else render.QUESTION_PROMPT
+
+    def _show(self) -> None:
+        """Print the question or the review when it changed, and any new notice."""
+        notice = footer_notice(self.state)
+        if notice is not None and notice != self._said_notice:
+            self._say(f"Notice: {sanitize_line(notice)}{_NOTICE_HINTS.get(notice, '')}")
+        self._said_notice = notice
+        if self.state.completed:
+            return
+        tab = self.state.tab
+        shown = (tab, current_question(self.state))
+        if shown == self._shown:
+            return
+        self._shown = shown
+        if is_review_tab(self.state):
+            self._say(*render.review_lines(self.state))
+        else:
+            self._say(*render.question_lines(self.state, tab))
+
+    def _say(self, *lines: str) -> None:
+        if lines:
+            self._terminal.write("".join(line + "\n" for line in lines))
+
+    # --- the engine ---------------------------------------------------------------------------
+
+    def _apply(self, before: AskState, command: Command) -> AskState:
+        after = apply(before, command, self._behaviour)
+        if self._on_commit is not None and is_draft_change(before, after):
+            self._on_commit(after)
+        return after
+
+    def _send(self, *commands: Command) -> None:
+        for command in commands:
+            self.state = self._apply(self.state, command)
+
+    def _reload_settings(self) -> None:
+        """Settings edited in the file apply from the next line on (no watcher needed)."""
+        now = signature(self._store.path)
+        if now == self._signature:
+            return
+        self._signature = now
+        self._store.reload()
+        self._behaviour = self._store.snapshot().behaviour
+        self._send(BehaviourChanged(config_notice=self._startup_notice()))
+
+    def _startup_notice(self) -> str | None:
+        config = self._store.notice
+        parts = [text for text in (config.text if config else None, self._notice) if text]
+        return " ".join(parts) or None
+
+    # --- one line -----------------------------------------------------------------------------
+
+    def _line(self, line: str) -> None:
+        typed = parse_line(line)
+        try:
+            if self._awaiting_text:
+                self._awaiting_text = False
+                if not isinstance(typed, Slash | Unknown):
+                    self._typed_text(line)
+                    return
+            if isinstance(typed, Unknown):
+                raise _Problem(f"There is no command {typed.word}; /help lists them.")
+            if isinstance(typed, Slash):
+                self._command(typed)
+            elif is_review_tab(self.state):
+                self._review_line(typed)
+            else:
+                self._question_line(typed, line)
+        except _Problem as problem:
+            self._say(str(problem))
+
+    def _question_line(self, typed: Typed, line: str) -> None:
+        question = self._question()
+        if isinstance(typed, Empty):
+            self._move_on()
+        elif isinstance(typed, Numbers) and not question.is_freeform:
+            self._choose(question, typed.values)
+        else:
+            text = typed.text if isinstance(typed, Text) else line
+            self._own_answer(question, text)
+            if question.type == "multi":
+                self._move_on()
+
+    def _review_line(self, typed: Typed) -> None:
+        if isinstance(typed, Numbers) and len(typed.values) == 1 and 1 <= typed.values[0] <= 3:
+            self._send(MoveOption(typed.values[0] - 1 - self.state.action), Confirm())
+            return
+        raise _Problem("Type 1 to submit, 2 to ask for elaboration, 3 to cancel; /help for more.")
+
+    def _typed_text(self, line: str) -> None:
+        """The line after choosing ``Type your own``: the text, or empty for none."""
+        question = self._question()
+        if line.strip():
+            self._own_answer(question, line.removeprefix("\\"))
+            if question.type != "multi":
+                return
+        self._move_on()
+
+    # --- answering ----------------------------------------------------------------------------
+
+    def _question(self) -> Question:
+        question = current_question(self.state)
+        if question is None:
+            raise _Problem("That works on a question: /back goes to the last one.")
+        return question
+
+    def _leave_editor(self) -> None:
+        """Close an editor the engine opened by itself (on an empty ``Type your own`` row)."""
+        if isinstance(self.state.view, EditAnswer | EditNote):
+            self._send(CloseEditor(editor_draft(self.state)))
+
+    def _go_to_row(self, index: int) -> None:
+        self._send(MoveOption(index - self.state.row))
+
+    def _move_on(self) -> None:
+        self._leave_editor()
+        self._send(MoveTab(1))
+
+    def _own_answer(self, question: Question, text: str) -> None:
+        """Open the answer editor on ``Type your own`` and save ``text`` (the engine trims)."""
+        self._leave_editor()
+        self._go_to_row(len(question_rows(question)) - 1)
+        if not isinstance(self.state.view, EditAnswer):
+            self._send(Confirm())
+        self._send(SubmitEditor(text))
+
+    def _choose(self, question: Question, numbers: tuple[int, ...]) -> None:
+        rows = question_rows(question)
+        wrong = [n for n in numbers if not 1 <= n <= len(rows)]
+        if wrong:
+            raise _Problem(f"There is no option {wrong[0]}: type a number from 1 to {len(rows)}.")
+        if question.type == "multi":
+            self._choose_several(question, numbers)
+        elif len(numbers) > 1:
+            raise _Problem(
+                "This question takes one answer: type one number (/type allows several)."
+            )
+        elif numbers[0] == len(rows):
+            self._choose_own(question)
+        else:
+            self._leave_editor()
+            self._go_to_row(numbers[0] - 1)
+            self._send(Confirm())
+
+    def _choose_own(self, question: Question) -> None:
+        """``Type your own`` on a one-answer question: its saved text, or ask for the text."""
+        answer = answer_for(self.state, question.id)
+        if answer is not None and answer.custom_text:
+            self._own_answer(question, answer.custom_text)
+        else:
+            self._ask_for_text()
+
+    def _ask_for_text(self) -> None:
+        self._awaiting_text = True
+        self._say("Type your answer (an empty line goes on without one).")
+
+    def _choose_several(self, question: Question, numbers: tuple[int, ...]) -> None:
+        """Make the chosen options exactly ``numbers`` (in that order), by toggling rows."""
+        self._leave_editor()
+        rows = question_rows(question)
+        custom = len(rows)
+        for index, row in enumerate(rows[:-1]):
+            if is_row_selected(self.state, question, row) and index + 1 not in numbers:
+                self._go_to_row(index)
+                self._send(Toggle())
+        for number in numbers:
+            if number != custom and not is_row_selected(self.state, question, rows[number - 1]):
+                self._go_to_row(number - 1)
+                self._send(Toggle())
+        answer = answer_for(self.state, question.id)
+        if answer is None or not answer.custom_text:
+            if custom in numbers:
+                self._ask_for_text()
+                return
+        elif answer.custom_selected != (custom in numbers):
+            self._go_to_row(custom - 1)
+            self._send(Toggle())
+        self._move_on()
+
+    def _skip(self, question: Question) -> None:
+        """Leave the question unanswered (notes stay) and go on."""
+        self._leave_editor()
+        rows = question_rows(question)
+        for index, row in enumerate(rows[:-1]):
+            if is_row_selected(self.state, question, row):
+                self._go_to_row(index)
+                self._send(Toggle())
+        if is_row_selected(self.state, question, rows[-1]):
+            if question.type == "multi":
+                self._go_to_row(len(rows) - 1)
+                self._send(Toggle())
+            else:
+                self._own_answer(question, "")
+        self._move_on()
+
+    # --- commands -----------------------------------------------------------------------------
+
+    def _command(self, typed: Slash) -> None:
+        name, rest = typed.name, typed.rest
+        if name == "help":
+            self._say(HELP)
+        elif name == "cancel":
+            self._send(Cancel())
+        elif name == "review":
+            self._leave_editor()
+            self._shown = None
+            self._send(MoveTab(len(self.state.questions) - self.state.tab))
+        elif name == "back":
+            if self.state.tab == 0:
+                raise _Problem("This is the first question.")
+            self._leave_editor()
+            self._send(MoveTab(-1))
+        elif name == "skip":
+            self._skip(self._question())
+        elif name == "type":
+            self._question()
+            self._leave_editor()
+            self._send(ChangeQuestionType())
+        elif name == "qnote":
+            self._question_note(rest)
+        elif name == "note":
+            self._option_note(rest)
+        elif name == "preview":
+            self._preview(rest)
+
+    def _question_note(self, text: str) -> None:
+        self._question()
+        self._leave_editor()
+        self._send(OpenQuestionNote(), SubmitEditor(text))
+        self._say("Question note saved." if text else "Question note removed.")
+
+    def _option_note(self, rest: str) -> None:
+        question = self._question()
+        number, text = split_number(rest)
+        options = len(question_rows(question)) - 1
+        if question.is_freeform or number is None or not 1 <= number <= options:
+            if question.is_freeform or options < 1:
+                raise _Problem("This question has no options to note; /qnote notes the question.")
+            raise _Problem(f"Type /note, an option number from 1 to {options}, then the note.")
+        self._leave_editor()
+        self._go_to_row(number - 1)
+        self._send(OpenOptionNote(), SubmitEditor(text))
+        self._say(f"Note saved on option {number}." if text else f"Note removed from {number}.")
+
+    def _preview(self, rest: str) -> None:
+        question = self._question()
+        number, _ = split_number(rest)
+        rows = question_rows(question)
+        row = rows[number - 1] if number is not None and 1 <= number < len(rows) else None
+        if row is None or row.option is None or not row.option.preview:
+            with_preview = [r.number for r in rows if r.option is not None and r.option.preview]
+            if not with_preview:
+                raise _Problem("No option of this question has a preview.")
+            listed = ", ".join(str(n) for n in with_preview)
+            raise _Problem(f"Type /preview and the number of an option with one: {listed}.")
+        self._say(*render.preview_lines(row.option, number or 0, None))
+
+
+def run_plain_flow(
+    state: AskState,
+    *,
+    store: SettingsStore,
+    notice: str | None = None,
+    on_commit: OnCommit | None = None,
+    abort: AbortSignal | None = None,
+    terminal: LineTerminal | None = None,
+) -> ToolResult:
+    """Ask the questions of ``state`` line by line on the terminal and return the result.
+
+    Args:
+        state: The starting state (``pi_ask.state.new_state(payload)``, maybe with answers).
+        store: The settings store (``pi_ask.config.open_store``).
+        notice: A notice to show from the start (drafts being off).
+        on_commit: Called with the state after every committed change (the draft hook).
+        abort: Once set (by any thread), the flow ends as aborted within a fraction of a
+            second; the result is cancelled and the ask stays resumable.
+        terminal: Where to read and write; by default ``/dev/tty`` (never stdout).
+
+    Returns:
+        The tool result, as the TUI would return it for the same answers.
+
+    Raises:
+        OSError: No controlling terminal could be opened (``terminal`` not given).
+        FlowInterrupted: SIGTERM or SIGHUP ended the flow (main thread only); exit with
+            ``128 + signal_number`` after printing its ``result``.
+    """
+    flow = _run_to_end(
+        state, store=store, notice=notice, on_commit=on_commit, abort=abort, terminal=terminal
+    )
+    return build_result(flow.state)
+
+
+def plain_face(
+    state: AskState,
+    *,
+    store: SettingsStore,
+    notice: str | None,
+    on_commit: OnCommit,
+    stop: AbortSignal,
+    terminal: LineTerminal | None = None,
+) -> AskState:
+    """The plain face in the shape ``pi-ask attach`` and ``pi-ask inbox`` call a face.
+
+    Returns the final (completed) state; ``stop`` set ends the flow as aborted at once.
+    ``terminal`` defaults to ``/dev/tty``.
+    SIGTERM or SIGHUP raise ``FlowInterrupted`` as in ``run_plain_flow``.
+    """
+    flow = _run_to_end(
+        state, store=store, notice=notice, on_commit=on_commit, abort=stop, terminal=terminal
+    )
+    return flow.state
+
+
+def _run_to_end(
+    state: AskState,
+    *,
+    store: SettingsStore,
+    notice: str | None,
+    on_commit: OnCommit | None,
+    abort: AbortSignal | None,
+    terminal: LineTerminal | None,
+) -> PlainFlow:
+    from pi_ask.plain.terminal import signals_to
+
+    line_terminal = open_line_terminal() if terminal is None else terminal
+    try:
+        flow = PlainFlow(
+            state,
+            store=store,
+            terminal=line_terminal,
+            notice=notice,
+            on_commit=on_commit,
+            abort=abort,
+        )
+        with signals_to(line_terminal.reader):
+            result = flow.run()
+    finally:
+        if terminal is None:
+            line_terminal.close()
+    if flow.interrupted_by is not None:
+        raise FlowInterrupted(result, flow.interrupted_by)
+    return flow

@@ -1,0 +1,163 @@
+"""The plain face's words: the state drawn as plain lines, no colour, no cursor movement.
+
+Everything a colour or a glyph says in the TUI is said here in words — ``(recommended)``,
+``(chosen)``, ``not chosen`` — so a screen reader, a log or a serial console lose nothing.
+Payload text is sanitized like everywhere else (python-port.md §7): no escape sequence a
+payload carries reaches the terminal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from pi_ask.contract.payload import Option, Question
+from pi_ask.state import (
+    REVIEW_ACTIONS,
+    AskState,
+    ReviewEntry,
+    Row,
+    answer_for,
+    is_row_selected,
+    question_rows,
+    review_entries,
+)
+from pi_ask.terminal_text import sanitize_block, sanitize_line
+
+PREVIEW_LINES = 12
+"""Preview lines shown under an option before ``/preview N`` is needed for the rest."""
+
+QUESTION_PROMPT = "answer> "
+TEXT_PROMPT = "your answer> "
+REVIEW_PROMPT = "review> "
+
+_INDENT = "     "
+ELABORATE = REVIEW_ACTIONS.index("Elaborate")
+_KIND = {
+    "single": "choose one",
+    "multi": "choose any number",
+    "preview": "choose one, each option has a preview",
+}
+
+
+def _block(text: str, indent: str) -> list[str]:
+    return [indent + line for line in sanitize_block(text).split("\n")]
+
+
+def title_lines(state: AskState) -> list[str]:
+    """The flow's opening lines: its title and how many questions follow."""
+    count = len(state.questions)
+    lines = [f"pi-ask: {sanitize_line(state.title)}"] if state.title else []
+    noun = "question" if count == 1 else "questions"
+    lines.append(f"{count} {noun}. Type /help at any prompt for the commands.")
+    return lines
+
+
+def question_lines(state: AskState, index: int) -> list[str]:
+    """Question ``index`` as it stands: header, prompt, numbered rows, notes, how to answer."""
+    question = state.questions[index]
+    kind = "type your answer" if question.is_freeform else _KIND.get(question.type, "")
+    header = f"Question {index + 1} of {len(state.questions)}: {sanitize_line(question.label)}"
+    lines = ["", f"{header} ({kind})", *_block(question.prompt, "")]
+    answer = answer_for(state, question.id)
+    for row in question_rows(question):
+        lines += _row_lines(state, question, row)
+    if answer is not None and answer.note:
+        lines += _block(answer.note, "Question note: ")
+    lines.append(how_to_answer(question))
+    return lines
+
+
+def how_to_answer(question: Question) -> str:
+    """The one line under the rows saying what to type."""
+    if question.is_freeform:
+        return "Type your answer; an empty line keeps it and goes on."
+    last = len(question_rows(question))
+    if question.type == "multi":
+        return (
+            f"Type the numbers you choose (1,3), from 1 to {last}, or your own answer; "
+            "an empty line keeps the answer and goes on."
+        )
+    return (
+        f"Type a number from 1 to {last}, or your own answer; "
+        "an empty line keeps the answer and goes on."
+    )
+
+
+def _row_lines(state: AskState, question: Question, row: Row) -> list[str]:
+    chosen = is_row_selected(state, question, row)
+    answer = answer_for(state, question.id)
+    if row.is_custom:
+        if question.is_freeform:
+            text = answer.custom_text if answer is not None else None
+            return [f"Your answer: {sanitize_line(text)}"] if text else []
+        text = answer.custom_text if answer is not None else None
+        line = f"  {row.number}. {row.label}"
+        if text:
+            line += f": {sanitize_line(text)} " + ("(chosen)" if chosen else "(not chosen)")
+        return [line]
+    option = row.option
+    assert option is not None
+    line = f"  {row.number}. {sanitize_line(row.label)}"
+    if option.recommended:
+        line += " (recommended)"
+    if chosen:
+        line += " (chosen)"
+    lines = [line]
+    if option.description:
+        lines += _block(option.description, _INDENT)
+    if option.preview:
+        lines += preview_lines(option, row.number or 0, PREVIEW_LINES)
+    note = answer.option_note(option.value) if answer is not None else None
+    if note:
+        lines += _block(note, _INDENT + "Note: ")
+    return lines
+
+
+def preview_lines(option: Option, number: int, limit: int | None) -> list[str]:
+    """Option ``number``'s preview under ``Preview:``, cut to ``limit`` lines when given."""
+    body = sanitize_block(option.preview or "").split("\n")
+    shown = body if limit is None else body[:limit]
+    lines = [_INDENT + "Preview:", *(_INDENT + "  " + line for line in shown)]
+    hidden = len(body) - len(shown)
+    if hidden:
+        lines.append(f"{_INDENT}({hidden} more lines: /preview {number} shows them all)")
+    return lines
+
+
+def review_lines(state: AskState) -> list[str]:
+    """Every answer and every note, then the three actions."""
+    # Listed as with Elaborate highlighted: notes on options not chosen show too.
+    entries = review_entries(replace(state, action=ELABORATE))
+    lines = ["", "Review your answers"]
+    for question, entry in zip(state.questions, entries, strict=True):
+        answer = answer_for(state, question.id)
+        typed = answer is not None and answer.custom_selected and bool(answer.custom_text)
+        lines += _entry_lines(entry, typed)
+    actions = ", ".join(f"{n} {label}" for n, label in enumerate(REVIEW_ACTIONS, start=1))
+    lines.append(f"Type {actions}. /back returns to the last question.")
+    return lines
+
+
+def _entry_lines(entry: ReviewEntry, typed: bool) -> list[str]:
+    """One question's review lines; ``typed``: its last choice is the user's own text."""
+    label = sanitize_line(entry.label)
+    if not entry.choices:
+        lines = [f"  {label}: unanswered"]
+    else:
+        texts = [sanitize_line(choice.label) for choice in entry.choices]
+        if typed:
+            texts[-1] += " (your own answer)"
+        lines = [f"  {label}: {', '.join(texts)}"]
+        lines += [
+            f"    Note on {sanitize_line(choice.label)}: {sanitize_line(choice.note)}"
+            for choice in entry.choices
+            if choice.note
+        ]
+    if entry.note:
+        lines.append(f"    Question note: {sanitize_line(entry.note)}")
+    lines += [
+        f"    Note on {sanitize_line(option)} (not chosen; sent only with Elaborate): "
+        f"{sanitize_line(note)}"
+        for option, note in entry.other_notes
+    ]
+    return lines

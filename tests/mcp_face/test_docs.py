@@ -1,0 +1,111 @@
+"""docs/mcp.md: every host's set-up snippet parses, and its command serves ``ask_user``."""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import re
+import shlex
+import shutil
+import sys
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from mcp import Client, StdioServerParameters
+
+from .helpers import PAYLOAD, FormHost
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "mcp.md"
+HOSTS = ("Claude Code", "Codex", "Cursor", "VS Code", "Gemini CLI", "opencode")
+FENCE = re.compile(r"```(\w+)\n(.*?)```", re.DOTALL)
+
+
+@dataclass(frozen=True)
+class Snippet:
+    host: str
+    language: str
+    text: str
+
+
+def host_sections() -> dict[str, str]:
+    text = DOC.read_text(encoding="utf-8")
+    setup = text.split("## Set-up per host", 1)[1].split("\n## ", 1)[0]
+    parts = re.split(r"^### (.+)$", setup, flags=re.MULTILINE)
+    return dict(zip(parts[1::2], parts[2::2], strict=True))
+
+
+def snippets() -> list[Snippet]:
+    found = []
+    for host, body in host_sections().items():
+        found.extend(Snippet(host, lang, code) for lang, code in FENCE.findall(body))
+        # An inline JSON fragment (opencode's older form) counts as a snippet too.
+        found.extend(
+            Snippet(host, "json", "{" + span + "}")
+            for span in re.findall(r"`(\"mcp\": \{.*?\}\})`", body)
+        )
+    return found
+
+
+def server_command(snippet: Snippet) -> list[str]:
+    """The command line a host would start, read the way that host reads its config."""
+    if snippet.language == "sh":
+        words = shlex.split(snippet.text)
+        assert words[:3] == ["claude", "mcp", "add"], words
+        return words[words.index("--") + 1 :]
+    if snippet.language == "toml":
+        entry = tomllib.loads(snippet.text)["mcp_servers"]["pi-ask"]
+        assert entry["tool_timeout_sec"] > 0
+        return [entry["command"], *entry["args"]]
+    config = json.loads(snippet.text)
+    if "mcpServers" in config:
+        entry = config["mcpServers"]["pi-ask"]
+    elif "servers" in config:
+        entry = config["servers"]["pi-ask"]
+    else:
+        mcp = config["mcp"]
+        entry = mcp["servers"]["pi-ask"] if "servers" in mcp else mcp["pi-ask"]
+    if isinstance(entry["command"], list):
+        assert entry["type"] == "local"
+        return list(entry["command"])
+    assert entry.get("type", "stdio") == "stdio"
+    if "timeout" in entry:
+        assert isinstance(entry["timeout"], int) and entry["timeout"] > 0
+    return [entry["command"], *entry.get("args", [])]
+
+
+def installed(command: str) -> str:
+    """``pi-ask`` as installed in this environment (the one beside this interpreter)."""
+    beside = Path(sys.executable).parent / command
+    found = str(beside) if beside.exists() else shutil.which(command)
+    assert found is not None, f"{command} is not installed"
+    return found
+
+
+def test_every_host_has_a_snippet_and_a_timeout_line() -> None:
+    sections = host_sections()
+    assert tuple(sections) == HOSTS
+    found = {snippet.host for snippet in snippets()}
+    assert found == set(HOSTS)
+    for host, body in sections.items():
+        assert "Tool timeout:" in body, host
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    "snippet", snippets(), ids=lambda s: f"{s.host}-{s.language}-{len(s.text)}"
+)
+async def test_the_snippet_starts_a_server_that_asks(snippet: Snippet, tmp_path: Path) -> None:
+    command, *args = server_command(snippet)
+    assert (command, args) == ("pi-ask", ["mcp"])
+    env = {name: value for name, value in os.environ.items() if name.startswith("PI_ASK_")}
+    env["PATH"] = os.environ.get("PATH", "")
+    server = StdioServerParameters(command=installed(command), args=args, env=env, cwd=tmp_path)
+    host = FormHost("accept", {"q1": "sqlite"})
+    async with Client(server, elicitation_callback=host) as client:
+        tools = [tool.name for tool in (await client.list_tools()).tools]
+        result = await client.call_tool("ask_user", copy.deepcopy(PAYLOAD))
+    assert tools == ["ask_user"]
+    assert result.structured_content["answers"]["db"]["values"] == ["sqlite"]  # type: ignore[index]

@@ -1,0 +1,264 @@
+"""The plain face fed real lines through a pipe: every question type, notes, review, bad input.
+
+Each run types its lines, then the input ends; a flow that did not finish by then ends as
+aborted, which the assertions would show.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+
+from pi_ask.plain import PlainFlow, plain_face
+from pi_ask.state import is_draft_change
+
+from .conftest import PAYLOAD_A, state_of
+
+ESCAPE = re.compile(r"[\x1b\x9b]")
+
+
+def test_submit_every_type_by_number(answer) -> None:
+    run = answer(None, "2", "1,3", "1", "1")
+    assert run.details["cancelled"] is False
+    answers = run.details["answers"]
+    assert answers["lang"]["values"] == ["go"]
+    assert answers["features"]["values"] == ["login", "sync"]
+    assert answers["layout"]["values"] == ["flat"]
+    assert "✓ Language: Go" in run.output
+    assert not ESCAPE.search(run.output)
+
+
+def test_the_question_is_worded_not_coloured(answer) -> None:
+    run = answer(None)
+    assert "Question 1 of 3: Language (choose one)" in run.output
+    assert "  1. Python (recommended)" in run.output
+    assert "     Fastest to prototype; the team knows it" in run.output
+    assert "  4. Type your own" in run.output
+    # End of input aborts: cancelled, nothing assumed.
+    assert run.details["cancelled"] is True
+
+
+def test_chosen_options_are_marked_in_words_when_revisited(answer) -> None:
+    run = answer(None, "2", "/back")
+    second_showing = run.output.split("Question 1 of 3")[2]
+    assert "  2. Go (chosen)" in second_showing
+
+
+def test_own_answer_on_single_and_multi(answer) -> None:
+    run = answer(None, "Zig", "1, 4", "Plugins", "2", "1")
+    answers = run.details["answers"]
+    assert answers["lang"]["customText"] == "Zig"
+    assert answers["features"]["values"] == ["login", "Plugins"]
+    assert answers["layout"]["values"] == ["split"]
+    assert run.details["cancelled"] is False
+
+
+def test_a_number_list_replaces_the_selection(answer) -> None:
+    run = answer(None, "", "1,2", "/back", "3", "", "1")
+    assert run.details["answers"]["features"]["values"] == ["sync"]
+
+
+def test_text_on_a_multi_question_keeps_the_options(answer) -> None:
+    run = answer(None, "", "1", "/back", "Offline mode", "", "1")
+    assert run.details["answers"]["features"]["values"] == ["login", "Offline mode"]
+
+
+def test_empty_line_keeps_the_answer_and_moves_on(answer) -> None:
+    run = answer(None, "3", "/back", "", "", "", "1")
+    assert run.details["answers"]["lang"]["values"] == ["rs"]
+    assert "features" not in run.details["answers"]
+
+
+def test_notes_and_elaborate(answer) -> None:
+    run = answer(None, "/note 3 is it worth it?", "/qnote team skills matter", "1", "", "", "2")
+    details = run.details
+    assert details["mode"] == "elaborate"
+    notes = [item["note"] for item in details["elaboration"]["items"]]
+    assert notes == ["team skills matter", "is it worth it?"]
+    assert "Note on Rust (not chosen; sent only with Elaborate): is it worth it?" in run.output
+    assert "Question note: team skills matter" in run.output
+
+
+def test_review_lists_answers_and_cancel_ends_cancelled(answer) -> None:
+    run = answer(None, "1", "2", "/review", "3")
+    assert "Review your answers" in run.output
+    assert "  Language: Python" in run.output
+    assert "  Features: CSV export" in run.output
+    assert "  Layout: unanswered" in run.output
+    assert run.details["cancelled"] is True
+    assert run.details["answers"]["lang"]["values"] == ["py"]
+
+
+def test_bad_input_changes_nothing(answer) -> None:
+    run = answer(None, "9", "0", "1,2", "/frobnicate", "/note 7 x", "1", "", "", "1")
+    assert "There is no option 9: type a number from 1 to 4." in run.output
+    assert "There is no option 0: type a number from 1 to 4." in run.output
+    assert "This question takes one answer" in run.output
+    assert "There is no command /frobnicate; /help lists them." in run.output
+    assert "Type /note, an option number from 1 to 3, then the note." in run.output
+    assert run.details["answers"] == {
+        "lang": {"values": ["py"], "labels": ["Python"], "indices": [1]}
+    }
+
+
+def test_review_refuses_what_is_not_an_action(answer) -> None:
+    run = answer(None, "/review", "4", "submit", "1")
+    assert run.output.count("Type 1 to submit, 2 to ask for elaboration, 3 to cancel") == 2
+    assert run.details["cancelled"] is False
+
+
+def test_custom_row_number_asks_for_the_text(answer) -> None:
+    run = answer(None, "4", "Zig", "", "", "1")
+    assert "Type your answer (an empty line goes on without one)." in run.output
+    assert run.details["answers"]["lang"]["customText"] == "Zig"
+
+
+def test_a_backslash_makes_a_number_or_slash_text(answer) -> None:
+    run = answer(None, "\\/opt/zig", "\\42", "", "1")
+    assert run.details["answers"]["lang"]["customText"] == "/opt/zig"
+    assert run.details["answers"]["features"]["customText"] == "42"
+
+
+def test_skip_leaves_the_question_unanswered(answer) -> None:
+    run = answer(None, "1", "1,2", "/back", "/skip", "/back", "/back", "/skip", "", "1")
+    assert "lang" not in run.details["answers"]
+    assert "features" not in run.details["answers"]
+
+
+def test_type_change_goes_through_the_engine(answer) -> None:
+    run = answer(None, "/type", "1,2", "", "", "1")
+    assert "Notice: Question type changed from single to multi." in run.output
+    assert run.details["answers"]["lang"]["values"] == ["py", "go"]
+
+
+def test_preview_is_shown_and_cut(answer) -> None:
+    lines = "\n".join(f"line {n}" for n in range(30))
+    payload = {
+        "questions": [
+            {
+                "id": "p",
+                "label": "P",
+                "prompt": "Pick",
+                "type": "preview",
+                "options": [
+                    {"value": "a", "label": "A", "preview": lines},
+                    {"value": "b", "label": "B", "preview": "b"},
+                ],
+            }
+        ]
+    }
+    run = answer(state_of(payload), "/preview 1", "/preview 3", "1", "1")
+    assert "(18 more lines: /preview 1 shows them all)" in run.output
+    assert "       line 29" in run.output
+    assert "Type /preview and the number of an option with one: 1, 2." in run.output
+
+
+def test_freeform_question_takes_the_whole_line(answer) -> None:
+    payload = {
+        "questions": [
+            {
+                "id": "f",
+                "label": "Name",
+                "prompt": "Your name?",
+                "options": [{"value": "x", "label": "x", "freeform": True}],
+            }
+        ]
+    }
+    run = answer(state_of(payload, freeform=True), "42", "1")
+    assert run.details["answers"]["f"]["customText"] == "42"
+
+
+def test_end_of_input_aborts_and_keeps_answers(answer) -> None:
+    run = answer(None, "2")
+    assert run.details["cancelled"] is True
+    assert run.details["reason"] == "aborted"
+    assert run.details["answers"]["lang"]["values"] == ["go"]
+
+
+def test_a_drafts_hook_sees_every_committed_change(answer) -> None:
+    run = answer(None, "2", "/note 1 hm", "1,3", "", "1")
+    assert run.drafts, "no draft recorded"
+    answered = [dict(s.answers) for s in run.drafts]
+    assert any("lang" in a and a["lang"].selected[0].value == "go" for a in answered)
+    assert run.drafts[-1].completed
+    # Each draft is a real change from the one before.
+    for before, after in zip(run.drafts, run.drafts[1:], strict=False):
+        assert is_draft_change(before, after)
+
+
+def test_the_dismiss_guard_and_cancel(answer) -> None:
+    run = answer(None, "2", "/cancel", "/cancel")
+    assert "Notice: Unsaved ask answers or drafts." in run.output
+    assert "(Ctrl+C or /cancel again discards them.)" in run.output
+    assert run.details["cancelled"] is True
+    assert run.details["reason"] == "cancelled"
+
+
+def test_hostile_payload_text_is_inert(answer) -> None:
+    payload = {
+        "title": "T\x1b]0;owned\x07",
+        "questions": [
+            {
+                "id": "q",
+                "label": "L\x1b[2J",
+                "prompt": "P\x9b31m\u202e",
+                "options": [{"value": "a", "label": "A\x1b[31m (recommended)"}],
+            }
+        ],
+    }
+    run = answer(state_of(payload), "1", "1")
+    assert not ESCAPE.search(run.output)
+    assert "^[]0;owned^G" in run.output
+    assert "<U+202E>" in run.output
+
+
+def test_the_abort_event_ends_a_flow_waiting_for_a_line(store, open_pipe) -> None:
+    abort = threading.Event()
+    flow = PlainFlow(
+        state_of(PAYLOAD_A.read_text()), store=store, terminal=open_pipe.terminal, abort=abort
+    )
+    # The input stays open (no end of input): only the event, set from another thread, ends it.
+    threading.Thread(target=abort.set).start()
+    result = flow.run()
+    assert result.details.cancelled
+    assert result.to_json()["details"]["reason"] == "aborted"  # type: ignore[index]
+
+
+def test_the_face_hook_of_attach_and_inbox(store, open_pipe) -> None:
+    open_pipe.write("2\n")
+    drafts: list[object] = []
+    stop = threading.Event()
+    # The answerer typed one answer; then the ask ended elsewhere (stop), input still open.
+    state = plain_face(
+        state_of(PAYLOAD_A.read_text()),
+        store=store,
+        notice="2 more waiting",
+        on_commit=lambda s: (drafts.append(s), stop.set()),
+        stop=stop,
+        terminal=open_pipe.terminal,
+    )
+    assert state.completed and state.cancel_reason == "aborted"
+    assert dict(state.answers)["lang"].selected[0].value == "go"
+    assert drafts
+    assert "Notice: 2 more waiting" in open_pipe.text
+
+
+def test_a_terminal_notification_rings_a_bell_without_escapes(store, open_pipe) -> None:
+    assert store.set("notifications.channels", ["osc9"]).ok
+    assert store.set("notifications.enabled", True).ok
+    abort = threading.Event()
+    flow = PlainFlow(
+        state_of(PAYLOAD_A.read_text()), store=store, terminal=open_pipe.terminal, abort=abort
+    )
+
+    def end_once_rung() -> None:
+        deadline = time.monotonic() + 10  # a cap on waiting for the bell, not a delay
+        while "\a" not in open_pipe.text and time.monotonic() < deadline:
+            time.sleep(0.01)
+        abort.set()
+
+    threading.Thread(target=end_once_rung).start()
+    flow.run()
+    assert "\a" in open_pipe.text
+    assert not ESCAPE.search(open_pipe.text)
