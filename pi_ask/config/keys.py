@@ -52,6 +52,8 @@ MCP_FACES = ("auto", "elicitation", "terminal")
 """How ``pi-ask mcp`` reaches the user: the host's form, pi-ask's terminal UI, or either."""
 THEMES = ("dark", "light", "high-contrast", "ansi")
 """The built-in themes; ``dark`` is the reference's look (screens.md)."""
+THEME_NAMES = (*THEMES, "auto")
+"""What ``theme.name`` may hold: a theme, or ``auto`` (dark or light, from the terminal)."""
 THEME_ROLES = (
     "accent",
     "muted",
@@ -247,8 +249,9 @@ KEYS: tuple[SettingKey, ...] = (
         "theme.name",
         "theme",
         "dark",
-        '"dark", "light", "high-contrast" or "ansi" (the terminal\'s own 16 colours).',
-        '"dark", "light", "high-contrast" or "ansi"',
+        '"dark", "light", "high-contrast", "ansi" (the terminal\'s own 16 colours), or "auto"\n'
+        "(dark or light, from the background colour the terminal reports).",
+        '"dark", "light", "high-contrast", "ansi" or "auto"',
     ),
     SettingKey(
         "theme.styles",
@@ -306,10 +309,10 @@ TOGGLE_ROWS: tuple[ToggleRow, ...] = (
     ToggleRow(
         "theme.name",
         "Theme",
-        "Colours of the ask flow: dark, light, high-contrast, or ansi (your terminal's own "
-        "palette). Applies at once.",
+        "Colours of the ask flow: dark, light, high-contrast, ansi (your terminal's own "
+        "palette), or auto (dark or light, as your terminal's background). Applies at once.",
         "Live settings",
-        THEMES,
+        THEME_NAMES,
     ),
     ToggleRow(
         "behaviour.present_single_as_multi",
@@ -382,7 +385,7 @@ def is_valid(kind: Kind, value: object) -> bool:
     if kind == "models":
         return isinstance(value, list) and all(is_model_entry(entry) for entry in value)
     if kind == "theme":
-        return value in THEMES
+        return value in THEME_NAMES
     if kind == "face":
         return value in FACES
     if kind == "styles":

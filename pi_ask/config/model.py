@@ -33,8 +33,8 @@ from pi_ask.config.keys import (
     MAX_TIMEOUT_S,
     MCP_FACES,
     SECTIONS,
+    THEME_NAMES,
     THEME_ROLES,
-    THEMES,
     Kind,
     SettingKey,
     is_channel_name,
@@ -101,7 +101,7 @@ _TYPES: dict[Kind, Any] = {
     "mcp_face": Literal[MCP_FACES],
     "models": list[ExtractionModel],
     "channels": Annotated[list[Channel], Field(min_length=1)],
-    "theme": Literal[THEMES],
+    "theme": Literal[THEME_NAMES],
     "face": Literal[FACES],
     "styles": Annotated[dict[str, str], AfterValidator(_check_styles)],
 }

@@ -129,6 +129,9 @@ class AskFlow:
         # Focus reports and query replies come out of the input before the key parser.
         self.reports = terminal_reports(self._input)
         self._focus_reports_on = False
+        # ``[theme] name = "auto"``: the shade the terminal reported, once it has.
+        self._background_shade: str | None = None
+        self._asked_background = False
         self.services = FlowServices(store, self._output)
         self.canvas = FlowCanvas(self._view, lambda: self.panel, self._terminal_size)
         self.app = self._create_application()
@@ -353,7 +356,7 @@ class AskFlow:
             # Loaded at the first key, not for the first frame: the bindings bring in the
             # engine's commands (and the worker thread of ``services`` preloads them).
             key_bindings=DynamicKeyBindings(self._key_bindings),
-            style=theme_style(self._settings.theme),
+            style=theme_style(self._settings.theme, self._background_shade),
             full_screen=False,
             erase_when_done=True,
             mouse_support=False,
@@ -419,7 +422,8 @@ class AskFlow:
             return
         if settings.theme != before.theme:
             # Live: the next frame draws in the new theme (the application reads its style).
-            self.app.style = theme_style(settings.theme)
+            self.app.style = theme_style(settings.theme, self._background_shade)
+            self._ask_background_shade()
         self.dispatch(BehaviourChanged(config_notice=self._startup_notice()))
 
     def _startup_notice(self) -> str | None:
@@ -451,10 +455,32 @@ class AskFlow:
             self._output.write_raw(ENABLE_FOCUS_REPORTS if on else DISABLE_FOCUS_REPORTS)
             self._output.flush()
 
+    def _ask_background_shade(self) -> None:
+        """For ``auto``, ask the terminal its background once (after the first frame)."""
+        auto = self._settings.theme.name == "auto"
+        if not auto or self._asked_background or self.reports is None or not self._first_frame_done:
+            return
+        self._asked_background = True
+        from pi_ask.tui.background import ask_background
+
+        ask_background(self.reports, self._write_raw, self._on_background_shade)
+
+    def _on_background_shade(self, shade: str) -> None:
+        self._background_shade = shade
+        if self._result is None:
+            self.app.style = theme_style(self._settings.theme, shade)
+            self.app.invalidate()
+
+    def _write_raw(self, text: str) -> None:
+        with contextlib.suppress(OSError):
+            self._output.write_raw(text)
+            self._output.flush()
+
     def _start_background(self) -> None:
         if self._result is not None or self._loop is None:
             return
         self._set_focus_reports(on=True)
+        self._ask_background_shade()
         if self._on_first_frame is not None:
             # Off the loop: an fsync on a busy disk must not hold up the first key.
             self._loop.run_in_executor(None, self._on_first_frame)

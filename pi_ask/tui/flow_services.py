@@ -36,13 +36,6 @@ _SOURCES: tuple[str, ...] = ("tool", "answer", "answer:again", "ask:replay", "as
 WATCH_INTERVAL_S = 0.25
 
 
-def given_label(question: Question | None) -> str | None:
-    """The label as the payload gave it; ``Q<n>`` labels were made up by normalization."""
-    if question is None or (question.label.startswith("Q") and question.label[1:].isdigit()):
-        return None
-    return question.label
-
-
 @dataclass(frozen=True, slots=True)
 class _Prepared:
     """What the worker thread readied: the notification to send and the bridges to load."""
@@ -60,7 +53,13 @@ def _prepare(settings: Settings, questions: tuple[Question, ...]) -> _Prepared:
     from importlib.metadata import entry_points
 
     from pi_ask.events import BRIDGE_GROUP  # the whole bus: registry, bridges
-    from pi_ask.notifications import TITLE, parse_channels, subject_for, waiting_message
+    from pi_ask.notifications import (
+        TITLE,
+        given_label,
+        parse_channels,
+        subject_for,
+        waiting_message,
+    )
     from pi_ask.notifications import dispatcher as _dispatcher  # noqa: F401 - off the loop too
 
     # What the first frame left for the first key: the bindings and the engine's commands and
@@ -71,7 +70,7 @@ def _prepare(settings: Settings, questions: tuple[Question, ...]) -> _Prepared:
 
     channels, _warnings = parse_channels(settings.notifications.channels)
     first = questions[0] if questions else None
-    subject = subject_for(given_label(first), first.prompt) if first else ""
+    subject = subject_for(given_label(first.label), first.prompt) if first else ""
     bridges = tuple(entry_points(group=BRIDGE_GROUP))
     return _Prepared(channels, TITLE, waiting_message(subject), bridges)
 

@@ -169,6 +169,11 @@ def build_style(
     return Style(list(rules.items()))
 
 
-def theme_style(theme: ThemeSettings) -> Style:
-    """The style sheet for the ``[theme]`` settings."""
-    return build_style(theme.name, theme.styles)
+def theme_style(theme: ThemeSettings, detected: str | None = None) -> Style:
+    """The style sheet for the ``[theme]`` settings.
+
+    ``auto`` is ``detected`` (``dark`` or ``light``, from the terminal's background), and
+    ``dark`` until the terminal has said.
+    """
+    name = (detected or "dark") if theme.name == "auto" else theme.name
+    return build_style(name, theme.styles)

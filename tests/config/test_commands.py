@@ -136,6 +136,7 @@ def test_schema_describes_every_section(capsys: pytest.CaptureFixture[str], conf
         "light",
         "high-contrast",
         "ansi",
+        "auto",
     ]
     assert schema["$defs"]["Ui"]["properties"]["face"]["enum"] == ["tui", "plain"]
     behaviour = schema["$defs"]["Behaviour"]["properties"]

@@ -39,7 +39,7 @@ _VALID: dict[str, st.SearchStrategy[object]] = {
         min_size=1,
         max_size=3,
     ),
-    "theme": st.sampled_from(["dark", "light", "high-contrast", "ansi"]),
+    "theme": st.sampled_from(["dark", "light", "high-contrast", "ansi", "auto"]),
     "face": st.sampled_from(["tui", "plain"]),
     "styles": st.dictionaries(
         st.sampled_from(["accent", "muted", "syntax_string", "selected-bg"]),

@@ -292,3 +292,61 @@ def test_the_themes_page_shows_each_theme_as_drawn(
     monkeypatch.delenv("NO_COLOR", raising=False)
     page = (Path(__file__).resolve().parents[2] / "docs" / "themes.md").read_text(encoding="utf-8")
     assert screen_legend(name, store) in page, f"docs/themes.md is out of date for {name}"
+
+
+@pytest.mark.parametrize(
+    ("body", "shade"),
+    [
+        ("rgb:ffff/ffff/ffff", "light"),
+        ("rgb:fdf6/f6e3/e3e3", "light"),
+        ("rgb:1e1e/1e1e/2e2e", "dark"),
+        ("rgb:00/00/00", "dark"),
+        ("rgba:ffff/ffff/ffff/ffff", "light"),
+        ("rgb:4/4/4", "dark"),
+        ("rgb:8/8/8", "light"),  # mid grey: black text has more contrast on it
+        ("rgb:c/c/c", "light"),
+        ("?", None),
+        ("rgb:zz/00/00", None),
+    ],
+)
+def test_the_background_reply_gives_a_shade(body: str, shade: str | None) -> None:
+    from pi_ask.tui.background import shade_of_reply
+
+    assert shade_of_reply(body) == shade
+
+
+def test_auto_asks_after_the_first_frame_and_a_reply_is_never_a_key(store: SettingsStore) -> None:
+    from pi_ask.tui.background import QUERY
+
+    assert store.set("theme.name", "auto").ok
+
+    async def scenario() -> None:
+        driver = await Driver(state_for("payload_a.json"), store).start()
+        # The first frame is drawn before the question, in dark; then the question is asked.
+        assert driver.style_at(0, 0).fg == "8abeb7"
+        await driver.until(lambda: QUERY in "".join(driver.stream.written))
+        driver.pipe.send_text("\x1b]11;rgb:ffff/ffff/ffff\x1b\\")
+        await driver.until(lambda: driver.style_at(0, 0).fg == "005f87")
+        # A second, late reply (and one split across reads) is taken out of the input too:
+        # had it reached the key parser, Esc would have cancelled and "1" chosen Python.
+        driver.pipe.send_text("\x1b]11;rgb:0000/")
+        driver.pipe.send_text("0000/0000\x1b\\")
+        await driver.press("down")
+        assert driver.flow.state.row == 1
+        assert not driver.flow.state.completed
+        assert driver.style_at(0, 0).fg == "005f87"  # the first reply decided
+        await driver.close()
+
+    run(scenario())
+
+
+def test_auto_without_an_answer_stays_dark(store: SettingsStore) -> None:
+    assert store.set("theme.name", "auto").ok
+
+    async def scenario() -> None:
+        driver = await Driver(state_for("payload_a.json"), store).start()
+        await driver.press("down")
+        assert driver.style_at(0, 0).fg == "8abeb7"
+        await driver.close()
+
+    run(scenario())

@@ -46,12 +46,19 @@ change applies to an open ask at once, whether made in the overlay or saved in t
 
 ```toml
 [theme]
-name = "light"          # "dark" (default), "light", "high-contrast", "ansi"
+name = "light"          # "dark" (default), "light", "high-contrast", "ansi", "auto"
 
 [theme.styles]           # optional: per-role overrides, prompt_toolkit style syntax
 accent = "#005f87 bold"
 selected-bg = "bg:#eeeeee"
 ```
+
+`auto` is `dark` or `light`, by the background colour the terminal reports. The ask asks
+the terminal once (OSC 11), right after its first frame, which it draws in `dark` meanwhile:
+nothing waits for a terminal that never answers (it stays `dark`). The reply arrives as
+input; pi-ask takes it out before the key reader for as long as the ask is open, so a reply,
+however late, is never read as keys. A terminal that answers only after the ask has closed
+would leave the reply to the shell; terminals answer within milliseconds.
 
 Roles: `accent`, `muted`, `dim`, `text`, `success`, `chosen`, `warning`, `error`,
 `syntax-string`, `selected-bg`, `cursor`, `active`. An override prompt_toolkit cannot read
