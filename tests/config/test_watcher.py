@@ -15,8 +15,7 @@ async def wait_for(predicate: Callable[[], bool], timeout: float = 60.0) -> bool
     """True as soon as ``predicate`` holds, False after ``timeout`` seconds.
 
     The default is a generous cap for a loaded machine; how fast a reload is (a fraction of
-    a second) is
-    measured by ``benchmarks/config_reload.py``, not here.
+    a second) is measured by ``benchmarks/config_reload.py``, not here.
     """
     deadline = asyncio.get_running_loop().time() + timeout
     while not predicate():
