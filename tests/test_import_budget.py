@@ -110,13 +110,19 @@ sys.exit(main(["ask", "--ui", "tui", sys.argv[3]]))
 """
 
 
-def heavy_before_first_frame(tmp_path: Path, probe: str = "") -> set[str]:
+def heavy_before_first_frame(
+    tmp_path: Path, probe: str = "", settings: dict[str, str] | None = None
+) -> set[str]:
     """Run the flow in a child (importing ``probe`` first); the heavy packages it held."""
-    return {name.split(".")[0] for name in modules_before_first_frame(tmp_path, probe)} & set(HEAVY)
+    modules = modules_before_first_frame(tmp_path, probe, settings)
+    return {name.split(".")[0] for name in modules} & set(HEAVY)
 
 
-def modules_before_first_frame(tmp_path: Path, probe: str = "") -> set[str]:
-    """Run the flow in a child (importing ``probe`` first); every module it held."""
+def modules_before_first_frame(
+    tmp_path: Path, probe: str = "", settings: dict[str, str] | None = None
+) -> set[str]:
+    """Run the flow in a child (importing ``probe`` first, ``settings`` in its environment);
+    every module it held."""
     report = tmp_path / "modules.json"
     env = {key: value for key, value in os.environ.items() if not key.startswith("PI_ASK_")}
     env.update(
@@ -124,6 +130,7 @@ def modules_before_first_frame(tmp_path: Path, probe: str = "") -> set[str]:
         PI_ASK_STATE_DIR=str(tmp_path / "state"),
         TERM="xterm-256color",
     )
+    env.update(settings or {})
     child = subprocess.run(
         [sys.executable, "-c", CHILD, str(report), probe, str(FIXTURE)],
         env=env,
@@ -148,6 +155,21 @@ def test_first_frame_imports_nothing_heavy(tmp_path: Path) -> None:
     assert heavy_before_first_frame(tmp_path) == set()
     # The same path as `pi-ask ask`: the session recorder wrote the payload first.
     assert list((tmp_path / "state" / "sessions").glob("*.jsonl"))
+
+
+def test_a_setting_in_the_environment_loads_nothing_heavy_either(tmp_path: Path) -> None:
+    # PI_ASK_* variables are decoded on the fast path (config/environment.py), not by
+    # pydantic-settings; a misspelled or unusual one would go through the model.
+    settings = {
+        "PI_ASK_BEHAVIOUR__SHOW_FOOTER_HINTS": "false",
+        "PI_ASK_NOTIFICATIONS__CHANNELS": '["bell"]',
+    }
+    assert heavy_before_first_frame(tmp_path, settings=settings) == set()
+
+
+def test_detector_sees_pydantic_for_a_misspelled_setting(tmp_path: Path) -> None:
+    misspelled = {"PI_ASK_BEHAVIOR__SHOW_FOOTER_HINTS": "false"}
+    assert "pydantic_settings" in heavy_before_first_frame(tmp_path, settings=misspelled)
 
 
 def test_first_frame_leaves_the_engine_and_the_results_for_later(tmp_path: Path) -> None:

@@ -352,14 +352,16 @@ def env_var_name(key: str) -> str:
 
 
 def is_setting_env_var(name: str) -> bool:
-    """True for a ``PI_ASK_*`` variable that overrides a setting (not ``PI_ASK_CONFIG``)."""
+    """True for a ``PI_ASK_*`` variable meant as a setting (not ``PI_ASK_CONFIG``).
+
+    A nested name (``PI_ASK_<TABLE>__<KEY>``) counts whatever its table, so a misspelled one
+    (``PI_ASK_BEHAVIOR__...``) is read, found to name no setting, and reported as such.
+    """
     upper = name.upper()
     if not upper.startswith(ENV_PREFIX):
         return False
     rest = upper[len(ENV_PREFIX) :]
-    return rest == "SCHEMA_VERSION" or any(
-        rest == section.upper() or rest.startswith(section.upper() + "__") for section in SECTIONS
-    )
+    return rest == "SCHEMA_VERSION" or "__" in rest or rest.lower() in SECTIONS
 
 
 def is_valid(kind: Kind, value: object) -> bool:
@@ -429,6 +431,15 @@ def is_channel(value: object) -> bool:
 def is_channel_name(value: str) -> bool:
     """One of ``CHANNEL_NAMES``, in any case, with spaces around or not."""
     return value.strip().lower() in CHANNEL_NAMES
+
+
+def channel_pattern() -> str:
+    """A regular expression for a channel entry written as text: a name of ``CHANNEL_NAMES``
+    (any case, spaces around) or an apprise URL; built from the registry, for the schema."""
+    from pi_ask.keymaps.key_ids import any_case
+
+    names = "|".join(any_case(name) for name in CHANNEL_NAMES)
+    return rf"^\s*(?:(?:{names})\s*$|{_URL.pattern})"
 
 
 def is_channel_url(value: str) -> bool:

@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Literal
 
 from pi_ask.config.document import CanonicalDocument, canonical_values
-from pi_ask.config.keys import KEYS_BY_NAME, is_setting_env_var, is_valid
+from pi_ask.config.environment import fast_environment
+from pi_ask.config.keys import KEYS_BY_NAME, is_valid
 from pi_ask.config.migrations import migrate
 from pi_ask.config.problems import ConfigProblem
 from pi_ask.config.settings import Settings, settings_from_values
@@ -88,11 +89,6 @@ def parse_text(data: bytes) -> FileContent:
         return FileContent("not_toml", detail=str(err))
 
 
-def has_setting_variables(environ: Mapping[str, str]) -> bool:
-    """True when any ``PI_ASK_*`` variable overrides a setting."""
-    return any(is_setting_env_var(name) for name in environ)
-
-
 def evaluate(
     document: Mapping[str, object] | None,
     environ: Mapping[str, str] | None = None,
@@ -112,7 +108,7 @@ def evaluate(
     env = os.environ if environ is None else environ
     canonical = canonical_values(migrate(document or {}))
     problems = list(canonical.problems)
-    values = None if thorough or has_setting_variables(env) else _fast_values(canonical)
+    values = None if thorough else _fast_values(canonical, env)
     keymaps_document = canonical.keymaps
     fast = values is not None
     sources: Mapping[str, str] = {}
@@ -141,8 +137,14 @@ def keymap_problems(found: tuple[KeymapProblem, ...]) -> list[ConfigProblem]:
     return problems
 
 
-def _fast_values(canonical: CanonicalDocument) -> Mapping[str, object] | None:
+def _fast_values(
+    canonical: CanonicalDocument, environ: Mapping[str, str]
+) -> Mapping[str, object] | None:
+    """The file's values with the variables' laid over them, when all are plainly valid."""
     for key, value in canonical.values.items():
         if not is_valid(KEYS_BY_NAME[key].kind, value):
             return None
-    return canonical.values
+    overrides = fast_environment(environ)
+    if overrides is None:
+        return None
+    return {**canonical.values, **overrides} if overrides else canonical.values

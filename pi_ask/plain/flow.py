@@ -36,7 +36,6 @@ from pi_ask.state import (
     TYPE_CHANGE_CONFIRM_NOTICE,
     Abort,
     AskState,
-    Behaviour,
     BehaviourChanged,
     Cancel,
     ChangeQuestionType,
@@ -140,10 +139,6 @@ class PlainFlow:
         self._said_notice: str | None = None
         self.state = self._apply(state, BehaviourChanged(config_notice=self._startup_notice()))
 
-    @property
-    def behaviour(self) -> Behaviour:
-        return self._behaviour
-
     # --- running ------------------------------------------------------------------------------
 
     def run(self) -> ToolResult:
@@ -154,8 +149,7 @@ class PlainFlow:
         try:
             self._ask()
         finally:
-            if notification is not None:
-                notification.close()
+            notification.close()
         result = build_result(self.state)
         self._say("", *(sanitize_block(text) for _role, text in transcript_lines(result)))
         return result
@@ -178,7 +172,7 @@ class PlainFlow:
                 self._terminal.write("\n")
                 self._send(Abort())
 
-    def _notify(self) -> Dispatch | None:
+    def _notify(self) -> Dispatch:
         """The one "question waiting" notification, as the TUI sends it.
 
         A terminal channel's escape sequence (OSC 9, 777, 99) becomes a plain bell here: the
