@@ -23,12 +23,14 @@ from pi_ask.config.watcher import signature
 from pi_ask.errors import FlowInterrupted
 from pi_ask.plain import render
 from pi_ask.plain.lines import Empty, Numbers, Slash, Text, Typed, Unknown, parse_line, split_number
+from pi_ask.plain.remote import Handoff, register
 from pi_ask.plain.terminal import (
     Aborted,
     AbortSignal,
     EndOfInput,
     LineTerminal,
     Signalled,
+    Woken,
     open_line_terminal,
 )
 from pi_ask.state import (
@@ -69,6 +71,7 @@ if TYPE_CHECKING:
     from pi_ask.config import SettingsStore
     from pi_ask.contract.payload import Question
     from pi_ask.contract.results import ToolResult
+    from pi_ask.events import RemoteResponse
     from pi_ask.notifications import Dispatch
 
 OnCommit = Callable[[AskState], None]
@@ -113,6 +116,8 @@ class PlainFlow:
         notice: A notice to show from the start, beside the config's (drafts being off).
         on_commit: Called with the state after every committed change (the draft hook).
         abort: Once set, the flow ends as aborted (a host or client gave up).
+        source: Who asked (``tool``, ``answer``, ``ask:replay``...), for the event bus.
+        tool_call_id: The ask's id; bridges then address the flow as ``tool:<id>``.
     """
 
     def __init__(
@@ -124,8 +129,15 @@ class PlainFlow:
         notice: str | None = None,
         on_commit: OnCommit | None = None,
         abort: AbortSignal | None = None,
+        source: str = "tool",
+        tool_call_id: str | None = None,
     ) -> None:
         self._store = store
+        self._source = source
+        self._tool_call_id = tool_call_id
+        self._flow_id: str | None = None
+        # Made by ``run``: submissions are applied on the thread that runs the flow.
+        self._handoff: Handoff | None = None
         self._terminal = terminal
         self._notice = notice
         self._on_commit = on_commit
@@ -146,11 +158,18 @@ class PlainFlow:
         self._say(*render.title_lines(self.state))
         self._show()
         notification = self._notify()
+        self._handoff = handoff = Handoff(self._terminal.reader.wake)
+        registration = register(
+            self, source=self._source, tool_call_id=self._tool_call_id, title=self.state.title
+        )
         try:
             self._ask()
         finally:
             notification.close()
+            # Submissions still waiting get no result: the flow is over.
+            handoff.drain(lambda _response: None)
         result = build_result(self.state)
+        registration.finish(result)
         self._say("", *(sanitize_block(text) for _role, text in transcript_lines(result)))
         return result
 
@@ -168,9 +187,39 @@ class PlainFlow:
             elif isinstance(event, Signalled):
                 self.interrupted_by = event.number
                 self._send(Abort())
+            elif isinstance(event, Woken) and self._handoff is not None:
+                self._handoff.drain(self._complete_now)
             elif isinstance(event, Aborted | EndOfInput):
                 self._terminal.write("\n")
                 self._send(Abort())
+
+    # --- the event bus (pi_ask.events.RemoteFlow) ---------------------------------------------
+
+    @property
+    def flow_id(self) -> str:
+        """The id bridges address this flow by."""
+        if self._flow_id is None:
+            from pi_ask.events import new_flow_id
+
+            self._flow_id = new_flow_id(self._tool_call_id)
+        return self._flow_id
+
+    @property
+    def questions(self) -> tuple[Question, ...]:
+        """The questions as currently presented."""
+        return self.state.questions
+
+    def complete(self, response: RemoteResponse) -> ToolResult | None:
+        """Apply a validated remote submission from any thread; the result, or ``None``."""
+        if self._handoff is None:
+            return None
+        return self._handoff.submit(response, self._complete_now)
+
+    def _complete_now(self, response: RemoteResponse) -> ToolResult | None:
+        if self.state.completed:
+            return None
+        self._send(response)
+        return build_result(self.state) if self.state.completed else None
 
     def _notify(self) -> Dispatch:
         """The one "question waiting" notification, as the TUI sends it.
@@ -473,6 +522,8 @@ def run_plain_flow(
     on_commit: OnCommit | None = None,
     abort: AbortSignal | None = None,
     terminal: LineTerminal | None = None,
+    source: str = "tool",
+    tool_call_id: str | None = None,
 ) -> ToolResult:
     """Ask the questions of ``state`` line by line on the terminal and return the result.
 
@@ -484,6 +535,8 @@ def run_plain_flow(
         abort: Once set (by any thread), the flow ends as aborted within a fraction of a
             second; the result is cancelled and the ask stays resumable.
         terminal: Where to read and write; by default ``/dev/tty`` (never stdout).
+        source: Who asked: ``tool``, ``answer``, ``ask:replay``... (for the event bus).
+        tool_call_id: The ask's id; bridges then address the flow as ``tool:<id>``.
 
     Returns:
         The tool result, as the TUI would return it for the same answers.
@@ -494,7 +547,14 @@ def run_plain_flow(
             ``128 + signal_number`` after printing its ``result``.
     """
     flow = _run_to_end(
-        state, store=store, notice=notice, on_commit=on_commit, abort=abort, terminal=terminal
+        state,
+        store=store,
+        notice=notice,
+        on_commit=on_commit,
+        abort=abort,
+        terminal=terminal,
+        source=source,
+        tool_call_id=tool_call_id,
     )
     return build_result(flow.state)
 
@@ -528,6 +588,8 @@ def _run_to_end(
     on_commit: OnCommit | None,
     abort: AbortSignal | None,
     terminal: LineTerminal | None,
+    source: str = "tool",
+    tool_call_id: str | None = None,
 ) -> PlainFlow:
     from pi_ask.plain.terminal import signals_to
 
@@ -540,6 +602,8 @@ def _run_to_end(
             notice=notice,
             on_commit=on_commit,
             abort=abort,
+            source=source,
+            tool_call_id=tool_call_id,
         )
         with signals_to(line_terminal.reader):
             result = flow.run()

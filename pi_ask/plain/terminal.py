@@ -47,11 +47,17 @@ class Aborted:
 
 
 @dataclass(frozen=True, slots=True)
+class Woken:
+    """``wake()`` was called: something for the flow arrived from another thread."""
+
+
+@dataclass(frozen=True, slots=True)
 class EndOfInput:
     """The input ended (Ctrl+D on an empty line, a closed pipe, a hung-up terminal)."""
 
 
-Event = str | Signalled | Aborted | EndOfInput
+Event = str | Signalled | Aborted | Woken | EndOfInput
+_WAKE = 0  # the pipe byte of ``wake()``; signal numbers are never 0
 
 
 class LineReader:
@@ -71,10 +77,14 @@ class LineReader:
             with contextlib.suppress(OSError):
                 os.close(fd)
 
-    def wake(self, number: int) -> None:
+    def signalled(self, number: int) -> None:
         """Report signal ``number`` to the waiting read (safe inside a signal handler)."""
         with contextlib.suppress(OSError):
             os.write(self._wake_w, bytes([number & 0xFF]))
+
+    def wake(self) -> None:
+        """Wake the waiting read (from any thread): it returns ``Woken``."""
+        self.signalled(_WAKE)
 
     def read(self, abort: AbortSignal | None = None) -> Event:
         """The next line (without its line ending), or what interrupted the wait."""
@@ -93,7 +103,8 @@ class LineReader:
                 self._ended = True
                 continue
             if self._wake_r in ready:
-                return Signalled(os.read(self._wake_r, 1)[0])
+                number = os.read(self._wake_r, 1)[0]
+                return Woken() if number == _WAKE else Signalled(number)
             if self._fd in ready:
                 self._fill()
 
@@ -125,7 +136,7 @@ def signals_to(reader: LineReader) -> Iterator[None]:
         return
     previous = {}
     for number in HANDLED_SIGNALS:
-        previous[number] = signal.signal(number, lambda n, _f: reader.wake(n))
+        previous[number] = signal.signal(number, lambda n, _f: reader.signalled(n))
     try:
         yield
     finally:
