@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -61,6 +62,8 @@ if TYPE_CHECKING:
     from pi_ask.tui.settings_panel import SettingsPanel
 
 OnCommit = Callable[[AskState], None]
+# An ask with a deadline shows a countdown for its last this many seconds.
+COUNTDOWN_S = 20
 
 
 class AskFlow:
@@ -78,6 +81,8 @@ class AskFlow:
         input: Where keys come from (default: the controlling terminal).
         output: Where the flow is drawn (default: the controlling terminal).
         cwd: The folder ``@`` completion lists (default: the working directory).
+        deadline_ms: When the ask times out (epoch ms): a countdown shows in its last
+            ``COUNTDOWN_S`` seconds, then the flow ends with ``reason: "timeout"``.
     """
 
     def __init__(
@@ -93,8 +98,11 @@ class AskFlow:
         input: Input | None = None,
         output: Output | None = None,
         cwd: Path | None = None,
+        deadline_ms: int | None = None,
     ) -> None:
         self._store = store
+        self._deadline_ms = deadline_ms
+        self._countdown: str | None = None
         self._settings = store.snapshot()
         self._source = source
         self._tool_call_id = tool_call_id
@@ -300,6 +308,8 @@ class AskFlow:
         self._loop_thread = threading.get_ident()
         restore = catch_signals(self._loop, self._on_signal)
         unsubscribe = self._store.subscribe(self._on_settings)
+        if self._deadline_ms is not None:
+            self._tick_deadline()
         try:
             try:
                 # No prompt_toolkit exception handler: it would wait for Enter on the terminal.
@@ -420,11 +430,49 @@ class AskFlow:
             self._ask_background_shade()
         self.dispatch(BehaviourChanged(config_notice=self._startup_notice()))
 
+    def set_notice(self, text: str | None) -> None:
+        """Replace the caller's notice (``notice``) from any thread, and redraw."""
+        loop = self._loop
+        if loop is None or threading.get_ident() == self._loop_thread:
+            self._replace_notice(text)
+        else:
+            # The loop may have closed meanwhile: the flow is over, nothing to show.
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(self._replace_notice, text)
+
+    def _replace_notice(self, text: str | None) -> None:
+        if text == self._notice:
+            return
+        self._notice = text
+        if self._result is None and self._loop is not None:
+            from pi_ask.state.commands import BehaviourChanged
+
+            self.dispatch(BehaviourChanged(config_notice=self._startup_notice()))
+
     def _startup_notice(self) -> str | None:
-        """The config's notice and the caller's, one after the other."""
+        """The config's notice, the caller's and the countdown, one after the other."""
         config = self._store.notice
-        parts = [text for text in (config.text if config else None, self._notice) if text]
-        return " ".join(parts) or None
+        texts = (config.text if config else None, self._notice, self._countdown)
+        return " ".join(text for text in texts if text) or None
+
+    def _tick_deadline(self) -> None:
+        """Show the countdown in the last seconds; at the deadline end with ``timeout``."""
+        if self._result is not None or self._loop is None or self._deadline_ms is None:
+            return
+        from pi_ask.state.commands import Abort, BehaviourChanged
+
+        left_ms = self._deadline_ms - time.time_ns() // 1_000_000
+        if left_ms <= 0:
+            self.dispatch(Abort(reason="timeout"))
+            return
+        if left_ms <= COUNTDOWN_S * 1000:
+            seconds = -(-left_ms // 1000)
+            self._countdown = f"Time left to answer: {seconds} s."
+            self.dispatch(BehaviourChanged(config_notice=self._startup_notice()))
+            wake_ms = left_ms - (seconds - 1) * 1000
+        else:
+            wake_ms = left_ms - COUNTDOWN_S * 1000
+        self._loop.call_later(wake_ms / 1000, self._tick_deadline)
 
     def _schedule_reset_expiry(self) -> None:
         """Redraw when the reset window closes, so ``[confirm reset]`` turns back."""
@@ -517,6 +565,7 @@ def run_ask_flow(
     on_first_frame: Callable[[], None] | None = None,
     input: Input | None = None,
     output: Output | None = None,
+    deadline_ms: int | None = None,
 ) -> ToolResult:
     """Open the ask flow on the terminal and return its result.
 
@@ -533,6 +582,7 @@ def run_ask_flow(
             session log's fsync of the payload).
         input: Key source for tests; default the controlling terminal.
         output: Drawing target for tests; default the controlling terminal.
+        deadline_ms: When the ask times out (epoch ms); see ``AskFlow``.
 
     Returns:
         The tool result (cancelled when the user cancelled or dismissed).
@@ -555,5 +605,6 @@ def run_ask_flow(
         on_first_frame=on_first_frame,
         input=input,
         output=output,
+        deadline_ms=deadline_ms,
     )
     return flow.run()
