@@ -14,8 +14,10 @@ leading ``/``); an empty line keeps the answer and moves on; the review offers 1
 
 from __future__ import annotations
 
+import math
 import re
 import signal
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -30,6 +32,7 @@ from pi_ask.plain.terminal import (
     EndOfInput,
     LineTerminal,
     Signalled,
+    TimedOut,
     Woken,
     open_line_terminal,
 )
@@ -76,6 +79,8 @@ if TYPE_CHECKING:
 
 OnCommit = Callable[[AskState], None]
 BELL = "\a"
+COUNTDOWN_MARKS = (20, 10, 5)
+"""Seconds before the deadline at which the plain face says how long is left."""
 ESCAPES = re.compile("[\x1b\x9b]")
 
 HELP = """\
@@ -118,6 +123,8 @@ class PlainFlow:
         abort: Once set, the flow ends as aborted (a host or client gave up).
         source: Who asked (``tool``, ``answer``, ``ask:replay``...), for the event bus.
         tool_call_id: The ask's id; bridges then address the flow as ``tool:<id>``.
+        deadline_ms: When the ask times out (epoch ms): the time left is said at 20, 10 and
+            5 seconds, then the flow ends with reason ``timeout``.
     """
 
     def __init__(
@@ -131,8 +138,11 @@ class PlainFlow:
         abort: AbortSignal | None = None,
         source: str = "tool",
         tool_call_id: str | None = None,
+        deadline_ms: int | None = None,
     ) -> None:
         self._store = store
+        self._deadline = deadline_ms / 1000 if deadline_ms is not None else None
+        self._countdown_said: set[int] = set()
         self._source = source
         self._tool_call_id = tool_call_id
         self._flow_id: str | None = None
@@ -177,8 +187,10 @@ class PlainFlow:
         while not self.state.completed:
             self._show()
             self._terminal.write(self._prompt())
-            event = self._terminal.reader.read(self._abort)
-            if isinstance(event, str):
+            event = self._terminal.reader.read(self._abort, until=self._next_tick())
+            if isinstance(event, TimedOut):
+                self._tick_deadline()
+            elif isinstance(event, str):
                 self._reload_settings()
                 self._line(event)
             elif isinstance(event, Signalled) and event.number == signal.SIGINT:
@@ -192,6 +204,29 @@ class PlainFlow:
             elif isinstance(event, Aborted | EndOfInput):
                 self._terminal.write("\n")
                 self._send(Abort())
+
+    # --- the deadline -------------------------------------------------------------------------
+
+    def _next_tick(self) -> float | None:
+        """When to look at the deadline next: a countdown mark not yet said, or the end."""
+        if self._deadline is None:
+            return None
+        # A mark already passed and not said yet comes at once (an ask resumed late).
+        marks = [self._deadline - s for s in COUNTDOWN_MARKS if s not in self._countdown_said]
+        return min([*marks, self._deadline])
+
+    def _tick_deadline(self) -> None:
+        assert self._deadline is not None
+        left = self._deadline - time.time()
+        if left <= 0:
+            self._terminal.write("\n")
+            self._send(Abort(reason="timeout"))
+            return
+        passed = {s for s in COUNTDOWN_MARKS if left <= s}
+        if passed - self._countdown_said:
+            self._countdown_said |= passed
+            # On a line of its own: the user may be half-way through typing one.
+            self._say("", f"Notice: Time left to answer: {math.ceil(left)} s.")
 
     # --- the event bus (pi_ask.events.RemoteFlow) ---------------------------------------------
 
@@ -524,6 +559,7 @@ def run_plain_flow(
     terminal: LineTerminal | None = None,
     source: str = "tool",
     tool_call_id: str | None = None,
+    deadline_ms: int | None = None,
 ) -> ToolResult:
     """Ask the questions of ``state`` line by line on the terminal and return the result.
 
@@ -537,6 +573,7 @@ def run_plain_flow(
         terminal: Where to read and write; by default ``/dev/tty`` (never stdout).
         source: Who asked: ``tool``, ``answer``, ``ask:replay``... (for the event bus).
         tool_call_id: The ask's id; bridges then address the flow as ``tool:<id>``.
+        deadline_ms: When the ask times out (epoch ms); it then ends with reason ``timeout``.
 
     Returns:
         The tool result, as the TUI would return it for the same answers.
@@ -555,29 +592,9 @@ def run_plain_flow(
         terminal=terminal,
         source=source,
         tool_call_id=tool_call_id,
+        deadline_ms=deadline_ms,
     )
     return build_result(flow.state)
-
-
-def plain_face(
-    state: AskState,
-    *,
-    store: SettingsStore,
-    notice: str | None,
-    on_commit: OnCommit,
-    stop: AbortSignal,
-    terminal: LineTerminal | None = None,
-) -> AskState:
-    """The plain face in the shape ``pi-ask attach`` and ``pi-ask inbox`` call a face.
-
-    Returns the final (completed) state; ``stop`` set ends the flow as aborted at once.
-    ``terminal`` defaults to ``/dev/tty``.
-    SIGTERM or SIGHUP raise ``FlowInterrupted`` as in ``run_plain_flow``.
-    """
-    flow = _run_to_end(
-        state, store=store, notice=notice, on_commit=on_commit, abort=stop, terminal=terminal
-    )
-    return flow.state
 
 
 def _run_to_end(
@@ -590,6 +607,7 @@ def _run_to_end(
     terminal: LineTerminal | None,
     source: str = "tool",
     tool_call_id: str | None = None,
+    deadline_ms: int | None = None,
 ) -> PlainFlow:
     from pi_ask.plain.terminal import signals_to
 
@@ -604,6 +622,7 @@ def _run_to_end(
             abort=abort,
             source=source,
             tool_call_id=tool_call_id,
+            deadline_ms=deadline_ms,
         )
         with signals_to(line_terminal.reader):
             result = flow.run()

@@ -18,6 +18,7 @@ import os
 import select
 import signal
 import threading
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Protocol, TextIO
@@ -52,11 +53,16 @@ class Woken:
 
 
 @dataclass(frozen=True, slots=True)
+class TimedOut:
+    """The read's ``until`` time came before a line."""
+
+
+@dataclass(frozen=True, slots=True)
 class EndOfInput:
     """The input ended (Ctrl+D on an empty line, a closed pipe, a hung-up terminal)."""
 
 
-Event = str | Signalled | Aborted | Woken | EndOfInput
+Event = str | Signalled | Aborted | Woken | TimedOut | EndOfInput
 _WAKE = 0  # the pipe byte of ``wake()``; signal numbers are never 0
 
 
@@ -86,17 +92,27 @@ class LineReader:
         """Wake the waiting read (from any thread): it returns ``Woken``."""
         self.signalled(_WAKE)
 
-    def read(self, abort: AbortSignal | None = None) -> Event:
-        """The next line (without its line ending), or what interrupted the wait."""
+    def read(self, abort: AbortSignal | None = None, until: float | None = None) -> Event:
+        """The next line (without its line ending), or what interrupted the wait.
+
+        Args:
+            abort: Checked while waiting; once set, the read returns ``Aborted``.
+            until: A ``time.time()`` at which the read gives up with ``TimedOut``.
+        """
         while True:
             line = self._take_line()
             if line is not None:
                 return line
             if self._ended:
                 return EndOfInput()
-            timeout = ABORT_POLL_S if abort is not None else None
             if abort is not None and abort.is_set():
                 return Aborted()
+            timeout = ABORT_POLL_S if abort is not None else None
+            if until is not None:
+                left = until - time.time()
+                if left <= 0:
+                    return TimedOut()
+                timeout = left if timeout is None else min(timeout, left)
             try:
                 ready, _, _ = select.select([self._fd, self._wake_r], [], [], timeout)
             except OSError:
