@@ -318,7 +318,13 @@ def _run_tui(
             from pi_ask.plain import run_plain_flow
 
             result = run_plain_flow(
-                state, store=store, notice=recorder.notice, on_commit=recorder.draft
+                state,
+                store=store,
+                source=source,
+                tool_call_id=ask_id,
+                notice=recorder.notice,
+                on_commit=recorder.draft,
+                deadline_ms=deadline_ms,
             )
         else:
             from pi_ask.tui import run_ask_flow
