@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
+import signal
 import threading
 import time
 from collections.abc import Callable
@@ -38,13 +40,13 @@ from pi_ask.errors import FlowInterrupted
 from pi_ask.keymaps.keymap import Keymaps
 from pi_ask.keymaps.ptk_bindings import set_escape_timeout
 from pi_ask.state.model import AskState, Behaviour, EditAnswer, EditNote
-from pi_ask.state.selectors import current_row, editor_draft, is_draft_change
+from pi_ask.state.selectors import current_question, current_row, editor_draft, is_draft_change
 from pi_ask.tui.editor_field import EditorField
 from pi_ask.tui.flow_canvas import FlowCanvas
 from pi_ask.tui.flow_services import FlowServices
 from pi_ask.tui.frame import FlowView
 from pi_ask.tui.lines_control import LinesControl
-from pi_ask.tui.preview_pane import max_scroll
+from pi_ask.tui.preview_pane import TOP, scroll_by
 from pi_ask.tui.signals import catch_signals
 from pi_ask.tui.terminal import Terminal, open_terminal
 from pi_ask.tui.terminal_reports import (
@@ -120,7 +122,7 @@ class AskFlow:
         self.panel: SettingsPanel | None = None
         self.interrupted_by: int | None = None
         self._result: ToolResult | None = None
-        self._preview_scroll = 0
+        self._preview_scroll = TOP
         self._preview_anchor = (state.tab, state.row)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._loop_thread: int | None = None
@@ -195,6 +197,7 @@ class AskFlow:
         editor_command = isinstance(command, SubmitEditor | CloseEditor | EditorNavigate)
         self._sync_editor(before, after, rehydrate=editor_command)
         self._sync_preview(after)
+        self.canvas.follow(from_top=(before.tab != after.tab))
         if self._on_commit is not None and is_draft_change(before, after):
             self._on_commit(after)
         if after.completed:
@@ -237,11 +240,36 @@ class AskFlow:
             raise error
         self.app.exit(exception=error)
 
-    def scroll_preview(self, delta: int) -> None:
-        """Scroll the preview box by ``delta`` preview lines."""
+    def scroll_preview(self, pages: int) -> bool:
+        """Scroll the preview box by ``pages`` of its rows; False when it could not move.
+
+        A page is the box's rows on the last frame less one, kept for context.
+        """
         row = current_row(self._state)
         option = row.option if row is not None else None
-        self._preview_scroll = max(0, min(self._preview_scroll + delta, max_scroll(option)))
+        width, rows = self.canvas.box
+        if rows < 1:
+            return False
+        step = pages * max(1, rows - 1)
+        scroll = scroll_by(option, width, self._preview_scroll, step, rows)
+        moved = scroll != self._preview_scroll
+        self._preview_scroll = scroll
+        self.app.invalidate()
+        return moved
+
+    def page(self, pages: int) -> None:
+        """PgUp/PgDn: the preview box while it can move that way, else the body."""
+        question = current_question(self._state)
+        row = current_row(self._state)
+        boxed = question is not None and question.type == "preview" and row and row.option
+        if boxed and self.scroll_preview(pages):
+            return
+        self.canvas.page(pages)
+        self.app.invalidate()
+
+    def scroll_to_edge(self, bottom: bool) -> None:
+        """Home/End (Ctrl+Home/Ctrl+End in an editor): the body's top or bottom."""
+        self.canvas.to_edge(bottom)
         self.app.invalidate()
 
     # --- the remote bridge (pi_ask.events.RemoteFlow) ----------------------------------------
@@ -314,8 +342,12 @@ class AskFlow:
             try:
                 # No prompt_toolkit exception handler: it would wait for Enter on the terminal.
                 result = await self.app.run_async(handle_sigint=False, set_exception_handler=False)
-            except OSError:
-                # The terminal went away (SIGHUP): the state still says how it ended.
+            except (OSError, EOFError) as error:
+                if self._result is None and _is_hang_up(error):
+                    # The terminal closed under the flow (its window, tmux kill-session): a
+                    # draw fails with EIO or the keys end, often before any SIGHUP arrives, and
+                    # a shell's child may get no SIGHUP at all. It is a hang-up all the same.
+                    self._on_signal(signal.SIGHUP)
                 if self._result is None:
                     raise
                 result = self._result
@@ -408,7 +440,7 @@ class AskFlow:
         anchor = (state.tab, state.row)
         if anchor != self._preview_anchor:
             self._preview_anchor = anchor
-            self._preview_scroll = 0
+            self._preview_scroll = TOP
 
     def _on_settings(self, settings: Settings) -> None:
         """Store subscriber: settings changed (a toggle, a reset, an edit of the file)."""
@@ -552,6 +584,14 @@ class AskFlow:
         if self._result is None:
             self.interrupted_by = number
             self.dispatch(Abort())
+
+
+_TERMINAL_GONE = frozenset({errno.EIO, errno.ENXIO, errno.EBADF, errno.EPIPE, errno.ENOTTY})
+
+
+def _is_hang_up(error: OSError | EOFError) -> bool:
+    """True when ``error`` says the terminal is gone (its keys ended, or it cannot be written)."""
+    return isinstance(error, EOFError) or error.errno in _TERMINAL_GONE
 
 
 def run_ask_flow(
