@@ -155,6 +155,12 @@ def _launches(workdir: Path, sink: NotifySink) -> tuple[Launch, ...]:
     write_history(
         log_path(workdir / "history-26mb", Path.cwd()), readme_payload(), size=HISTORY_BYTES
     )
+    # No PI_ASK_CONFIG / PI_ASK_STATE_DIR: the folders come from platformdirs, as for a user
+    # (under a HOME of its own; the warm-up run writes the default config file there).
+    home = workdir / "home"
+    chosen = ("PI_ASK_", "XDG_CONFIG_HOME", "XDG_STATE_HOME")
+    default_paths = {k: v for k, v in plain.items() if not k.startswith(chosen)}
+    default_paths["HOME"] = str(home)
     pi_ask = _pi_ask()
     ask = (pi_ask, "ask", str(readme))
     return (
@@ -166,6 +172,7 @@ def _launches(workdir: Path, sink: NotifySink) -> tuple[Launch, ...]:
         ),
         Launch("ask", ask, REVIEW_TAB, plain, keyed=True),
         Launch("ask_env", ask, REVIEW_TAB, {**plain, **SETTING_VARIABLE}),
+        Launch("ask_default_paths", ask, REVIEW_TAB, default_paths),
         # Its ten tabs do not all fit: the marker is the first question's prompt.
         Launch("ask_stress", (pi_ask, "ask", str(stress)), "Question number 1:", plain),
         Launch("ask_history", ask, REVIEW_TAB, history),
@@ -230,6 +237,7 @@ def budgets(
     heavy = ", ".join(loaded.heavy_at_first_frame) or "none"
     rss = max(loaded.rss_first_frame_mib, loaded.rss_settled_mib)
     env_ratio = paired_ratio(frames["ask_env"].frames_ms, floor.frames_ms)
+    paths_ratio = paired_ratio(frames["ask_default_paths"].frames_ms, floor.frames_ms)
     stress_ratio = paired_ratio(frames["ask_stress"].frames_ms, floor.frames_ms)
     history = frames["ask_history"]
     history_ratio = paired_ratio(history.frames_ms, ask.frames_ms)
@@ -245,6 +253,13 @@ def budgets(
             f"{env_ratio}x (median {frames['ask_env'].median_ms} ms)",
             f"<= {BUDGET_FRAME_RATIO}x",
             env_ratio <= BUDGET_FRAME_RATIO,
+        ),
+        Budget(
+            "first frame, the same with the default folders (platformdirs, no PI_ASK_CONFIG) "
+            "/ floor, per round",
+            f"{paths_ratio}x (median {frames['ask_default_paths'].median_ms} ms)",
+            f"<= {BUDGET_FRAME_RATIO}x",
+            paths_ratio <= BUDGET_FRAME_RATIO,
         ),
         Budget(
             "first frame, stress payload (20,000-line preview) / floor, per round",
