@@ -25,6 +25,7 @@ AREA_COMMANDS = (
     "pi_ask.tui.commands",
     "pi_ask.session.commands",
     "pi_ask.mcp_face.commands",
+    "pi_ask.inbox.commands",
 )
 _UI_CHOICES = ("auto", "tui", "plain", "rpc", "none")
 # Kept here, not imported from contract.tool, so building the parser loads no contract code.
@@ -126,11 +127,34 @@ def _add_ask(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="Session log to record into (default: this directory's log in $PI_ASK_STATE_DIR)",
     )
     ask.add_argument(
+        "--wait",
+        action="store_true",
+        help="With no terminal and no inbox or tmux to reach, wait for `pi-ask attach`",
+    )
+    ask.add_argument(
+        "--timeout",
+        type=_seconds,
+        metavar="S",
+        help="End the ask after S seconds with reason timeout (default: no deadline)",
+    )
+    ask.add_argument(
         "--resume",
         action="store_true",
         help="Reopen the newest unfinished ask with its draft answers instead (= pi-ask resume)",
     )
     ask.set_defaults(handler=_run_ask)
+
+
+def _seconds(text: str) -> float:
+    import math
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds above 0")
+    return value
 
 
 def _add_demo(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -245,6 +269,8 @@ def _run_ask(args: argparse.Namespace) -> int:
 
         args.id, args.list = None, False
         return resume_command(args)
+    if args.wait and args.ui == "none":
+        raise UsageError("ask --wait --ui none: nobody could answer; drop one of them")
     if args.ui == "rpc" and args.payload == "-":
         raise UsageError(
             "ask --ui rpc needs a PAYLOAD file: standard input carries the dialog responses"
@@ -263,7 +289,13 @@ def _ask(source: str | bytes, args: argparse.Namespace) -> int:
     from pi_ask.api import ask_with_status
 
     result, status = ask_with_status(
-        source, ui=args.ui, config=args.config, session=args.session, title=args.title
+        source,
+        ui=args.ui,
+        config=args.config,
+        session=args.session,
+        title=args.title,
+        wait=getattr(args, "wait", False),
+        timeout=getattr(args, "timeout", None),
     )
     _print_json(result.to_json())
     return status

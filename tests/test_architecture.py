@@ -15,7 +15,7 @@ from pi_ask.cli import AREA_COMMANDS
 PACKAGE = Path(__file__).resolve().parents[1] / "pi_ask"
 
 # Lowest first. A module may import its own package and anything on a lower layer.
-LAYERS: dict[str, int] = {
+LAYERS: dict[str, float] = {
     # Above the contract: FlowInterrupted carries a ToolResult.
     "pi_ask.errors": 1,
     "pi_ask.demo": 0,
@@ -33,6 +33,8 @@ LAYERS: dict[str, int] = {
     "pi_ask.dialogs": 4,
     "pi_ask.mcp_face": 4,
     "pi_ask.plain": 4,
+    # Answering from elsewhere runs the faces: above them, below the api that routes to it.
+    "pi_ask.inbox": 4.5,
     "pi_ask.api": 5,
     "pi_ask.cli_help": 5,
     "pi_ask.skill": 5,
