@@ -21,6 +21,7 @@ LAYERS: dict[str, float] = {
     "pi_ask.demo": 0,
     "pi_ask.terminal_text": 0,
     "pi_ask.guarded_parse": 0,
+    "pi_ask.signal_latch": 0,
     "pi_ask.lazy_names": -1,
     "pi_ask.contract": 0,
     "pi_ask.state": 1,

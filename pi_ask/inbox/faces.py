@@ -87,7 +87,8 @@ def plain_face(state: AskState, request: FaceRequest) -> AskState:
     """The line-mode face on the controlling terminal (``pi_ask.plain``).
 
     Its ``on_commit`` sees every committed change, the completion included, so the last
-    state it saw is the final one. The deadline ends it through the stop event.
+    state it saw is the final one. It says the time left before the deadline; the asker
+    ends it through the stop event.
 
     Raises:
         FlowInterrupted: A signal ended it (the ask stays pending).
@@ -102,6 +103,13 @@ def plain_face(state: AskState, request: FaceRequest) -> AskState:
         request.on_commit(changed)
 
     run_plain_flow(
-        state, store=request.store, notice=request.notice, on_commit=commit, abort=request.stop
+        state,
+        store=request.store,
+        notice=request.notice,
+        on_commit=commit,
+        abort=request.stop,
+        source="attach",
+        tool_call_id=request.ask_id,
+        deadline_ms=request.deadline_ms,
     )
     return final[0]

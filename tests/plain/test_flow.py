@@ -10,7 +10,7 @@ import re
 import threading
 import time
 
-from pi_ask.plain import PlainFlow, plain_face
+from pi_ask.plain import PlainFlow
 from pi_ask.state import is_draft_change
 
 from .conftest import PAYLOAD_A, state_of
@@ -225,25 +225,6 @@ def test_the_abort_event_ends_a_flow_waiting_for_a_line(store, open_pipe) -> Non
     assert result.to_json()["details"]["reason"] == "aborted"  # type: ignore[index]
 
 
-def test_the_face_hook_of_attach_and_inbox(store, open_pipe) -> None:
-    open_pipe.write("2\n")
-    drafts: list[object] = []
-    stop = threading.Event()
-    # The answerer typed one answer; then the ask ended elsewhere (stop), input still open.
-    state = plain_face(
-        state_of(PAYLOAD_A.read_text()),
-        store=store,
-        notice="2 more waiting",
-        on_commit=lambda s: (drafts.append(s), stop.set()),
-        stop=stop,
-        terminal=open_pipe.terminal,
-    )
-    assert state.completed and state.cancel_reason == "aborted"
-    assert dict(state.answers)["lang"].selected[0].value == "go"
-    assert drafts
-    assert "Notice: 2 more waiting" in open_pipe.text
-
-
 def test_a_terminal_notification_rings_a_bell_without_escapes(store, open_pipe) -> None:
     assert store.set("notifications.channels", ["osc9"]).ok
     assert store.set("notifications.enabled", True).ok
@@ -262,3 +243,17 @@ def test_a_terminal_notification_rings_a_bell_without_escapes(store, open_pipe) 
     flow.run()
     assert "\a" in open_pipe.text
     assert not ESCAPE.search(open_pipe.text)
+
+
+def test_a_passed_deadline_ends_the_flow_with_timeout(answer) -> None:
+    run = answer(None, "2", "1", deadline_ms=time.time_ns() // 1_000_000 - 1000)
+    assert run.details["cancelled"] is True
+    assert run.details["reason"] == "timeout"
+
+
+def test_the_time_left_is_said_once_within_the_last_seconds(answer) -> None:
+    run = answer(None, "2", deadline_ms=time.time_ns() // 1_000_000 + 15_000)
+    said = re.findall(r"Notice: Time left to answer: (\d+) s\.", run.output)
+    assert len(said) == 1 and 10 < int(said[0]) <= 15
+    # The input ended before the deadline: aborted, not timed out.
+    assert run.details["reason"] == "aborted"
