@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from pi_ask.contract import InvalidPayload, LoadedPayload, load_payload
+from pi_ask.signal_latch import held_signal
 
 if TYPE_CHECKING:
     from pi_ask.config import SettingsStore
@@ -363,6 +364,9 @@ class SignalAbort:
         if threading.current_thread() is threading.main_thread():
             for signum in self.SIGNALS:
                 self._previous[signum] = signal.signal(signum, self._handle)
+        held = held_signal()
+        if held is not None:  # it came during start-up: the ask ends as it begins
+            self._handle(held, None)
         return self
 
     def __exit__(self, *exc: object) -> None:

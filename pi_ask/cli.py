@@ -36,6 +36,22 @@ CONFIG_HELP = "Settings file to use (default: $PI_ASK_CONFIG, else the platform'
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     arguments = list(sys.argv[1:] if argv is None else argv)
+    if arguments[:1] and arguments[0] in _RESULT_COMMANDS:
+        from pi_ask.signal_latch import held_signal, hold_ending_signals
+
+        hold_ending_signals()
+        status = _run(arguments)
+        held = held_signal()
+        return 128 + held if held is not None and status < 128 else status
+    return _run(arguments)
+
+
+# Commands that owe stdout one result line: a signal during their start-up is held for the
+# face (pi_ask.signal_latch). Not ``answer``, whose model call may run for a long time.
+_RESULT_COMMANDS = frozenset({"ask", "demo", "resume"})
+
+
+def _run(arguments: list[str]) -> int:
     parser = build_parser(arguments[0] if arguments else None)
     args = parser.parse_args(arguments)
     handler = getattr(args, "handler", None)
@@ -297,7 +313,9 @@ def _ask(source: str | bytes, args: argparse.Namespace) -> int:
         wait=getattr(args, "wait", False),
         timeout=getattr(args, "timeout", None),
     )
-    _print_json(result.to_json())
+    from pi_ask.terminal_text import result_indent
+
+    _print_json(result.to_json(), indent=result_indent(sys.stdout, args.ui))
     return status
 
 

@@ -23,6 +23,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Protocol, TextIO
 
+from pi_ask.signal_latch import held_signal
+
 TTY_PATH = "/dev/tty"
 HANDLED_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 # How often a read looks at the abort event (only when one is given).
@@ -153,6 +155,9 @@ def signals_to(reader: LineReader) -> Iterator[None]:
     previous = {}
     for number in HANDLED_SIGNALS:
         previous[number] = signal.signal(number, lambda n, _f: reader.signalled(n))
+    held = held_signal()
+    if held is not None:  # it came during start-up (pi_ask.signal_latch)
+        reader.signalled(held)
     try:
         yield
     finally:

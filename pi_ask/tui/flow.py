@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
+import signal
 import threading
 import time
 from collections.abc import Callable
@@ -340,8 +342,12 @@ class AskFlow:
             try:
                 # No prompt_toolkit exception handler: it would wait for Enter on the terminal.
                 result = await self.app.run_async(handle_sigint=False, set_exception_handler=False)
-            except OSError:
-                # The terminal went away (SIGHUP): the state still says how it ended.
+            except (OSError, EOFError) as error:
+                if self._result is None and _is_hang_up(error):
+                    # The terminal closed under the flow (its window, tmux kill-session): a
+                    # draw fails with EIO or the keys end, often before any SIGHUP arrives, and
+                    # a shell's child may get no SIGHUP at all. It is a hang-up all the same.
+                    self._on_signal(signal.SIGHUP)
                 if self._result is None:
                     raise
                 result = self._result
@@ -578,6 +584,14 @@ class AskFlow:
         if self._result is None:
             self.interrupted_by = number
             self.dispatch(Abort())
+
+
+_TERMINAL_GONE = frozenset({errno.EIO, errno.ENXIO, errno.EBADF, errno.EPIPE, errno.ENOTTY})
+
+
+def _is_hang_up(error: OSError | EOFError) -> bool:
+    """True when ``error`` says the terminal is gone (its keys ended, or it cannot be written)."""
+    return isinstance(error, EOFError) or error.errno in _TERMINAL_GONE
 
 
 def run_ask_flow(
