@@ -96,9 +96,10 @@ class TerminalReports:
         position = 0
         while True:
             if self._pasting:
-                position = self._pass_paste(text, position, kept)
-                if self._pasting:
+                after = self._pass_paste(text, position, kept)
+                if after is None:
                     break
+                position = after
                 continue
             start = text.find("\x1b", position)
             if start < 0:
@@ -121,8 +122,9 @@ class TerminalReports:
                 position = taken
         return "".join(kept)
 
-    def _pass_paste(self, text: str, position: int, kept: list[str]) -> int:
-        """Pass pasted text through up to and with the paste end; hold a split end marker."""
+    def _pass_paste(self, text: str, position: int, kept: list[str]) -> int | None:
+        """Pass pasted text through up to and with the paste end, and return where it ends;
+        ``None`` when the text ends inside the paste (a split end marker is held back)."""
         end = text.find(PASTE_END, position)
         if end >= 0:
             self._pasting = False
@@ -133,7 +135,7 @@ class TerminalReports:
         )
         kept.append(text[position : len(text) - split])
         self._held = text[len(text) - split :]
-        return len(text)
+        return None
 
     def flush(self) -> str:
         """Release held-back text as keys (the escape timeout passed without more input)."""
