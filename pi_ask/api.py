@@ -94,6 +94,8 @@ async def ask_user_async(
     ui: UiMode = "auto",
     config: Path | None = None,
     title: str | None = None,
+    wait: bool = False,
+    timeout: float | None = None,
 ) -> ToolResult:
     """``ask_user`` for asyncio agent loops: the caller's loop keeps running while the user answers.
 
@@ -107,7 +109,9 @@ async def ask_user_async(
     """
     import asyncio
 
-    return await asyncio.to_thread(ask_user, payload, ui=ui, config=config, title=title)
+    return await asyncio.to_thread(
+        ask_user, payload, ui=ui, config=config, title=title, wait=wait, timeout=timeout
+    )
 
 
 def ask_with_status(
