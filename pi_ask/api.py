@@ -94,6 +94,8 @@ async def ask_user_async(
     ui: UiMode = "auto",
     config: Path | None = None,
     title: str | None = None,
+    wait: bool = False,
+    timeout: float | None = None,
 ) -> ToolResult:
     """``ask_user`` for asyncio agent loops: the caller's loop keeps running while the user answers.
 
@@ -107,7 +109,9 @@ async def ask_user_async(
     """
     import asyncio
 
-    return await asyncio.to_thread(ask_user, payload, ui=ui, config=config, title=title)
+    return await asyncio.to_thread(
+        ask_user, payload, ui=ui, config=config, title=title, wait=wait, timeout=timeout
+    )
 
 
 def ask_with_status(
@@ -185,7 +189,7 @@ def run_flow(
     if timeout is None:
         timeout = settings.routing.answer_timeout_s
     deadline_ms = _deadline_ms(timeout)
-    face = _pick_face(ui, settings.ui.face)
+    face = _pick_face(ui, terminal_face(store))
     if face != "tui":
         recorder.sync()  # the TUI syncs once its first frame is drawn
     if face == "elsewhere":
@@ -383,8 +387,18 @@ class SignalAbort:
         self.event.set()
 
 
+def terminal_face(store: SettingsStore) -> Literal["tui", "plain"]:
+    """The face a terminal gets when none was asked for: ``[ui] face``, plain on ``TERM=dumb``.
+
+    A terminal that cannot move its cursor gets the line-by-line face whatever the setting.
+    """
+    if os.environ.get("TERM") == "dumb":
+        return "plain"
+    return store.snapshot().ui.face
+
+
 def _pick_face(
-    ui: UiMode, terminal_face: str = "tui"
+    ui: UiMode, on_terminal: Literal["tui", "plain"] = "tui"
 ) -> Literal["tui", "plain", "rpc", "none", "elsewhere"]:
     if ui == "auto":
         from pi_ask.inbox.routing import in_foreground_terminal
@@ -392,10 +406,7 @@ def _pick_face(
         # A background child of a terminal must not draw over its host (python-port.md §11).
         if not in_foreground_terminal():
             return "elsewhere"
-        # A terminal that cannot move its cursor gets the line-by-line face; so does a
-        # user who chose it (``[ui] face``).
-        dumb = os.environ.get("TERM") == "dumb"
-        return "plain" if dumb or terminal_face == "plain" else "tui"
+        return on_terminal
     if ui in ("tui", "plain") and not has_terminal():
         # Asked for a terminal that is not there: the questions go back unanswered.
         print(

@@ -27,9 +27,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "1 nothing to answer or it was answered elsewhere."
         ),
     )
-    attach.add_argument(
-        "id", nargs="?", metavar="ID", help="Ask id, or a unique prefix (default: the oldest)"
-    )
+    attach.add_argument("id", nargs="?", metavar="ID", help="Ask id (or a unique prefix)")
     attach.add_argument("--list", action="store_true", help="List the pending asks, oldest first")
     attach.add_argument("--json", action="store_true", help="With --list: one JSON array")
     _add_common(attach)
@@ -49,13 +47,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def _add_common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--ui", choices=_FACES, default="tui", help="Face to answer in (default: tui)"
+        "--ui",
+        choices=_FACES,
+        help='Face to answer in (default: [ui] face, or "plain" when TERM=dumb)',
     )
-    parser.add_argument(
-        "--config",
-        metavar="FILE",
-        help="Settings file to use (default: $PI_ASK_CONFIG, else the platform's config folder)",
-    )
+    parser.add_argument("--config", metavar="FILE", help="Settings file to use")
 
 
 def attach_command(args: argparse.Namespace) -> int:
@@ -113,13 +109,14 @@ def _pick(found: list[PendingInfo], wanted: str | None) -> PendingInfo | None:
 def _answer(info: PendingInfo, args: argparse.Namespace) -> int:
     from pathlib import Path
 
+    from pi_ask.api import terminal_face
     from pi_ask.config import open_store
     from pi_ask.inbox.attach import answer_one
     from pi_ask.tui import FlowInterrupted
 
     store = open_store(Path(args.config) if args.config else None)
     try:
-        return answer_one(info, store=store, face=args.ui)
+        return answer_one(info, store=store, face=args.ui or terminal_face(store))
     except FlowInterrupted as stop:
         # A hang-up or a signal: nothing was sent, the ask stays pending with its drafts.
         return 128 + stop.signal_number
@@ -154,8 +151,9 @@ def inbox_command(args: argparse.Namespace) -> int:
     """``pi-ask inbox``."""
     from pathlib import Path
 
+    from pi_ask.api import terminal_face
     from pi_ask.config import open_store
     from pi_ask.inbox.inbox_app import run_inbox
 
     store = open_store(Path(args.config) if args.config else None)
-    return run_inbox(store=store, face=args.ui)
+    return run_inbox(store=store, face=args.ui or terminal_face(store))
