@@ -16,6 +16,7 @@ from pi_ask.config.settings import (
     ModelEntry,
     NotificationSettings,
     Settings,
+    TableEntry,
 )
 from pi_ask.config.store import (
     RESET_WINDOW_S,
@@ -42,6 +43,7 @@ __all__ = [
     "SettingKey",
     "Settings",
     "SettingsStore",
+    "TableEntry",
     "ToggleRow",
     "config_path",
     "open_store",

@@ -17,13 +17,24 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Discriminator,
+    Field,
+    Tag,
+    TypeAdapter,
+    ValidationError,
+    model_validator,
+)
 from pydantic import create_model as _create_model
 from pydantic_settings import BaseSettings, EnvSettingsSource, SettingsConfigDict
 from pydantic_settings.exceptions import SettingsError
 
 from pi_ask.config.keys import (
     CHANNEL_NAMES,
+    CHANNEL_WHEN,
     CURRENT_SCHEMA_VERSION,
     ENV_PREFIX,
     EXTRACTORS,
@@ -54,6 +65,12 @@ class ExtractionModel(BaseModel):
     ] = None
 
 
+When = Annotated[
+    Literal[CHANNEL_WHEN],  # type: ignore[valid-type]  # keys.py's names, one list
+    Field(description='"unfocused": only while the terminal does not have focus.'),
+]
+
+
 class CommandChannel(BaseModel):
     """A ``{ type = "command", command = "..." }`` notification channel."""
 
@@ -61,6 +78,43 @@ class CommandChannel(BaseModel):
 
     type: Literal["command"]
     command: Annotated[str, Field(pattern=r"\S", description="Shell command to run.")]
+    when: When | None = None
+
+
+class AppriseTable(BaseModel):
+    """``{ type = "apprise", url = "..." }`` or ``{ type = "apprise", config = "...", tags }``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    type: Literal["apprise"]
+    url: Annotated[
+        str | None, Field(pattern=r"^\s*[A-Za-z0-9]{1,32}://", description="An apprise URL.")
+    ] = None
+    config: Annotated[
+        str | None, Field(pattern=r"\S", description="An apprise config file (YAML or text).")
+    ] = None
+    tags: Annotated[
+        list[Annotated[str, Field(pattern=r"\S")]] | None,
+        Field(description="Notify the config's services with any of these tags."),
+    ] = None
+    when: When | None = None
+
+    @model_validator(mode="after")
+    def _one_source(self) -> AppriseTable:
+        if (self.url is None) == (self.config is None):
+            raise ValueError('needs url = "..." or config = "...", not both')
+        if self.url is not None and self.tags:
+            raise ValueError("tags apply to an apprise config file only")
+        return self
+
+
+class NamedChannelTable(BaseModel):
+    """``{ type = "<name>", when = "unfocused" }``: a named channel with options."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    type: Literal[CHANNEL_NAMES]  # type: ignore[valid-type]  # the registry's names
+    when: When | None = None
 
 
 def _check_channel_name(value: str) -> str:
@@ -71,7 +125,22 @@ def _check_channel_name(value: str) -> str:
 
 
 ChannelName = Annotated[str, AfterValidator(_check_channel_name)]
-Channel = ChannelName | CommandChannel
+
+
+def _table_kind(value: object) -> str:
+    kind = value.get("type") if isinstance(value, Mapping) else getattr(value, "type", None)
+    # The tags are capitalised: ``_reason`` leaves such member names out of its messages.
+    return {"command": "Command", "apprise": "Apprise"}.get(str(kind), "Named")
+
+
+# One table type per ``type`` value, so a bad table's reason names its own fields.
+ChannelTable = Annotated[
+    Annotated[CommandChannel, Tag("Command")]
+    | Annotated[AppriseTable, Tag("Apprise")]
+    | Annotated[NamedChannelTable, Tag("Named")],
+    Discriminator(_table_kind),
+]
+Channel = ChannelName | ChannelTable
 Binding = str | list[str]
 
 _TYPES: dict[Kind, Any] = {
@@ -179,7 +248,7 @@ def check_entry(kind: Kind, value: object, *, strict: bool) -> tuple[object, str
 
 @cache
 def _channel_adapter(named: bool) -> TypeAdapter[Any]:
-    return TypeAdapter(ChannelName if named else CommandChannel)
+    return TypeAdapter(ChannelName if named else ChannelTable)
 
 
 def read_environment(

@@ -44,8 +44,39 @@ class CommandEntry(Mapping[str, str]):
         return 2
 
 
-ChannelEntry = str | CommandEntry
-"""One valid channel entry: a channel name (``"terminal"``, ...), an apprise URL, a command."""
+@dataclass(frozen=True, slots=True)
+class TableEntry(Mapping[str, object]):
+    """Any other channel table (``{ type = "apprise", config = "...", tags = [...] }``,
+    ``{ type = "desktop", when = "unfocused" }``), as plain read-only data; lists are tuples,
+    so it stays hashable."""
+
+    items_: tuple[tuple[str, object], ...]
+
+    @classmethod
+    def of(cls, table: Mapping[object, object]) -> TableEntry:
+        """A read-only copy of ``table``."""
+        return cls(
+            tuple(
+                (str(key), tuple(value) if isinstance(value, list) else value)
+                for key, value in table.items()
+            )
+        )
+
+    def __getitem__(self, key: str) -> object:
+        for name, value in self.items_:
+            if name == key:
+                return value
+        raise KeyError(key)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(name for name, _ in self.items_)
+
+    def __len__(self) -> int:
+        return len(self.items_)
+
+
+ChannelEntry = str | CommandEntry | TableEntry
+"""One valid channel entry: a channel name (``"terminal"``, ...), an apprise URL, a table."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,7 +201,9 @@ def settings_from_values(values: Mapping[str, object], keymaps: Keymaps) -> Sett
 
 def _channel(entry: object) -> ChannelEntry:
     if isinstance(entry, Mapping):
-        return CommandEntry(str(entry["command"]))
+        if entry.get("type") == "command" and set(entry) == {"type", "command"}:
+            return CommandEntry(str(entry["command"]))
+        return TableEntry.of(entry)
     return str(entry)
 
 

@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from pi_ask.notifications.channel_list import DEFAULT_CHANNELS, parse_channels
     from pi_ask.notifications.channels import (
         AppriseChannel,
+        AppriseConfigChannel,
         BellChannel,
         CommandChannel,
         DesktopChannel,
@@ -75,6 +76,7 @@ _HOMES = {
     "DEFAULT_CHANNELS": "channel_list",
     "parse_channels": "channel_list",
     "AppriseChannel": "channels",
+    "AppriseConfigChannel": "channels",
     "BellChannel": "channels",
     "CommandChannel": "channels",
     "DesktopChannel": "channels",
@@ -103,6 +105,7 @@ __all__ = [
     "MESSAGE_LIMIT",
     "TITLE",
     "AppriseChannel",
+    "AppriseConfigChannel",
     "Attempt",
     "AttemptStatus",
     "BellChannel",

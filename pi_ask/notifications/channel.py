@@ -96,12 +96,15 @@ class SendContext:
         reached_desktop: Shared by the channels of one dispatch: set by a terminal channel
             whose sequence asks the terminal for a desktop notification, so ``desktop``
             does not show a second one.
+        focused: Whether the terminal has focus now: True, False, or None when it never
+            said (no focus reports).
     """
 
     write_terminal: Callable[[str], None] | None
     timeout_s: float
     cancel_scope: CancelScope
     reached_desktop: threading.Event = field(default_factory=threading.Event)
+    focused: Callable[[], bool | None] = lambda: None
 
     def terminal(self) -> Callable[[str], None]:
         """The terminal writer.
@@ -126,6 +129,6 @@ class Channel(Protocol):
         """Deliver ``notification``; return a short detail (may be empty) or raise."""
         ...
 
-    def to_plain(self) -> str | dict[str, str]:
+    def to_plain(self) -> str | dict[str, str] | dict[str, object]:
         """The config value this channel was parsed from (``"bell"``, ``{type=...}``)."""
         ...

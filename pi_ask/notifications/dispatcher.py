@@ -184,10 +184,13 @@ class Dispatch:
         notification: Notification,
         write_terminal: Callable[[str], None] | None,
         timeout_s: float,
+        focused: Callable[[], bool | None],
     ) -> None:
         reached_desktop = threading.Event()  # shared by this dispatch's channels
         for index in range(len(self._channels)):
-            context = SendContext(write_terminal, timeout_s, CancelScope(), reached_desktop)
+            context = SendContext(
+                write_terminal, timeout_s, CancelScope(), reached_desktop, focused
+            )
             try:
                 self._run_channel(index, notification, context)
             except Exception as err:  # e.g. no worker thread could be started
@@ -213,6 +216,7 @@ def dispatch(
     write_terminal: Callable[[str], None] | None,
     timeout_s: float = DEFAULT_TIMEOUT_S,
     enabled: bool = True,
+    focused: Callable[[], bool | None] = lambda: None,
 ) -> Dispatch:
     """Start sending one notification through ``channels``; returns at once.
 
@@ -226,6 +230,8 @@ def dispatch(
         timeout_s: How long each channel may take before it is abandoned; a value that is
             not a positive number means the default, 5 s.
         enabled: False sends nothing and records one skipped attempt.
+        focused: Whether the terminal has focus now (None: unknown), for channels that
+            send only while it has not (``when = "unfocused"``).
 
     Returns:
         The running dispatch. Call ``close()`` when the ask ends.
@@ -247,7 +253,7 @@ def dispatch(
         return running
     thread = threading.Thread(
         target=running._run,
-        args=(notification, write_terminal, float(timeout_s)),
+        args=(notification, write_terminal, float(timeout_s), focused),
         name="pi-ask-notify",
         daemon=True,
     )

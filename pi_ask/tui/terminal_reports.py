@@ -37,8 +37,11 @@ ENABLE_FOCUS_REPORTS = "\x1b[?1004h"
 DISABLE_FOCUS_REPORTS = "\x1b[?1004l"
 # An OSC reply: ESC ] <number> ; <body> ended by BEL or ST (ESC \).
 _OSC = re.compile(r"\x1b\](\d+);([^\x07\x1b]*)(?:\x07|\x1b\\)")
-# A prefix that may still grow into a report: held back at the end of a read.
-_PARTIAL = re.compile(r"\x1b(?:\[|\](?:\d+(?:;[^\x07\x1b]*(?:\x1b)?)?)?)?\Z")
+# Bracketed paste: what the user pastes passes through untouched, whatever it holds.
+PASTE_START = "\x1b[200~"
+PASTE_END = "\x1b[201~"
+# A prefix that may still grow into a report or a paste mark: held back at the end of a read.
+_PARTIAL = re.compile(r"\x1b(?:\[(?:2(?:00?)?)?|\](?:\d+(?:;[^\x07\x1b]*(?:\x1b)?)?)?)?\Z")
 # A reply longer than this is not one we asked for: let it through as keys.
 MAX_REPORT = 1024
 
@@ -56,6 +59,7 @@ class TerminalReports:
         self._focus: list[Callable[[bool], None]] = []
         self._osc: dict[int, list[Callable[[str], None]]] = {}
         self._held = ""
+        self._pasting = False
         self.focused: bool | None = None
         """The last focus report: True (focused), False, or None when none came yet."""
 
@@ -89,6 +93,10 @@ class TerminalReports:
         kept: list[str] = []
         position = 0
         while True:
+            if self._pasting:
+                position = self._pass_paste(text, position, kept)
+                if self._pasting:
+                    break
             start = text.find("\x1b", position)
             if start < 0:
                 kept.append(text[position:])
@@ -98,12 +106,32 @@ class TerminalReports:
             if taken is None:  # unfinished: hold it back for the next read
                 self._held = text[start:]
                 break
-            if taken == start:  # an ESC that starts no report: a key
+            if text.startswith(PASTE_START, start):
+                self._pasting = True
+                kept.append(PASTE_START)
+                position = start + len(PASTE_START)
+            elif taken == start:  # an ESC that starts no report: a key
                 kept.append("\x1b")
                 position = start + 1
             else:
                 position = taken
         return "".join(kept)
+
+    def _pass_paste(self, text: str, position: int, kept: list[str]) -> int:
+        """Pass pasted text through up to its end mark; hold a split end mark back."""
+        end = text.find(PASTE_END, position)
+        if end >= 0:
+            self._pasting = False
+            kept.append(text[position : end + len(PASTE_END)])
+            return end + len(PASTE_END)
+        cut = len(text)
+        for size in range(len(PASTE_END) - 1, 0, -1):
+            if text.endswith(PASTE_END[:size]):
+                cut = len(text) - size
+                break
+        kept.append(text[position:cut])
+        self._held = text[cut:]
+        return len(text)
 
     def flush(self) -> str:
         """Release held-back text as keys (the escape timeout passed without more input)."""
@@ -112,7 +140,9 @@ class TerminalReports:
 
     def _take(self, text: str, start: int) -> int | None:
         """Where a report at ``start`` ends (after dispatching it), ``start`` if none, or
-        ``None`` when the text ends inside what may still become one."""
+        ``None`` when the text ends inside what may still become one (or a paste mark)."""
+        if text.startswith(PASTE_START, start):
+            return start
         for sequence, focused in ((FOCUS_IN, True), (FOCUS_OUT, False)):
             if text.startswith(sequence, start):
                 self._report_focus(focused)
@@ -148,15 +178,33 @@ class _FilteringParser(Vt100Parser):
     def __init__(self, parser: Vt100Parser, reports: TerminalReports) -> None:
         super().__init__(parser.feed_key_callback)
         self.reports = reports
+        self._inside = False
 
     def feed(self, data: str) -> None:
-        super().feed(self.reports.feed(data))
+        # prompt_toolkit's parser feeds itself the rest of a read when a paste starts: that
+        # text was filtered already, and filtering it again would see it outside the paste.
+        if self._inside:
+            super().feed(data)
+            return
+        self._inside = True
+        try:
+            super().feed(self.reports.feed(data))
+        finally:
+            self._inside = False
 
     def flush(self) -> None:
         held = self.reports.flush()
         if held:
-            super().feed(held)
+            self.feed_unfiltered(held)
         super().flush()
+
+    def feed_unfiltered(self, data: str) -> None:
+        """Feed ``data`` to the parser as it is (it was filtered already)."""
+        self._inside = True
+        try:
+            super().feed(data)
+        finally:
+            self._inside = False
 
 
 def terminal_reports(app_input: object) -> TerminalReports | None:

@@ -33,8 +33,26 @@ _VALID: dict[str, st.SearchStrategy[object]] = {
     ),
     "channels": st.lists(
         st.one_of(
-            st.sampled_from(["bell", "osc9", "osc777", "ntfys://topic", "dbus://"]),
-            st.fixed_dictionaries({"type": st.just("command"), "command": st.just("echo hi")}),
+            st.sampled_from(
+                ["bell", "osc9", "osc777", "osc99", "terminal", "desktop", "ntfys://topic"]
+            ),
+            st.fixed_dictionaries(
+                {"type": st.just("command"), "command": st.just("echo hi")},
+                optional={"when": st.sampled_from(["always", "unfocused", "later"])},
+            ),
+            st.fixed_dictionaries(
+                {"type": st.just("apprise")},
+                optional={
+                    "config": st.just("a.yml"),
+                    "url": st.just("json://h/"),
+                    "tags": st.sampled_from([["a"], [], [""], "a"]),
+                    "when": st.just("unfocused"),
+                },
+            ),
+            st.fixed_dictionaries(
+                {"type": st.sampled_from(["desktop", "bell", "nope"])},
+                optional={"when": st.sampled_from(["unfocused", 3])},
+            ),
         ),
         min_size=1,
         max_size=3,

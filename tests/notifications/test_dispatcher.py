@@ -80,16 +80,16 @@ def test_hanging_channel_delays_neither_the_caller_nor_the_next_channel(
         title="pi ask",
         message=MESSAGE,
         write_terminal=terminal.write,
-        # Room for the apprise channel to import apprise on a loaded machine.
-        timeout_s=2.0,
+        # Room for the apprise command to start and import apprise on a loaded machine.
+        timeout_s=8.0,
     )
     # The first channel sleeps 30 s, so nothing can have finished when dispatch returns.
     early = (running.done, running.attempts)
     assert early == (False, ())
-    assert http_sink.received.wait(10)
-    assert running.wait(10)
+    assert http_sink.received.wait(30)
+    assert running.wait(30)
     assert running.attempts == (
-        Attempt("command", "failed", "timed out after 2 s; abandoned"),
+        Attempt("command", "failed", "timed out after 8 s; abandoned"),
         Attempt("json://…", "attempted"),
     )
     assert (http_sink.bodies[0]["title"], http_sink.bodies[0]["message"]) == ("pi ask", MESSAGE)
