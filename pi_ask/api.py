@@ -15,11 +15,12 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from pi_ask.contract import InvalidPayload, LoadedPayload, invalid_result, load_payload
+from pi_ask.contract import InvalidPayload, LoadedPayload, load_payload
 
 if TYPE_CHECKING:
     from pi_ask.config import SettingsStore
     from pi_ask.contract.payload import AskPayload
+    from pi_ask.contract.payload_types import AskUserInput
     from pi_ask.contract.results import ToolResult
     from pi_ask.session.recorder import AskRecorder
     from pi_ask.state.model import Answer
@@ -49,7 +50,7 @@ def has_terminal() -> bool:
 
 
 def ask_user(
-    payload: str | bytes | Mapping[str, object],
+    payload: AskUserInput | str | bytes | Mapping[str, object],
     *,
     ui: UiMode = "auto",
     config: Path | None = None,
@@ -78,8 +79,30 @@ def ask_user(
     return ask_with_status(payload, ui=ui, config=config, title=title)[0]
 
 
+async def ask_user_async(
+    payload: AskUserInput | str | bytes | Mapping[str, object],
+    *,
+    ui: UiMode = "auto",
+    config: Path | None = None,
+    title: str | None = None,
+) -> ToolResult:
+    """``ask_user`` for asyncio agent loops: the caller's loop keeps running while the user answers.
+
+    The flow runs on a worker thread with an event loop of its own (prompt_toolkit's), so the
+    caller's other tasks — streaming, tool calls, heartbeats — are not held up. Arguments and
+    result are those of ``ask_user``. Cancelling the awaiting task stops the wait, not the form:
+    the user can still finish it, and the ask stays in the session log for ``pi-ask resume``.
+
+    Example:
+        >>> result = await ask_user_async(payload)  # doctest: +SKIP
+    """
+    import asyncio
+
+    return await asyncio.to_thread(ask_user, payload, ui=ui, config=config, title=title)
+
+
 def ask_with_status(
-    payload: str | bytes | Mapping[str, object],
+    payload: AskUserInput | str | bytes | Mapping[str, object],
     *,
     ui: UiMode = "auto",
     config: Path | None = None,
@@ -128,6 +151,8 @@ def run_flow(
         initial_answers: answers to start from (a resumed draft).
     """
     if isinstance(loaded, InvalidPayload):
+        from pi_ask.contract.rejection import invalid_result  # the result classes: not at start
+
         result = invalid_result(loaded)
         return result, exit_code(result)
     if store is None:
@@ -139,7 +164,7 @@ def run_flow(
 
     recorder = AskRecorder.open(session)
     ask_id = recorder.start(loaded.params, payload_source_for(source), ask_id=ask_id)
-    face = _pick_face(ui)
+    face = _pick_face(ui, store.snapshot().ui.face)
     if face != "tui":
         recorder.sync()  # the TUI syncs once its first frame is drawn
     if face == "none":
@@ -242,7 +267,7 @@ class SignalAbort:
         self.event.set()
 
 
-def _pick_face(ui: UiMode) -> Literal["tui", "plain", "rpc", "none"]:
+def _pick_face(ui: UiMode, terminal_face: str = "tui") -> Literal["tui", "plain", "rpc", "none"]:
     if ui in ("auto", "tui", "plain") and not has_terminal():
         if ui in ("tui", "plain"):
             # Asked for a terminal that is not there: the questions go back unanswered.
@@ -252,8 +277,10 @@ def _pick_face(ui: UiMode) -> Literal["tui", "plain", "rpc", "none"]:
             )
         return "none"
     if ui == "auto":
-        # A terminal that cannot move its cursor gets the line-by-line face.
-        return "plain" if os.environ.get("TERM") == "dumb" else "tui"
+        # A terminal that cannot move its cursor gets the line-by-line face; so does a
+        # user who chose it (``[ui] face``).
+        dumb = os.environ.get("TERM") == "dumb"
+        return "plain" if dumb or terminal_face == "plain" else "tui"
     return ui
 
 

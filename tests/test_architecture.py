@@ -20,6 +20,7 @@ LAYERS: dict[str, int] = {
     "pi_ask.errors": 1,
     "pi_ask.demo": 0,
     "pi_ask.terminal_text": 0,
+    "pi_ask.guarded_parse": 0,
     "pi_ask.lazy_names": -1,
     "pi_ask.contract": 0,
     "pi_ask.state": 1,
@@ -33,6 +34,8 @@ LAYERS: dict[str, int] = {
     "pi_ask.mcp_face": 4,
     "pi_ask.plain": 4,
     "pi_ask.api": 5,
+    "pi_ask.cli_help": 5,
+    "pi_ask.skill": 5,
     "pi_ask.cli": 6,
     "pi_ask.__main__": 7,
 }

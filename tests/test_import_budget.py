@@ -32,6 +32,16 @@ HEAVY = (
     "watchfiles",
     "requests",
 )
+# pi_ask modules the first frame does not draw with: the engine's commands and transitions,
+# the key bindings, the result classes. They load right after it (tui.flow_services).
+DEFERRED = (
+    "pi_ask.state.commands",
+    "pi_ask.state.flow",
+    "pi_ask.state.results",
+    "pi_ask.contract.results",
+    "pi_ask.tui.flow_bindings",
+    "pi_ask.tui.transcript",
+)
 TIMEOUT_S = 60
 
 # The child: argv = [report file, module to import first or ""].
@@ -100,8 +110,19 @@ sys.exit(main(["ask", "--ui", "tui", sys.argv[3]]))
 """
 
 
-def heavy_before_first_frame(tmp_path: Path, probe: str = "") -> set[str]:
+def heavy_before_first_frame(
+    tmp_path: Path, probe: str = "", settings: dict[str, str] | None = None
+) -> set[str]:
     """Run the flow in a child (importing ``probe`` first); the heavy packages it held."""
+    modules = modules_before_first_frame(tmp_path, probe, settings)
+    return {name.split(".")[0] for name in modules} & set(HEAVY)
+
+
+def modules_before_first_frame(
+    tmp_path: Path, probe: str = "", settings: dict[str, str] | None = None
+) -> set[str]:
+    """Run the flow in a child (importing ``probe`` first, ``settings`` in its environment);
+    every module it held."""
     report = tmp_path / "modules.json"
     env = {key: value for key, value in os.environ.items() if not key.startswith("PI_ASK_")}
     env.update(
@@ -109,6 +130,7 @@ def heavy_before_first_frame(tmp_path: Path, probe: str = "") -> set[str]:
         PI_ASK_STATE_DIR=str(tmp_path / "state"),
         TERM="xterm-256color",
     )
+    env.update(settings or {})
     child = subprocess.run(
         [sys.executable, "-c", CHILD, str(report), probe, str(FIXTURE)],
         env=env,
@@ -126,13 +148,36 @@ def heavy_before_first_frame(tmp_path: Path, probe: str = "") -> set[str]:
     data = json.loads(report.read_text(encoding="utf-8"))
     assert data["opened"], "the flow did not open its terminal through tui.terminal"
     assert "Project setup" in data["drawn"], "the first frame does not show the payload"
-    return {name.split(".")[0] for name in data["modules"]} & set(HEAVY)
+    return set(data["modules"])
 
 
 def test_first_frame_imports_nothing_heavy(tmp_path: Path) -> None:
     assert heavy_before_first_frame(tmp_path) == set()
     # The same path as `pi-ask ask`: the session recorder wrote the payload first.
     assert list((tmp_path / "state" / "sessions").glob("*.jsonl"))
+
+
+def test_a_setting_in_the_environment_loads_nothing_heavy_either(tmp_path: Path) -> None:
+    # PI_ASK_* variables are decoded on the fast path (config/environment.py), not by
+    # pydantic-settings; a misspelled or unusual one would go through the model.
+    settings = {
+        "PI_ASK_BEHAVIOUR__SHOW_FOOTER_HINTS": "false",
+        "PI_ASK_NOTIFICATIONS__CHANNELS": '["bell"]',
+    }
+    assert heavy_before_first_frame(tmp_path, settings=settings) == set()
+
+
+def test_detector_sees_pydantic_for_a_misspelled_setting(tmp_path: Path) -> None:
+    misspelled = {"PI_ASK_BEHAVIOR__SHOW_FOOTER_HINTS": "false"}
+    assert "pydantic_settings" in heavy_before_first_frame(tmp_path, settings=misspelled)
+
+
+def test_first_frame_leaves_the_engine_and_the_results_for_later(tmp_path: Path) -> None:
+    assert modules_before_first_frame(tmp_path) & set(DEFERRED) == set()
+
+
+def test_detector_sees_a_deferred_module_loaded_early(tmp_path: Path) -> None:
+    assert "pi_ask.state.commands" in modules_before_first_frame(tmp_path, "pi_ask.state.flow")
 
 
 INSTALLED = [name for name in HEAVY if importlib.util.find_spec(name) is not None]

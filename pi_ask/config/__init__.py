@@ -17,6 +17,8 @@ from pi_ask.config.settings import (
     NotificationSettings,
     Settings,
     TableEntry,
+    ThemeSettings,
+    UiSettings,
 )
 from pi_ask.config.store import (
     RESET_WINDOW_S,
@@ -44,7 +46,9 @@ __all__ = [
     "Settings",
     "SettingsStore",
     "TableEntry",
+    "ThemeSettings",
     "ToggleRow",
+    "UiSettings",
     "config_path",
     "open_store",
     "state_dir",

@@ -9,7 +9,6 @@ know are carried over too (``pi-ask config validate`` then reports them).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
@@ -17,6 +16,7 @@ from pi_ask.config.keys import KEYS, SECTIONS
 from pi_ask.config.problems import describe
 from pi_ask.config.toml_edit import toml_item
 from pi_ask.config.toml_text import default_text
+from pi_ask.guarded_parse import load_json
 from pi_ask.keymaps import CONTEXTS, convert_legacy_keymaps, is_legacy_keymaps
 
 LATEST_JSON_VERSION = 5
@@ -42,8 +42,8 @@ def import_json(data: bytes | str) -> ImportedConfig:
         ImportFailed: Not JSON, not an object, or a ``schemaVersion`` outside 1-5.
     """
     try:
-        document = json.loads(data)
-    except (json.JSONDecodeError, UnicodeDecodeError) as err:
+        document = load_json(data)
+    except ValueError as err:  # not JSON, not UTF-8, nested too deeply
         raise ImportFailed(f"not valid JSON ({err})") from err
     if not isinstance(document, dict):
         raise ImportFailed("a pi-ask config must be a JSON object")

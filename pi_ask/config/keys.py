@@ -27,10 +27,13 @@ Kind = Literal[
     "models",
     "channels",
     "mcp_face",
+    "theme",
+    "styles",
+    "face",
 ]
 """How a setting's value is checked: the fast loader and the model agree on each kind."""
 
-SECTIONS = ("behaviour", "notifications", "keymaps", "answer", "mcp")
+SECTIONS = ("behaviour", "notifications", "keymaps", "answer", "mcp", "theme", "ui")
 """The tables of the file, in file order."""
 
 CURRENT_SCHEMA_VERSION = 1
@@ -49,6 +52,32 @@ DEFAULT_CHANNELS = ("terminal", "desktop")
 ENV_PREFIX = "PI_ASK_"
 MCP_FACES = ("auto", "elicitation", "terminal")
 """How ``pi-ask mcp`` reaches the user: the host's form, pi-ask's terminal UI, or either."""
+THEMES = ("dark", "light", "high-contrast", "ansi")
+"""The built-in themes; ``dark`` is the reference's look (screens.md)."""
+THEME_NAMES = (*THEMES, "auto")
+"""What ``theme.name`` may hold: a theme, or ``auto`` (dark or light, from the terminal)."""
+THEME_ROLES = (
+    "accent",
+    "muted",
+    "dim",
+    "text",
+    "success",
+    "chosen",
+    "warning",
+    "error",
+    "syntax-string",
+    "selected-bg",
+    "cursor",
+    "active",
+)
+"""The style roles a theme gives a look to, and ``[theme.styles]`` may override."""
+FACES = ("tui", "plain")
+"""What ``--ui auto`` opens on a terminal: the full-screen TUI or the line-by-line face."""
+# One word of a prompt_toolkit style string: an attribute, or a colour (fg:/bg: optional).
+_STYLE_WORD = re.compile(
+    r"(no)?(bold|italic|underline|reverse|hidden|blink|strike|dim)|noinherit|"
+    r"((fg|bg):)?(#[0-9a-fA-F]{3}|#[0-9a-fA-F]{6}|[A-Za-z]+)"
+)
 
 # Apprise's scheme form: up to 32 letters or digits, then "://" (as pi_ask.notifications).
 _URL = re.compile(r"[A-Za-z0-9]{1,32}://")
@@ -96,19 +125,21 @@ class SettingKey:
 
 @dataclass(frozen=True, slots=True)
 class ToggleRow:
-    """One on/off row of the settings overlay (behaviour.md §10).
+    """One row of the settings overlay (behaviour.md §10): on/off, or one of ``choices``.
 
     Attributes:
-        key: The boolean setting the row flips.
+        key: The setting the row flips (a boolean), or steps through ``choices``.
         label: The row's text.
         description: The help shown under the list while the row is focused.
         group: The overlay section the row sits in.
+        choices: The values a choice row steps through, in order; empty for on/off.
     """
 
     key: str
     label: str
     description: str
     group: Literal["Live settings", "Defaults for future asks"]
+    choices: tuple[str, ...] = ()
 
 
 _BOOL = "true or false"
@@ -217,6 +248,29 @@ KEYS: tuple[SettingKey, ...] = (
         '"elicitation": the host\'s form only; "terminal": the terminal UI first.',
         '"auto", "elicitation" or "terminal"',
     ),
+    SettingKey(
+        "theme.name",
+        "theme",
+        "dark",
+        '"dark", "light", "high-contrast", "ansi" (the terminal\'s own 16 colours), or "auto"\n'
+        "(dark or light, from the background colour the terminal reports).",
+        '"dark", "light", "high-contrast", "ansi" or "auto"',
+    ),
+    SettingKey(
+        "theme.styles",
+        "styles",
+        {},
+        'Per-role overrides in prompt_toolkit style syntax, e.g. { accent = "#005f87 bold" };\n'
+        "roles: " + ", ".join(THEME_ROLES) + ".",
+        'a table of role = "style" (roles: ' + ", ".join(THEME_ROLES) + ")",
+    ),
+    SettingKey(
+        "ui.face",
+        "face",
+        "tui",
+        '"tui", or "plain" to ask line by line (screen readers); TERM=dumb always gets plain.',
+        '"tui" or "plain"',
+    ),
 )
 """Every non-keymap setting, in file order."""
 
@@ -256,12 +310,28 @@ TOGGLE_ROWS: tuple[ToggleRow, ...] = (
         "Live settings",
     ),
     ToggleRow(
+        "theme.name",
+        "Theme",
+        "Colours of the ask flow: dark, light, high-contrast, ansi (your terminal's own "
+        "palette), or auto (dark or light, as your terminal's background). Applies at once.",
+        "Live settings",
+        THEME_NAMES,
+    ),
+    ToggleRow(
         "behaviour.present_single_as_multi",
         "Present single-select as multi-select",
         "Default new and replayed ask flows to render single-select questions as "
         "multi-select. This is not hot-applied to the current flow; use the type hotkey "
         "there.",
         "Defaults for future asks",
+    ),
+    ToggleRow(
+        "ui.face",
+        "Terminal face",
+        "tui: the full-screen flow; plain: one line at a time, no colour or cursor movement "
+        "(screen readers, Emacs shell). For new asks; TERM=dumb always gets plain.",
+        "Defaults for future asks",
+        FACES,
     ),
 )
 """The settings overlay's toggle rows, in display order (behaviour.md §10)."""
@@ -285,14 +355,16 @@ def env_var_name(key: str) -> str:
 
 
 def is_setting_env_var(name: str) -> bool:
-    """True for a ``PI_ASK_*`` variable that overrides a setting (not ``PI_ASK_CONFIG``)."""
+    """True for a ``PI_ASK_*`` variable meant as a setting (not ``PI_ASK_CONFIG``).
+
+    A nested name (``PI_ASK_<TABLE>__<KEY>``) counts whatever its table, so a misspelled one
+    (``PI_ASK_BEHAVIOR__...``) is read, found to name no setting, and reported as such.
+    """
     upper = name.upper()
     if not upper.startswith(ENV_PREFIX):
         return False
     rest = upper[len(ENV_PREFIX) :]
-    return rest == "SCHEMA_VERSION" or any(
-        rest == section.upper() or rest.startswith(section.upper() + "__") for section in SECTIONS
-    )
+    return rest == "SCHEMA_VERSION" or "__" in rest or rest.lower() in SECTIONS
 
 
 def is_valid(kind: Kind, value: object) -> bool:
@@ -317,7 +389,26 @@ def is_valid(kind: Kind, value: object) -> bool:
         return value in MCP_FACES
     if kind == "models":
         return isinstance(value, list) and all(is_model_entry(entry) for entry in value)
+    if kind == "theme":
+        return value in THEME_NAMES
+    if kind == "face":
+        return value in FACES
+    if kind == "styles":
+        return is_styles(value)
     return isinstance(value, list) and bool(value) and all(is_channel(item) for item in value)
+
+
+def is_styles(value: object) -> bool:
+    """A table of known role names (``-`` or ``_``) to prompt_toolkit style strings."""
+    if not isinstance(value, Mapping):
+        return False
+    return all(
+        isinstance(role, str)
+        and role.replace("_", "-") in THEME_ROLES
+        and isinstance(style, str)
+        and all(_STYLE_WORD.fullmatch(word) for word in style.split())
+        for role, style in value.items()
+    )
 
 
 def is_model_entry(value: object) -> bool:

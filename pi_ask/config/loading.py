@@ -10,17 +10,18 @@ way, and ``tests/config/test_parity.py`` keeps their results equal.
 from __future__ import annotations
 
 import os
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
 from pi_ask.config.document import CanonicalDocument, canonical_values
-from pi_ask.config.keys import KEYS_BY_NAME, is_setting_env_var, is_valid
+from pi_ask.config.environment import fast_environment
+from pi_ask.config.keys import KEYS_BY_NAME, is_valid
 from pi_ask.config.migrations import migrate
 from pi_ask.config.problems import ConfigProblem
 from pi_ask.config.settings import Settings, settings_from_values
+from pi_ask.guarded_parse import load_toml
 from pi_ask.keymaps import KeymapProblem, resolve_keymaps
 
 FileStatus = Literal["absent", "parsed", "not_toml", "unreadable"]
@@ -78,18 +79,14 @@ def read_file(path: Path) -> FileContent:
 def parse_text(data: bytes) -> FileContent:
     """Parse the bytes of a config file."""
     try:
-        text = data.decode("utf-8")
+        # An editor's UTF-8 BOM is not part of the text (edits are written back without it).
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
         return FileContent("not_toml", detail=f"not UTF-8 text (byte {err.start})")
     try:
-        return FileContent("parsed", tomllib.loads(text), text=text)
-    except tomllib.TOMLDecodeError as err:
+        return FileContent("parsed", load_toml(text), text=text)
+    except ValueError as err:  # not TOML, nested too deeply, a number too long
         return FileContent("not_toml", detail=str(err))
-
-
-def has_setting_variables(environ: Mapping[str, str]) -> bool:
-    """True when any ``PI_ASK_*`` variable overrides a setting."""
-    return any(is_setting_env_var(name) for name in environ)
 
 
 def evaluate(
@@ -111,7 +108,7 @@ def evaluate(
     env = os.environ if environ is None else environ
     canonical = canonical_values(migrate(document or {}))
     problems = list(canonical.problems)
-    values = None if thorough or has_setting_variables(env) else _fast_values(canonical)
+    values = None if thorough else _fast_values(canonical, env)
     keymaps_document = canonical.keymaps
     fast = values is not None
     sources: Mapping[str, str] = {}
@@ -140,8 +137,14 @@ def keymap_problems(found: tuple[KeymapProblem, ...]) -> list[ConfigProblem]:
     return problems
 
 
-def _fast_values(canonical: CanonicalDocument) -> Mapping[str, object] | None:
+def _fast_values(
+    canonical: CanonicalDocument, environ: Mapping[str, str]
+) -> Mapping[str, object] | None:
+    """The file's values with the variables' laid over them, when all are plainly valid."""
     for key, value in canonical.values.items():
         if not is_valid(KEYS_BY_NAME[key].kind, value):
             return None
-    return canonical.values
+    overrides = fast_environment(environ)
+    if overrides is None:
+        return None
+    return {**canonical.values, **overrides} if overrides else canonical.values

@@ -38,17 +38,22 @@ from pi_ask.config.keys import (
     CURRENT_SCHEMA_VERSION,
     ENV_PREFIX,
     EXTRACTORS,
+    FACES,
     KEYS,
     MAX_RETRIES,
     MAX_TIMEOUT_S,
     MCP_FACES,
     SECTIONS,
+    THEME_NAMES,
+    THEME_ROLES,
     Kind,
     SettingKey,
     is_channel_name,
     is_channel_url,
     is_setting_env_var,
+    is_styles,
 )
+from pi_ask.guarded_parse import TooDeep, load_json
 from pi_ask.keymaps import CONTEXTS
 
 
@@ -141,6 +146,18 @@ ChannelTable = Annotated[
     Discriminator(_table_kind),
 ]
 Channel = ChannelName | ChannelTable
+
+
+def _check_styles(value: dict[str, str]) -> dict[str, str]:
+    if is_styles(value):
+        return value
+    raise ValueError(
+        'expected role = "style" pairs; roles: '
+        + ", ".join(THEME_ROLES)
+        + '; a style is words like "bold", "#005f87", "bg:ansiblue"'
+    )
+
+
 Binding = str | list[str]
 
 _TYPES: dict[Kind, Any] = {
@@ -153,6 +170,9 @@ _TYPES: dict[Kind, Any] = {
     "mcp_face": Literal[MCP_FACES],
     "models": list[ExtractionModel],
     "channels": Annotated[list[Channel], Field(min_length=1)],
+    "theme": Literal[THEME_NAMES],
+    "face": Literal[FACES],
+    "styles": Annotated[dict[str, str], AfterValidator(_check_styles)],
 }
 _ENTRY_TYPES: dict[Kind, Any] = {"models": ExtractionModel, "channels": Channel}
 
@@ -251,6 +271,13 @@ def _channel_adapter(named: bool) -> TypeAdapter[Any]:
     return TypeAdapter(ChannelName if named else ChannelTable)
 
 
+class _GuardedEnvSource(EnvSettingsSource):
+    """The environment source, decoding JSON values with the nesting guard every reader uses."""
+
+    def decode_complex_value(self, field_name: str, field: Any, value: Any) -> Any:
+        return load_json(value)
+
+
 def read_environment(
     environ: Mapping[str, str],
 ) -> tuple[dict[str, tuple[str, object]], list[tuple[str, str, bool]]]:
@@ -261,7 +288,7 @@ def read_environment(
         variable that could not be decoded or names no setting, its name, why, and whether
         that is an error (a value that cannot be read) rather than a warning.
     """
-    source = EnvSettingsSource(
+    source = _GuardedEnvSource(
         settings_model(), env_prefix=ENV_PREFIX, env_nested_delimiter="__", case_sensitive=False
     )
     found: dict[str, tuple[str, object]] = {}
@@ -328,6 +355,8 @@ def _settings_error(err: SettingsError) -> str:
     cause = err.__cause__
     if isinstance(cause, json.JSONDecodeError):
         return f"not valid JSON ({cause.msg} at position {cause.pos})"
+    if isinstance(cause, TooDeep):
+        return f"not valid JSON ({cause})"
     return str(err)
 
 

@@ -119,6 +119,9 @@ def _values(settings: Settings) -> Mapping[str, object]:
         "answer.extraction_timeout_ms": answer.extraction_timeout_ms,
         "answer.extraction_retries": answer.extraction_retries,
         "mcp.face": settings.mcp.face,
+        "theme.name": settings.theme.name,
+        "theme.styles": dict(settings.theme.styles),
+        "ui.face": settings.ui.face,
     }
 
 

@@ -129,6 +129,34 @@ class AnswerSettings:
     extraction_retries: int = 1
 
 
+Face = Literal["tui", "plain"]
+"""What ``--ui auto`` opens on a terminal (``[ui] face``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ThemeSettings:
+    """The ``[theme]`` table.
+
+    Attributes:
+        name: ``dark`` (the default), ``light``, ``high-contrast`` or ``ansi``.
+        styles: (role, prompt_toolkit style) overrides in file order; roles use ``-``.
+    """
+
+    name: str = "dark"
+    styles: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class UiSettings:
+    """The ``[ui]`` table.
+
+    Attributes:
+        face: ``tui``, or ``plain`` for the line-by-line face.
+    """
+
+    face: Face = "tui"
+
+
 @dataclass(frozen=True, slots=True)
 class McpSettings:
     """The ``[mcp]`` table (``pi-ask mcp``).
@@ -152,6 +180,8 @@ class Settings:
         answer: Answer-extraction settings.
         schema_version: The version of the file layout the values were read as.
         mcp: ``pi-ask mcp`` settings.
+        theme: The look of the TUI.
+        ui: Which face ``--ui auto`` opens on a terminal.
     """
 
     behaviour: Behaviour = field(default_factory=Behaviour)
@@ -160,6 +190,8 @@ class Settings:
     answer: AnswerSettings = field(default_factory=AnswerSettings)
     schema_version: int = 1
     mcp: McpSettings = field(default_factory=McpSettings)
+    theme: ThemeSettings = field(default_factory=ThemeSettings)
+    ui: UiSettings = field(default_factory=UiSettings)
 
 
 _CHANNELS = "notifications.channels"
@@ -196,7 +228,15 @@ def settings_from_values(values: Mapping[str, object], keymaps: Keymaps) -> Sett
     )
     version = cast(int, values.get("schema_version", 1))
     mcp = McpSettings(face=cast(McpFace, values.get("mcp.face", "auto")))
-    return Settings(Behaviour(**flags), notifications, keymaps, answer, version, mcp)
+    styles = cast("Mapping[str, str]", values.get("theme.styles", {}))
+    theme = ThemeSettings(
+        name=str(values.get("theme.name", "dark")),
+        styles=tuple((role.replace("_", "-"), style) for role, style in styles.items()),
+    )
+    ui = UiSettings(face=cast(Face, values.get("ui.face", "tui")))
+    return Settings(
+        Behaviour(**flags), notifications, keymaps, answer, version, mcp, theme=theme, ui=ui
+    )
 
 
 def _channel(entry: object) -> ChannelEntry:

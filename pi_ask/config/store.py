@@ -233,7 +233,11 @@ class SettingsStore:
         return poll_file(self._path, loop, self._on_file_change, interval=interval)
 
     def _on_file_change(self) -> None:
-        self.reload()
+        # Called on the flow's loop: an error escaping here would be drawn over the frame.
+        try:
+            self.reload()
+        except Exception as err:
+            self._apply(FileContent("unreadable", detail=f"{type(err).__name__}: {err}"))
 
     def _edit(self, change: Callable[[str | None], str]) -> str:
         """Re-read the file under the lock, change its text and write it back atomically."""

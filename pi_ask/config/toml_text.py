@@ -11,7 +11,7 @@ import json
 import math
 from collections.abc import Mapping
 
-from pi_ask.config.keys import KEYS
+from pi_ask.config.keys import KEYS, SECTIONS
 from pi_ask.keymaps import CONTEXTS
 
 _HEADER = """\
@@ -64,7 +64,7 @@ def bare_key(name: str) -> str:
 def default_text() -> str:
     """The commented default config file."""
     lines = [_HEADER]
-    for section in ("", "behaviour", "notifications", "keymaps", "answer", "mcp"):
+    for section in ("", *SECTIONS):
         if section == "keymaps":
             lines.append(_keymaps_text())
             continue

@@ -42,7 +42,8 @@ def poll_file(
     Args:
         path: The file to watch (it may be absent, or come and go).
         loop: The event loop that runs the poll and the callback.
-        on_change: Called with no arguments after each change; its errors are the loop's.
+        on_change: Called with no arguments after each change; its errors are the loop's,
+            and the poll goes on after them.
         interval: Seconds between two looks.
 
     Returns:
@@ -57,12 +58,15 @@ def poll_file(
         nonlocal last, handle
         if stopped:
             return
-        current = signature(path)
-        if current != last:
-            last = current
-            on_change()
-        if not stopped:
-            handle = loop.call_later(interval, tick)
+        try:
+            current = signature(path)
+            if current != last:
+                last = current
+                on_change()
+        finally:
+            # Re-armed whatever happened: one bad save must not stop the watching for good.
+            if not stopped:
+                handle = loop.call_later(interval, tick)
 
     def stop() -> None:
         nonlocal stopped

@@ -13,7 +13,7 @@ import json
 import math
 import re
 
-from pi_ask.contract.results import Issue
+from pi_ask.contract.kinds import Issue
 
 MAX_PAYLOAD_BYTES = 1024 * 1024
 MAX_PAYLOAD_DEPTH = 32

@@ -18,10 +18,10 @@ from dataclasses import dataclass
 from typing import cast
 
 from pi_ask.contract.document import check_document, decode_document
+from pi_ask.contract.kinds import Issue, JsonObject
 from pi_ask.contract.normalization import normalize
 from pi_ask.contract.payload import AskPayload
 from pi_ask.contract.preparation import prepare_payload
-from pi_ask.contract.results import Issue, JsonObject
 from pi_ask.contract.semantics import check_semantics
 from pi_ask.contract.structure import check_structure
 

@@ -7,7 +7,7 @@ the two never disagree on numbering.
 
 from __future__ import annotations
 
-from pi_ask.contract.results import Issue
+from pi_ask.contract.kinds import Issue
 
 
 def question_issue(index: int, field: str | None, text: str) -> Issue:

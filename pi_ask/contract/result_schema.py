@@ -11,8 +11,8 @@ from __future__ import annotations
 import copy
 from typing import Final
 
+from pi_ask.contract.kinds import CANCEL_REASONS, JsonObject
 from pi_ask.contract.payload import QUESTION_TYPES
-from pi_ask.contract.results import CANCEL_REASONS, JsonObject
 from pi_ask.contract.schema import SCHEMA_DIALECT
 
 _STRINGS: Final[JsonObject] = {"type": "array", "items": {"type": "string"}}

@@ -5,17 +5,19 @@ The wire form uses the contract's camelCase keys and omits absent fields (never 
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
+# In ``kinds`` (the first frame needs them, not the classes below); named here too, so
+# ``from pi_ask.contract.results import JsonObject`` keeps working (explicit re-exports).
+from pi_ask.contract.kinds import CANCEL_REASONS as CANCEL_REASONS  # noqa: PLC0414
+from pi_ask.contract.kinds import CancelReason as CancelReason  # noqa: PLC0414
+from pi_ask.contract.kinds import Issue as Issue  # noqa: PLC0414
+from pi_ask.contract.kinds import JsonObject as JsonObject  # noqa: PLC0414
+from pi_ask.contract.kinds import Mode as Mode  # noqa: PLC0414
+from pi_ask.contract.kinds import QuestionStatus as QuestionStatus  # noqa: PLC0414
 from pi_ask.contract.payload import Option, Question
-
-Mode = Literal["submit", "elaborate"]
-QuestionStatus = Literal["answered", "needs_clarification", "unanswered"]
-# Why a result without an error carries no answer (python-port.md §11).
-CancelReason = Literal["cancelled", "no_terminal", "timeout", "aborted"]
-CANCEL_REASONS: tuple[CancelReason, ...] = ("cancelled", "no_terminal", "timeout", "aborted")
-JsonObject = dict[str, object]
 
 ELABORATION_INSTRUCTION = (
     "First answer the user's noted clarification directly and concisely using the provided "
@@ -23,17 +25,6 @@ ELABORATION_INSTRUCTION = (
     "the affected questions if a choice is still needed afterward. Do not jump straight to a "
     "follow-up question unless the note is already resolved."
 )
-
-
-@dataclass(frozen=True, slots=True)
-class Issue:
-    """One validation problem: a 0-based JSON path and the contract's message."""
-
-    path: str
-    message: str
-
-    def to_json(self) -> JsonObject:
-        return {"path": self.path, "message": self.message}
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +68,41 @@ class AnswerRecord:
         if self.option_notes:
             out["optionNotes"] = dict(self.option_notes)
         return out
+
+
+class AnswerRecords(Mapping[str, AnswerRecord]):
+    """``details.answers``: each answered question's record by question id, read-only.
+
+    A ``Mapping`` in question order (``answers["lang"].values``, ``"lang" in answers``,
+    ``answers.get("lang")``), immutable and hashable like the frozen result that holds it.
+
+    Example:
+        >>> answers = AnswerRecords({"lang": AnswerRecord(values=("py",))})
+        >>> answers["lang"].values
+        ('py',)
+    """
+
+    __slots__ = ("_records",)
+
+    def __init__(
+        self, records: Mapping[str, AnswerRecord] | Iterable[tuple[str, AnswerRecord]] = ()
+    ) -> None:
+        self._records: dict[str, AnswerRecord] = dict(records)
+
+    def __getitem__(self, question_id: str) -> AnswerRecord:
+        return self._records[question_id]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._records)
+
+    def __len__(self) -> int:
+        return len(self._records)
+
+    def __hash__(self) -> int:
+        return hash(tuple(self._records.items()))
+
+    def __repr__(self) -> str:
+        return f"AnswerRecords({self._records!r})"
 
 
 def option_to_json(option: Option) -> JsonObject:
@@ -181,12 +207,17 @@ class ResultDetails:
     mode: Mode = "submit"
     title: str | None = None
     questions: tuple[Question, ...] = ()
-    answers: tuple[tuple[str, AnswerRecord], ...] = ()
+    # Any mapping (or pairs) given is kept as a read-only ``AnswerRecords``.
+    answers: Mapping[str, AnswerRecord] = field(default_factory=AnswerRecords)
     continuation: Continuation | None = None
     elaboration: Elaboration | None = None
     error_issues: tuple[Issue, ...] | None = None
     # Set on every cancelled result without an error; ``None`` otherwise.
     reason: CancelReason | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.answers, AnswerRecords):
+            object.__setattr__(self, "answers", AnswerRecords(self.answers))
 
     @property
     def ends_ask(self) -> bool:
@@ -197,7 +228,7 @@ class ResultDetails:
         return not self.cancelled or self.reason == "cancelled"
 
     def answer(self, question_id: str) -> AnswerRecord | None:
-        return dict(self.answers).get(question_id)
+        return self.answers.get(question_id)
 
     def to_json(self) -> JsonObject:
         out: JsonObject = {}
@@ -213,7 +244,7 @@ class ResultDetails:
             }
         out["mode"] = self.mode
         out["questions"] = [question_meta_to_json(q) for q in self.questions]
-        out["answers"] = {k: v.to_json() for k, v in self.answers}
+        out["answers"] = {k: v.to_json() for k, v in self.answers.items()}
         if self.continuation is not None:
             out["continuation"] = self.continuation.to_json()
         if self.elaboration is not None:
@@ -230,3 +261,23 @@ class ToolResult:
 
     def to_json(self) -> JsonObject:
         return {"content": [{"type": "text", "text": self.text}], "details": self.details.to_json()}
+
+    @classmethod
+    def from_json(cls, document: str | bytes | Mapping[str, Any]) -> ToolResult:
+        """Read a result back from its JSON (what ``pi-ask ask`` printed, or ``to_json()``).
+
+        ``ToolResult.from_json(result.to_json()) == result`` for every result pi-ask makes,
+        except that ``details.questions`` carry no options (the wire form has none there).
+
+        Raises:
+            ValueError: Not a result document; the message names the first wrong field.
+
+        Example:
+            >>> ToolResult.from_json('{"content": [{"type": "text", "text": "Hi"}], '
+            ...     '"details": {"cancelled": true, "reason": "cancelled", "mode": "submit", '
+            ...     '"questions": [], "answers": {}}}').details.reason
+            'cancelled'
+        """
+        from pi_ask.contract.result_reading import read_result
+
+        return read_result(document)

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from pi_ask.contract.kinds import JsonObject
 from pi_ask.contract.payload import QUESTION_TYPES
-from pi_ask.contract.results import JsonObject
 
 SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 

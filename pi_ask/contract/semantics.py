@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import json
 
+from pi_ask.contract.kinds import Issue
 from pi_ask.contract.locations import option_issue, question_issue
 from pi_ask.contract.payload import QUESTION_TYPES
-from pi_ask.contract.results import Issue
 
 NO_QUESTIONS = "At least one question is required"
 # python-port.md §10: slash-command names in messages become our subcommands (/answer).

@@ -14,8 +14,8 @@ missing or not an array.
 
 from __future__ import annotations
 
+from pi_ask.contract.kinds import Issue
 from pi_ask.contract.locations import option_issue, question_issue
-from pi_ask.contract.results import Issue
 
 NOT_AN_OBJECT = "payload must be a JSON object"
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import copy
 from typing import Final, Literal
 
-from pi_ask.contract.results import JsonObject
+from pi_ask.contract.kinds import JsonObject
 from pi_ask.contract.schema import INPUT_SCHEMA
 
 TOOL_NAME: Final = "ask_user"
@@ -86,6 +86,13 @@ def tool_metadata() -> JsonObject:
     }
 
 
+MCP_NOTE: Final = (
+    "Over MCP, `ask_user` asks through the host's own form when the host supports elicitation "
+    "(all questions in one form, previews as text, no notes or review), otherwise through "
+    "pi-ask's terminal UI when a pi-ask inbox or tmux is there."
+)
+"""What the MCP tool definition adds to the description: how an ask looks there."""
+
 ToolFormat = Literal["pi", "mcp", "openai", "anthropic"]
 TOOL_FORMATS: Final[tuple[ToolFormat, ...]] = ("pi", "mcp", "openai", "anthropic")
 
@@ -129,7 +136,7 @@ def tool_definition(host: ToolFormat = "pi") -> JsonObject:
         return {
             "name": TOOL_NAME,
             "title": TOOL_LABEL,
-            "description": host_description(),
+            "description": f"{host_description()}\n\n{MCP_NOTE}",
             "inputSchema": host_parameters(),
             "outputSchema": copy.deepcopy(RESULT_DETAILS_SCHEMA),
         }

@@ -10,9 +10,23 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from typing import TextIO
 
 _CHUNK = 65536
+MAX_LINE_BYTES = 16 * 1024 * 1024
+"""The longest record a reader takes; a response is small, a typed answer at most a few MiB."""
+
+
+@dataclass(frozen=True, slots=True)
+class OverlongLine:
+    """Stands for a record longer than the limit, which was dropped unread.
+
+    Attributes:
+        size: The record's length in bytes (without its LF).
+    """
+
+    size: int
 
 
 def encode_line(message: Mapping[str, object]) -> bytes:
@@ -41,12 +55,16 @@ def write_line(stream: TextIO, message: Mapping[str, object]) -> None:
     binary.flush()
 
 
-def read_lines(stream: TextIO) -> Iterator[bytes]:
+def read_lines(
+    stream: TextIO, *, max_bytes: int = MAX_LINE_BYTES
+) -> Iterator[bytes | OverlongLine]:
     """The records of ``stream`` as bytes, without their LF (and one CR), until end of input.
 
     A stream backed by a file descriptor is read with ``os.read``: a reader thread then holds
     no lock of ``sys.stdin``, so the interpreter can exit while it still waits. A final record
-    without LF is still produced.
+    without LF is still produced. Every byte is looked at once, so time is linear in the
+    input; a record longer than ``max_bytes`` is not kept but dropped as it streams in, and
+    an ``OverlongLine`` stands in its place, so memory stays bounded too.
     """
     try:
         fd = stream.fileno()
@@ -54,15 +72,30 @@ def read_lines(stream: TextIO) -> Iterator[bytes]:
         fd = -1
     chunks = _fd_chunks(fd) if fd >= 0 else _text_chunks(stream)
     pending = bytearray()
+    dropped = 0  # bytes of the current record already thrown away for being too long
     for chunk in chunks:
+        searched = len(pending)  # what is pending holds no LF: search only the new bytes
         pending += chunk
         start = 0
-        while (end := pending.find(b"\n", start)) >= 0:
-            yield _strip_cr(bytes(pending[start:end]))
-            start = end + 1
+        while (end := pending.find(b"\n", searched)) >= 0:
+            yield _record(pending, start, end, dropped, max_bytes)
+            dropped = 0
+            start = searched = end + 1
         del pending[:start]
-    if pending:
-        yield _strip_cr(bytes(pending))
+        if dropped + len(pending) > max_bytes:
+            dropped += len(pending)
+            pending.clear()
+    if pending or dropped:
+        yield _record(pending, 0, len(pending), dropped, max_bytes)
+
+
+def _record(
+    pending: bytearray, start: int, end: int, dropped: int, max_bytes: int
+) -> bytes | OverlongLine:
+    size = dropped + end - start
+    if size > max_bytes:
+        return OverlongLine(size)
+    return _strip_cr(bytes(pending[start:end]))
 
 
 def _strip_cr(line: bytes) -> bytes:

@@ -27,7 +27,8 @@ from typing import TextIO
 from pi_ask.contract.payload import AskPayload
 from pi_ask.contract.results import ToolResult
 from pi_ask.dialogs.flow import InvalidResponse, run_dialog_flow
-from pi_ask.dialogs.jsonl import read_lines, write_line
+from pi_ask.dialogs.jsonl import MAX_LINE_BYTES, OverlongLine, read_lines, write_line
+from pi_ask.guarded_parse import load_json
 from pi_ask.state import new_state
 
 REQUEST = "extension_ui_request"
@@ -154,8 +155,14 @@ class RpcDialogs:
         finally:
             self._inbox.put(None)
 
-    def _parse(self, number: int, raw: bytes) -> Message | None:
+    def _parse(self, number: int, raw: bytes | OverlongLine) -> Message | None:
         """The response on one stdin line, or ``None`` (with a note unless the line is blank)."""
+        if isinstance(raw, OverlongLine):
+            self.note(
+                f"stdin line {number} ignored: {raw.size} bytes is longer than the limit of "
+                f"{MAX_LINE_BYTES} bytes"
+            )
+            return None
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError:
@@ -164,7 +171,7 @@ class RpcDialogs:
         if not text.strip():
             return None
         try:
-            message: object = json.loads(text)
+            message: object = load_json(text)
         except ValueError as err:
             self.note(f"stdin line {number} ignored: not JSON ({err}): {_excerpt(text)}")
             return None

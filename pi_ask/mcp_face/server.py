@@ -39,10 +39,7 @@ from pi_ask import __version__
 from pi_ask.config import SettingsStore, open_store
 from pi_ask.config.settings import McpFace as Face
 from pi_ask.contract import (
-    INPUT_SCHEMA,
-    PROMPT_GUIDELINES,
     PROMPT_SNIPPET,
-    TOOL_DESCRIPTION,
     TOOL_LABEL,
     TOOL_NAME,
     InvalidPayload,
@@ -51,11 +48,12 @@ from pi_ask.contract import (
     invalid_result,
     load_payload,
 )
-from pi_ask.contract.result_schema import RESULT_DETAILS_SCHEMA
+from pi_ask.contract.tool import tool_definition
+from pi_ask.guarded_parse import load_json
 from pi_ask.mcp_face.form import build_form, form_result
-from pi_ask.mcp_face.terminal_route import ask_in_terminal
+from pi_ask.mcp_face.terminal_route import TerminalRoute, ask_in_terminal
 from pi_ask.session.recorder import AskRecorder
-from pi_ask.state import non_interactive_result
+from pi_ask.state import AskState, non_interactive_result
 
 SERVER_NAME = "pi-ask"
 FORM_KEY = "ask"
@@ -67,31 +65,14 @@ REQUEST_STATE_TTL_S = 24 * 3600.0
 
 Route = Literal["elicitation", "terminal"]
 
-MCP_NOTE = (
-    "Over MCP, ask_user asks through the host's own form when the host supports elicitation "
-    "(all questions in one form, previews as text, no notes), otherwise through pi-ask's "
-    "terminal UI when a pi-ask inbox or tmux is there."
-)
-
-
-def tool_description() -> str:
-    """The tool's description: ``pi-ask tool``'s description and guidelines, for MCP."""
-    guidelines = "\n".join(f"- {line}" for line in PROMPT_GUIDELINES)
-    return f"{TOOL_DESCRIPTION}\n\n{MCP_NOTE}\n\nGuidelines:\n{guidelines}"
-
 
 def ask_user_tool() -> types.Tool:
-    """``ask_user`` as ``tools/list`` shows it."""
-    return types.Tool(
-        name=TOOL_NAME,
-        title=TOOL_LABEL,
-        description=tool_description(),
-        input_schema=INPUT_SCHEMA,
-        output_schema=RESULT_DETAILS_SCHEMA,
-        annotations=types.ToolAnnotations(
-            title=TOOL_LABEL, read_only_hint=True, open_world_hint=False
-        ),
+    """``ask_user`` as ``tools/list`` shows it: ``pi-ask tool --format mcp``, with hints."""
+    tool = types.Tool.model_validate(tool_definition("mcp"))
+    tool.annotations = types.ToolAnnotations(
+        title=TOOL_LABEL, read_only_hint=True, open_world_hint=False
     )
+    return tool
 
 
 def call_result(result: ToolResult) -> types.CallToolResult:
@@ -122,7 +103,7 @@ class AskUserServer:
         *,
         session: Path | None = None,
         face: Face | None = None,
-        terminal: Callable[..., Any] = ask_in_terminal,
+        terminal: TerminalRoute = ask_in_terminal,
     ) -> None:
         self._store = store
         self._session = session
@@ -161,18 +142,22 @@ class AskUserServer:
         if isinstance(loaded, InvalidPayload):
             return call_result(invalid_result(loaded))
         routes = self._routes(ctx.session, self._face or settings.mcp.face)
-        if routes and routes[0] == "elicitation" and _is_mrtr(ctx):
-            return await self._mrtr_round(ctx, params, loaded)
+        if _is_mrtr(ctx) and params.input_responses:
+            retried = self._read_retry(params, loaded)
+            if retried is not None:
+                return call_result(retried)
         recorder = AskRecorder.open(self._session)
         ask_id = recorder.start(loaded.params, "tool")
         try:
-            answered = await self._ask(ctx, loaded, routes, ask_id)
+            outcome = await self._ask(ctx, loaded, routes, ask_id, recorder.draft)
         except anyio.get_cancelled_exc_class():
             # notifications/cancelled (or the host went away): aborted, no reply is sent,
             # and the ask stays resumable in the session log.
             _report(f"the client cancelled ask {ask_id}; it stays resumable")
             raise
-        result = answered or non_interactive_result(loaded.payload, "no_terminal")
+        if isinstance(outcome, types.InputRequiredResult):
+            return outcome
+        result = outcome or non_interactive_result(loaded.payload, "no_terminal")
         if result.details.ends_ask:
             recorder.finish()
         return call_result(result)
@@ -192,14 +177,19 @@ class AskUserServer:
         loaded: LoadedPayload,
         routes: tuple[Route, ...],
         ask_id: str,
-    ) -> ToolResult | None:
-        """The first route's answer, or ``None`` when no route reached the user."""
+        on_draft: Callable[[AskState], None],
+    ) -> ToolResult | types.InputRequiredResult | None:
+        """The first route's answer, the 2026-07-28 form round, or ``None`` (nobody reached)."""
         async with _progress(ctx.session):
             for route in routes:
-                if route == "elicitation":
-                    answered = await self._elicit(ctx, loaded)
+                if route == "terminal":
+                    answered = await self._terminal(
+                        loaded, ask_id=ask_id, store=self._store, on_draft=on_draft
+                    )
+                elif _is_mrtr(ctx):
+                    return _form_round(loaded, ask_id)
                 else:
-                    answered = await self._terminal(loaded, ask_id=ask_id)
+                    answered = await self._elicit(ctx, loaded)
                 if answered is not None:
                     return answered
         return None
@@ -218,36 +208,34 @@ class AskUserServer:
             return None
         return _reply_result(loaded, reply)
 
-    async def _mrtr_round(
-        self,
-        ctx: ServerRequestContext[Any],
-        params: types.CallToolRequestParams,
-        loaded: LoadedPayload,
-    ) -> types.CallToolResult | types.InputRequiredResult:
-        """One round of the 2026-07-28 form: ask, or read the retry's reply."""
-        recorder = AskRecorder.open(self._session)
+    def _read_retry(
+        self, params: types.CallToolRequestParams, loaded: LoadedPayload
+    ) -> ToolResult | None:
+        """The result of a 2026-07-28 retry carrying our form's reply; ``None`` if it does not."""
         reply = (params.input_responses or {}).get(FORM_KEY)
         ask_id = _ask_id(params.request_state)
         if reply is None or ask_id is None:
-            ask_id = recorder.start(loaded.params, "tool")
-            form = build_form(loaded.payload)
-            request = types.ElicitRequest(
-                params=types.ElicitRequestFormParams(
-                    message=form.message, requested_schema=form.schema
-                )
-            )
-            return types.InputRequiredResult(
-                input_requests={FORM_KEY: request},
-                request_state=json.dumps({"askId": ask_id}),
-            )
+            return None
         if not isinstance(reply, types.ElicitResult):
             _report("the client answered the form with something that is not a form reply")
-            return call_result(non_interactive_result(loaded.payload, "aborted"))
-        recorder.start(loaded.params, "tool", ask_id=ask_id)
+            return non_interactive_result(loaded.payload, "aborted")
         result = _reply_result(loaded, reply)
         if result.details.ends_ask:
+            recorder = AskRecorder.open(self._session)
+            recorder.start(loaded.params, "tool", ask_id=ask_id)
             recorder.finish()
-        return call_result(result)
+        return result
+
+
+def _form_round(loaded: LoadedPayload, ask_id: str) -> types.InputRequiredResult:
+    """The 2026-07-28 form: an ``input_required`` result; the client retries with the reply."""
+    form = build_form(loaded.payload)
+    request = types.ElicitRequest(
+        params=types.ElicitRequestFormParams(message=form.message, requested_schema=form.schema)
+    )
+    return types.InputRequiredResult(
+        input_requests={FORM_KEY: request}, request_state=json.dumps({"askId": ask_id})
+    )
 
 
 def _reply_result(loaded: LoadedPayload, reply: types.ElicitResult) -> ToolResult:
@@ -275,8 +263,8 @@ def _ask_id(request_state: str | None) -> str | None:
     if request_state is None:
         return None
     try:
-        state = json.loads(request_state)
-    except ValueError:
+        state = load_json(request_state)
+    except ValueError:  # not JSON, or nested too deeply
         return None
     ask_id = state.get("askId") if isinstance(state, dict) else None
     return ask_id if isinstance(ask_id, str) and 0 < len(ask_id) <= 64 else None

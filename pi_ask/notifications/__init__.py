@@ -60,6 +60,7 @@ if TYPE_CHECKING:
         EVENT,
         MESSAGE_LIMIT,
         TITLE,
+        given_label,
         subject_for,
         waiting_message,
     )
@@ -95,6 +96,7 @@ _HOMES = {
     "MESSAGE_LIMIT": "message",
     "TITLE": "message",
     "subject_for": "message",
+    "given_label": "message",
     "waiting_message": "message",
     "run_test": "probe",
 }
@@ -125,6 +127,7 @@ __all__ = [
     "TerminalChannel",
     "describe_apprise_url_problem",
     "dispatch",
+    "given_label",
     "is_apprise_url",
     "parse_channels",
     "run_test",

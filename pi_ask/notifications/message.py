@@ -9,6 +9,16 @@ EVENT = "question.waiting"
 MESSAGE_LIMIT = 120
 
 
+def given_label(label: str) -> str | None:
+    """The label as the payload gave it; ``Q<n>`` labels were made up by normalization.
+
+    Example:
+        >>> given_label("Q2"), given_label("Database")
+        (None, 'Database')
+    """
+    return None if label.startswith("Q") and label[1:].isdigit() else label
+
+
 def subject_for(label_given: str | None, prompt: str) -> str:
     """Pick what the notification names: the question's own label, else its prompt.
 

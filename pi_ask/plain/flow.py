@@ -14,6 +14,7 @@ leading ``/``); an empty line keeps the answer and moves on; the review offers 1
 
 from __future__ import annotations
 
+import re
 import signal
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -69,8 +70,11 @@ if TYPE_CHECKING:
     from pi_ask.config import SettingsStore
     from pi_ask.contract.payload import Question
     from pi_ask.contract.results import ToolResult
+    from pi_ask.notifications import Dispatch
 
 OnCommit = Callable[[AskState], None]
+BELL = "\a"
+ESCAPES = re.compile("[\x1b\x9b]")
 
 HELP = """\
 How to answer:
@@ -145,6 +149,18 @@ class PlainFlow:
     def run(self) -> ToolResult:
         """Ask until the flow completes; returns the result (see ``run_plain_flow``)."""
         self._say(*render.title_lines(self.state))
+        self._show()
+        notification = self._notify()
+        try:
+            self._ask()
+        finally:
+            if notification is not None:
+                notification.close()
+        result = build_result(self.state)
+        self._say("", *(sanitize_block(text) for _role, text in transcript_lines(result)))
+        return result
+
+    def _ask(self) -> None:
         while not self.state.completed:
             self._show()
             self._terminal.write(self._prompt())
@@ -161,9 +177,37 @@ class PlainFlow:
             elif isinstance(event, Aborted | EndOfInput):
                 self._terminal.write("\n")
                 self._send(Abort())
-        result = build_result(self.state)
-        self._say("", *(sanitize_block(text) for _role, text in transcript_lines(result)))
-        return result
+
+    def _notify(self) -> Dispatch | None:
+        """The one "question waiting" notification, as the TUI sends it.
+
+        A terminal channel's escape sequence (OSC 9, 777, 99) becomes a plain bell here: the
+        plain face writes no escape sequence, and a bell is what every terminal can ring.
+        """
+        from pi_ask.notifications import (
+            TITLE,
+            dispatch,
+            given_label,
+            parse_channels,
+            subject_for,
+            waiting_message,
+        )
+
+        settings = self._store.snapshot().notifications
+        first = self.state.questions[0] if self.state.questions else None
+        subject = subject_for(given_label(first.label), first.prompt) if first else ""
+        channels, _warnings = parse_channels(settings.channels)
+        return dispatch(
+            channels,
+            title=TITLE,
+            message=waiting_message(subject),
+            write_terminal=self._ring,
+            timeout_s=settings.timeout_s,
+            enabled=settings.enabled,
+        )
+
+    def _ring(self, text: str) -> None:
+        self._terminal.write(BELL if ESCAPES.search(text) else text)
 
     def _prompt(self) -> str:
         if is_review_tab(self.state):
@@ -455,9 +499,44 @@ def run_plain_flow(
         FlowInterrupted: SIGTERM or SIGHUP ended the flow (main thread only); exit with
             ``128 + signal_number`` after printing its ``result``.
     """
+    flow = _run_to_end(
+        state, store=store, notice=notice, on_commit=on_commit, abort=abort, terminal=terminal
+    )
+    return build_result(flow.state)
+
+
+def plain_face(
+    state: AskState,
+    *,
+    store: SettingsStore,
+    notice: str | None,
+    on_commit: OnCommit,
+    stop: AbortSignal,
+    terminal: LineTerminal | None = None,
+) -> AskState:
+    """The plain face in the shape ``pi-ask attach`` and ``pi-ask inbox`` call a face.
+
+    Returns the final (completed) state; ``stop`` set ends the flow as aborted at once.
+    ``terminal`` defaults to ``/dev/tty``.
+    SIGTERM or SIGHUP raise ``FlowInterrupted`` as in ``run_plain_flow``.
+    """
+    flow = _run_to_end(
+        state, store=store, notice=notice, on_commit=on_commit, abort=stop, terminal=terminal
+    )
+    return flow.state
+
+
+def _run_to_end(
+    state: AskState,
+    *,
+    store: SettingsStore,
+    notice: str | None,
+    on_commit: OnCommit | None,
+    abort: AbortSignal | None,
+    terminal: LineTerminal | None,
+) -> PlainFlow:
     from pi_ask.plain.terminal import signals_to
 
-    own = terminal is None
     line_terminal = open_line_terminal() if terminal is None else terminal
     try:
         flow = PlainFlow(
@@ -471,8 +550,8 @@ def run_plain_flow(
         with signals_to(line_terminal.reader):
             result = flow.run()
     finally:
-        if own:
+        if terminal is None:
             line_terminal.close()
     if flow.interrupted_by is not None:
         raise FlowInterrupted(result, flow.interrupted_by)
-    return result
+    return flow

@@ -148,10 +148,12 @@ class LineTerminal:
         self.reader = LineReader(input_fd)
         self._output = output
         self._on_close = on_close
+        # Notifications ring from their own thread.
+        self._lock = threading.Lock()
 
     def write(self, text: str) -> None:
-        """Write ``text``; a terminal that went away is not an error."""
-        with contextlib.suppress(OSError, ValueError):
+        """Write ``text`` (from any thread); a terminal that went away is not an error."""
+        with self._lock, contextlib.suppress(OSError, ValueError):
             self._output.write(text)
             self._output.flush()
 

@@ -8,13 +8,13 @@ Code transcript for the cwd. Only a message that finished normally is used.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, TextIO
 
 from pi_ask.errors import PiAskError, UsageError
+from pi_ask.guarded_parse import load_json
 from pi_ask.session.claude_transcript import ClaudeMessage, read_transcript
 from pi_ask.session.locations import claude_transcript_candidates, pi_session_candidates
 from pi_ask.session.log import Entry, SessionFile, read_session
@@ -192,7 +192,7 @@ def _first_objects(path: Path) -> Iterator[dict[str, object]]:
         if seen > _SNIFF_LINES:
             return
         try:
-            value = json.loads(line)
+            value = load_json(line)
         except ValueError:
             continue
         if isinstance(value, dict):

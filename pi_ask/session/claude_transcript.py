@@ -9,9 +9,10 @@ call is taken as finished, an explicit reason other than ``end_turn`` is not.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Literal
+
+from pi_ask.guarded_parse import load_json
 
 Role = Literal["user", "assistant"]
 
@@ -58,7 +59,7 @@ def _records(text: str) -> list[dict[str, object]]:
         if not line.strip():
             continue
         try:
-            value = json.loads(line)
+            value = load_json(line)
         except ValueError:
             continue
         if isinstance(value, dict):

@@ -12,8 +12,8 @@ import time
 from dataclasses import dataclass
 from typing import Literal
 
+from pi_ask.contract.kinds import JsonObject
 from pi_ask.contract.payload import QUESTION_TYPES, QuestionType
-from pi_ask.contract.results import JsonObject
 from pi_ask.session.log import Entry
 from pi_ask.state.model import Answer, AskState, Selection
 

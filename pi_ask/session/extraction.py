@@ -8,7 +8,6 @@ the issues fed back to the model. Step 7's repair drops what the business rules 
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -16,6 +15,7 @@ from dataclasses import dataclass
 from pi_ask.contract import InvalidPayload, load_payload
 from pi_ask.contract.results import JsonObject
 from pi_ask.errors import PiAskError
+from pi_ask.guarded_parse import load_json
 
 MAX_OPTIONS = 4
 FREEFORM_OPTION: JsonObject = {"value": "freeform", "label": "Type answer", "freeform": True}
@@ -109,7 +109,7 @@ def parse_reply(text: str) -> Parsed | str:
     if not body:
         return "model returned no text content"
     try:
-        value = json.loads(body)
+        value = load_json(body)
     except ValueError as err:
         return str(err)
     shape = shape_error(value)

@@ -15,7 +15,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import BinaryIO
 
-from pi_ask.contract.results import JsonObject
+from pi_ask.contract.kinds import JsonObject
+from pi_ask.guarded_parse import load_json
 from pi_ask.session.file_lock import LockTimeout, exclusive_lock
 
 SESSION_VERSION = 3
@@ -493,8 +494,8 @@ def _object(raw: bytes) -> JsonObject | None:
 def _classify(raw: bytes) -> JsonObject | str:
     """The JSON object on a line that is not blank, or why it is not one."""
     try:
-        value = json.loads(raw)
-    except (ValueError, UnicodeDecodeError) as err:
+        value = load_json(raw)
+    except ValueError as err:  # not JSON, not UTF-8, nested too deeply
         return str(err)
     return value if isinstance(value, dict) else "not a JSON object"
 

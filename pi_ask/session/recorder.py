@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 from pathlib import Path
 
-from pi_ask.contract.results import JsonObject
+from pi_ask.contract.kinds import JsonObject
 from pi_ask.session.entries import (
     COMPACT_ABOVE,
     DISMISSED_TYPE,

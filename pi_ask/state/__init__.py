@@ -40,7 +40,7 @@ if TYPE_CHECKING:
         Toggle,
     )
     from pi_ask.state.dismissal import DISMISS_NOTICE
-    from pi_ask.state.flow import apply, new_state
+    from pi_ask.state.flow import apply
     from pi_ask.state.model import (
         CUSTOM_LABEL,
         CUSTOM_VALUE,
@@ -56,6 +56,7 @@ if TYPE_CHECKING:
         Selection,
         View,
     )
+    from pi_ask.state.opening import new_state
     from pi_ask.state.question_types import TYPE_CHANGE_CONFIRM_NOTICE, type_changed_notice
     from pi_ask.state.results import build_result, non_interactive_result, serialize_answer
     from pi_ask.state.review_entries import ReviewChoice, ReviewEntry
@@ -178,7 +179,7 @@ _HOMES = {
     "Toggle": "pi_ask.state.commands",
     "DISMISS_NOTICE": "pi_ask.state.dismissal",
     "apply": "pi_ask.state.flow",
-    "new_state": "pi_ask.state.flow",
+    "new_state": "pi_ask.state.opening",
     "CUSTOM_LABEL": "pi_ask.state.model",
     "CUSTOM_VALUE": "pi_ask.state.model",
     "FREEFORM_LABEL": "pi_ask.state.model",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pi_ask.contract.results import CancelReason, Mode
+from pi_ask.contract.kinds import CancelReason, Mode
 
 
 @dataclass(frozen=True, slots=True)

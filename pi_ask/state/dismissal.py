@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from pi_ask.contract.results import CancelReason
+from pi_ask.contract.kinds import CancelReason
 from pi_ask.state.model import AskState, Behaviour
 from pi_ask.state.selectors import is_dirty
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from pi_ask.contract.payload import AskPayload
 from pi_ask.state.activation import confirm, press_digit, toggle
 from pi_ask.state.commands import (
     Abort,
@@ -39,14 +38,12 @@ from pi_ask.state.editors import (
     open_question_note,
     submit_editor,
 )
-from pi_ask.state.model import AskState, Behaviour, EditAnswer, EditNote, Navigate, Review
+from pi_ask.state.model import AskState, Behaviour, EditAnswer, EditNote
 from pi_ask.state.navigation import move_option, move_tab
+from pi_ask.state.opening import auto_open
 from pi_ask.state.question_types import TYPE_CHANGE_CONFIRM_NOTICE, change_question_type
 from pi_ask.state.remote_answers import replace_answers
 from pi_ask.state.selectors import (
-    answer_for,
-    current_question,
-    current_row,
     has_any_notes,
     is_answered,
     is_review_tab,
@@ -63,24 +60,6 @@ _NAVIGATION_COMMANDS = (
     OpenQuestionNote,
     OpenOptionNote,
 )
-
-
-def new_state(payload: AskPayload, *, config_notice: str | None = None) -> AskState:
-    """The initial state of a flow over a normalized payload.
-
-    Args:
-        payload: The normalized payload (``presented`` types already applied).
-        config_notice: The config-load notice to show in the footer, if any.
-
-    Returns:
-        The state on the first tab, with the answer editor already open when the first
-        question is freeform-only.
-    """
-    view = Navigate() if payload.questions else Review()
-    state = AskState(
-        questions=payload.questions, title=payload.title, view=view, config_notice=config_notice
-    )
-    return _auto_open(state)
 
 
 def apply(state: AskState, command: Command, behaviour: Behaviour) -> AskState:
@@ -102,7 +81,7 @@ def apply(state: AskState, command: Command, behaviour: Behaviour) -> AskState:
     if after.tab != state.tab:
         after = replace(after, notice=None, config_notice=None, pending_dismiss=False)
     after = _update_suppression(state, after, command)
-    return _auto_submit(_auto_open(after), behaviour)
+    return _auto_submit(auto_open(after), behaviour)
 
 
 def _transition(state: AskState, command: Command, behaviour: Behaviour) -> AskState:
@@ -175,20 +154,6 @@ def _is_commit(before: AskState, after: AskState) -> bool:
         after.action,
         after.view,
     ) or (before.answers, before.questions) != (after.answers, after.questions)
-
-
-def _auto_open(state: AskState) -> AskState:
-    """Open the answer editor when the cursor rests on an empty custom row (§6.2)."""
-    if state.completed or state.suppress_auto_open or not isinstance(state.view, Navigate):
-        return state
-    question = current_question(state)
-    row = current_row(state)
-    if question is None or row is None or not row.is_custom:
-        return state
-    answer = answer_for(state, question.id)
-    if answer is not None and answer.custom_text:
-        return state
-    return replace(state, view=EditAnswer(question.id))
 
 
 def _auto_submit(state: AskState, behaviour: Behaviour) -> AskState:

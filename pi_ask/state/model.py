@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from pi_ask.contract.kinds import CancelReason, Mode
 from pi_ask.contract.payload import Question
-from pi_ask.contract.results import CancelReason, Mode
 
 CUSTOM_VALUE = "__other__"
 CUSTOM_LABEL = "Type your own"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from pi_ask.contract.kinds import Mode
 from pi_ask.contract.payload import Question
-from pi_ask.contract.results import Mode
 from pi_ask.state.answers import put_answer, save_option_note
 from pi_ask.state.commands import SubmittedAnswer
 from pi_ask.state.model import Answer, AskState, Review, Selection

@@ -62,7 +62,7 @@ def build_result(state: AskState) -> ToolResult:
             mode="submit",
             title=state.title,
             questions=state.questions,
-            answers=tuple((qid, r) for qid, r in records if not r.is_empty),
+            answers={qid: r for qid, r in records if not r.is_empty},
         )
         return ToolResult(summary_text(details), details)
     details = ResultDetails(
@@ -70,7 +70,7 @@ def build_result(state: AskState) -> ToolResult:
         mode="elaborate",
         title=state.title,
         questions=state.questions,
-        answers=tuple((qid, r) for qid, r in records if r.is_committed),
+        answers={qid: r for qid, r in records if r.is_committed},
         continuation=_continuation(state),
         elaboration=Elaboration(items=_elaboration_items(state)),
     )
@@ -148,7 +148,7 @@ def _cancelled(
         mode="submit",
         title=title,
         questions=questions,
-        answers=tuple((qid, r) for qid, r in records if not r.is_empty),
+        answers={qid: r for qid, r in records if not r.is_empty},
         reason=reason,
     )
     return ToolResult(summary_text(details), details)

@@ -144,7 +144,7 @@ def _selected_option_notes(question: Question, record: AnswerRecord) -> list[tup
 
 def _has_presentation_override(details: ResultDetails) -> bool:
     """True when a question that has an answer entry was presented differently."""
-    answered = {qid for qid, _ in details.answers}
+    answered = set(details.answers)
     return any(q.presented_type is not None and q.id in answered for q in details.questions)
 
 

@@ -7,7 +7,9 @@ completed the application exits with ``build_result(state)``, the drawing is era
 transcript lines are printed on the terminal, never on stdout.
 
 Everything not needed for the first frame (notifications, the config watcher, the event
-bridge) starts right after it.
+bridge) starts right after it. The key bindings, the engine's commands and transitions and
+the result classes are not needed to draw either: they are imported where they are used,
+and preloaded by the services' worker thread right after the first frame.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from prompt_toolkit.application import Application
 from prompt_toolkit.data_structures import Size
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.input import Input
+from prompt_toolkit.key_binding import DynamicKeyBindings, KeyBindingsBase
 from prompt_toolkit.layout import ConditionalContainer, Float, FloatContainer, HSplit, Layout
 from prompt_toolkit.layout.containers import Window
 from prompt_toolkit.layout.controls import BufferControl
@@ -33,25 +36,9 @@ from pi_ask.config import RESET_WINDOW_S, Settings, SettingsStore
 from pi_ask.errors import FlowInterrupted
 from pi_ask.keymaps.keymap import Keymaps
 from pi_ask.keymaps.ptk_bindings import set_escape_timeout
-from pi_ask.state import (
-    Abort,
-    AskState,
-    Behaviour,
-    BehaviourChanged,
-    CloseEditor,
-    Command,
-    EditAnswer,
-    EditNote,
-    EditorNavigate,
-    SubmitEditor,
-    apply,
-    build_result,
-    current_row,
-    editor_draft,
-    is_draft_change,
-)
+from pi_ask.state.model import AskState, Behaviour, EditAnswer, EditNote
+from pi_ask.state.selectors import current_row, editor_draft, is_draft_change
 from pi_ask.tui.editor_field import EditorField
-from pi_ask.tui.flow_bindings import load_flow_bindings
 from pi_ask.tui.flow_canvas import FlowCanvas
 from pi_ask.tui.flow_services import FlowServices
 from pi_ask.tui.frame import FlowView
@@ -64,17 +51,16 @@ from pi_ask.tui.terminal_reports import (
     ENABLE_FOCUS_REPORTS,
     terminal_reports,
 )
-from pi_ask.tui.theme import build_style
-from pi_ask.tui.transcript import print_transcript
+from pi_ask.tui.theme import theme_style
 
 if TYPE_CHECKING:
     from pi_ask.contract.payload import Question
     from pi_ask.contract.results import ToolResult
     from pi_ask.events import RemoteResponse
+    from pi_ask.state.commands import Command
     from pi_ask.tui.settings_panel import SettingsPanel
 
 OnCommit = Callable[[AskState], None]
-_EDITOR_COMMANDS = (SubmitEditor, CloseEditor, EditorNavigate)
 
 
 class AskFlow:
@@ -118,6 +104,9 @@ class AskFlow:
         self._on_first_frame = on_first_frame
         startup_notice = self._startup_notice()
         if startup_notice is not None and state.config_notice is None:
+            from pi_ask.state.commands import BehaviourChanged
+            from pi_ask.state.flow import apply
+
             state = apply(state, BehaviourChanged(config_notice=startup_notice), self.behaviour)
         self._state = state
         self.panel: SettingsPanel | None = None
@@ -128,6 +117,7 @@ class AskFlow:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._loop_thread: int | None = None
         self._first_frame_done = False
+        self._bindings: KeyBindingsBase | None = None
         self.editor = EditorField(cwd or Path.cwd())
         self._terminal: Terminal | None = None
         if input is None or output is None:
@@ -137,6 +127,9 @@ class AskFlow:
         # Focus reports and query replies come out of the input before the key parser.
         self.reports = terminal_reports(self._input)
         self._focus_reports_on = False
+        # ``[theme] name = "auto"``: the shade the terminal reported, once it has.
+        self._background_shade: str | None = None
+        self._asked_background = False
         self.services = FlowServices(store, self._output)
         self.canvas = FlowCanvas(self._view, lambda: self.panel, self._terminal_size)
         self.app = self._create_application()
@@ -185,10 +178,14 @@ class AskFlow:
             self._fail(error)
 
     def _dispatch(self, command: Command) -> None:
+        from pi_ask.state.commands import CloseEditor, EditorNavigate, SubmitEditor
+        from pi_ask.state.flow import apply
+
         before = self._state
         after = apply(before, command, self.behaviour)
         self._state = after
-        self._sync_editor(before, after, rehydrate=isinstance(command, _EDITOR_COMMANDS))
+        editor_command = isinstance(command, SubmitEditor | CloseEditor | EditorNavigate)
+        self._sync_editor(before, after, rehydrate=editor_command)
         self._sync_preview(after)
         if self._on_commit is not None and is_draft_change(before, after):
             self._on_commit(after)
@@ -296,6 +293,8 @@ class AskFlow:
     async def run_async(self) -> ToolResult:
         """Run the flow on the current event loop; see ``run``."""
         if self._state.completed:
+            from pi_ask.state.results import build_result
+
             return build_result(self._state)
         self._loop = asyncio.get_running_loop()
         self._loop_thread = threading.get_ident()
@@ -310,8 +309,10 @@ class AskFlow:
                 if self._result is None:
                     raise
                 result = self._result
+            from pi_ask.tui.transcript import print_transcript
+
             with contextlib.suppress(OSError):
-                print_transcript(result, self._output)
+                print_transcript(result, self._output, self.app.style)
         finally:
             restore()
             unsubscribe()
@@ -346,8 +347,10 @@ class AskFlow:
         )
         app: Application[ToolResult] = Application(
             layout=Layout(root, focused_element=frame),
-            key_bindings=load_flow_bindings(self),
-            style=build_style(),
+            # Loaded at the first key, not for the first frame: the bindings bring in the
+            # engine's commands (and the worker thread of ``services`` preloads them).
+            key_bindings=DynamicKeyBindings(self._key_bindings),
+            style=theme_style(self._settings.theme, self._background_shade),
             full_screen=False,
             erase_when_done=True,
             mouse_support=False,
@@ -357,6 +360,13 @@ class AskFlow:
         set_escape_timeout(app)
         app.after_render += self._after_render
         return app
+
+    def _key_bindings(self) -> KeyBindingsBase:
+        if self._bindings is None:
+            from pi_ask.tui.flow_bindings import load_flow_bindings
+
+            self._bindings = load_flow_bindings(self)
+        return self._bindings
 
     # --- drawing ------------------------------------------------------------------------------
 
@@ -399,9 +409,15 @@ class AskFlow:
             self._apply_settings(settings)
 
     def _apply_settings(self, settings: Settings) -> None:
-        self._settings = settings
+        from pi_ask.state.commands import BehaviourChanged
+
+        before, self._settings = self._settings, settings
         if self._result is not None:
             return
+        if settings.theme != before.theme:
+            # Live: the next frame draws in the new theme (the application reads its style).
+            self.app.style = theme_style(settings.theme, self._background_shade)
+            self._ask_background_shade()
         self.dispatch(BehaviourChanged(config_notice=self._startup_notice()))
 
     def _startup_notice(self) -> str | None:
@@ -433,10 +449,32 @@ class AskFlow:
             self._output.write_raw(ENABLE_FOCUS_REPORTS if on else DISABLE_FOCUS_REPORTS)
             self._output.flush()
 
+    def _ask_background_shade(self) -> None:
+        """For ``auto``, ask the terminal its background once (after the first frame)."""
+        auto = self._settings.theme.name == "auto"
+        if not auto or self._asked_background or self.reports is None or not self._first_frame_done:
+            return
+        self._asked_background = True
+        from pi_ask.tui.background import ask_background
+
+        ask_background(self.reports, self._write_raw, self._on_background_shade)
+
+    def _on_background_shade(self, shade: str) -> None:
+        self._background_shade = shade
+        if self._result is None:
+            self.app.style = theme_style(self._settings.theme, shade)
+            self.app.invalidate()
+
+    def _write_raw(self, text: str) -> None:
+        with contextlib.suppress(OSError):
+            self._output.write_raw(text)
+            self._output.flush()
+
     def _start_background(self) -> None:
         if self._result is not None or self._loop is None:
             return
         self._set_focus_reports(on=True)
+        self._ask_background_shade()
         if self._on_first_frame is not None:
             # Off the loop: an fsync on a busy disk must not hold up the first key.
             self._loop.run_in_executor(None, self._on_first_frame)
@@ -452,6 +490,8 @@ class AskFlow:
     def _finish(self) -> None:
         if self._result is not None:
             return
+        from pi_ask.state.results import build_result
+
         self._result = build_result(self._state)
         self.services.finished(self._result)
         if self.app.is_running and not self.app.is_done:
@@ -459,6 +499,8 @@ class AskFlow:
                 self.app.exit(result=self._result)
 
     def _on_signal(self, number: int) -> None:
+        from pi_ask.state.commands import Abort
+
         if self._result is None:
             self.interrupted_by = number
             self.dispatch(Abort())

@@ -36,13 +36,6 @@ _SOURCES: tuple[str, ...] = ("tool", "answer", "answer:again", "ask:replay", "as
 WATCH_INTERVAL_S = 0.25
 
 
-def given_label(question: Question | None) -> str | None:
-    """The label as the payload gave it; ``Q<n>`` labels were made up by normalization."""
-    if question is None or (question.label.startswith("Q") and question.label[1:].isdigit()):
-        return None
-    return question.label
-
-
 @dataclass(frozen=True, slots=True)
 class _Prepared:
     """What the worker thread readied: the notification to send and the bridges to load."""
@@ -60,12 +53,24 @@ def _prepare(settings: Settings, questions: tuple[Question, ...]) -> _Prepared:
     from importlib.metadata import entry_points
 
     from pi_ask.events import BRIDGE_GROUP  # the whole bus: registry, bridges
-    from pi_ask.notifications import TITLE, parse_channels, subject_for, waiting_message
+    from pi_ask.notifications import (
+        TITLE,
+        given_label,
+        parse_channels,
+        subject_for,
+        waiting_message,
+    )
     from pi_ask.notifications import dispatcher as _dispatcher  # noqa: F401 - off the loop too
+
+    # What the first frame left for the first key: the bindings and the engine's commands and
+    # transitions, and the result classes (tui.flow imports them where they are used).
+    from pi_ask.state import flow as _engine  # noqa: F401
+    from pi_ask.state import results as _results  # noqa: F401
+    from pi_ask.tui import flow_bindings as _bindings  # noqa: F401
 
     channels, _warnings = parse_channels(settings.notifications.channels)
     first = questions[0] if questions else None
-    subject = subject_for(given_label(first), first.prompt) if first else ""
+    subject = subject_for(given_label(first.label), first.prompt) if first else ""
     bridges = tuple(entry_points(group=BRIDGE_GROUP))
     return _Prepared(channels, TITLE, waiting_message(subject), bridges)
 
@@ -81,6 +86,7 @@ class FlowServices:
         self._notification: Dispatch | None = None
         self._registration: FlowRegistration | None = None
         self._ended = False
+        self._stopped = False
 
     def start(
         self,
@@ -163,6 +169,9 @@ class FlowServices:
             return
 
         def write() -> None:
+            # Queued before the flow stopped, run after: the terminal may be closed by now.
+            if self._stopped:
+                return
             with contextlib.suppress(OSError):
                 self._output.write_raw(text)
                 self._output.flush()
@@ -179,6 +188,7 @@ class FlowServices:
     def stop(self, result: ToolResult | None) -> None:
         """Stop everything; a flow torn down without a result is forgotten by the bus."""
         self._ended = True
+        self._stopped = True
         if self._stop_watching is not None:
             with contextlib.suppress(Exception):
                 self._stop_watching()

@@ -13,7 +13,7 @@ from prompt_toolkit.layout import Layout
 from prompt_toolkit.layout.containers import Window
 from prompt_toolkit.output import Output
 
-from pi_ask.config import RESET_WINDOW_S, SettingsStore
+from pi_ask.config import RESET_WINDOW_S, Settings, SettingsStore
 from pi_ask.keymaps.keymap import Keymaps
 from pi_ask.keymaps.ptk_bindings import load_context_bindings, set_escape_timeout
 from pi_ask.tui.frame import scroll_to_focus
@@ -22,7 +22,7 @@ from pi_ask.tui.settings_panel import SettingsPanel
 from pi_ask.tui.settings_screen import overlay_width, render_overlay
 from pi_ask.tui.styled_text import Line
 from pi_ask.tui.terminal import Terminal, open_terminal
-from pi_ask.tui.theme import build_style
+from pi_ask.tui.theme import theme_style
 
 
 class SettingsApp:
@@ -40,14 +40,18 @@ class SettingsApp:
         self.app: Application[int] = Application(
             layout=Layout(Window(LinesControl(self._render, self._measure))),
             key_bindings=self._bindings(),
-            style=build_style(),
+            style=theme_style(store.snapshot().theme),
             full_screen=False,
             erase_when_done=True,
             input=input,
             output=output,
         )
         set_escape_timeout(self.app)
-        self._unsubscribe = store.subscribe(lambda _settings: self.app.invalidate())
+        self._unsubscribe = store.subscribe(self._on_settings)
+
+    def _on_settings(self, settings: Settings) -> None:
+        self.app.style = theme_style(settings.theme)
+        self.app.invalidate()
 
     def _keymaps(self) -> Keymaps:
         return self._store.snapshot().keymaps

@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 
 from pi_ask.config import SettingsStore
-from pi_ask.tui.settings_rows import SETTING_ROWS, toggle_value, toggle_values
+from pi_ask.tui.settings_rows import SETTING_ROWS, next_value, toggle_value, toggle_values
 from pi_ask.tui.settings_screen import OverlayView
 
 
@@ -34,7 +34,7 @@ class SettingsPanel:
         self.focus = (self.focus + delta) % len(SETTING_ROWS)
 
     def toggle(self) -> None:
-        """Flip the focused setting and save it, or press the reset action."""
+        """Flip the focused setting (or step to its next choice) and save it, or press reset."""
         row = SETTING_ROWS[self.focus]
         self.error = self.info = None
         if row.kind == "reset":
@@ -44,7 +44,8 @@ class SettingsPanel:
             elif reset.status == "reset" and reset.backup is not None:
                 self.info = f"The unreadable file was kept as {reset.backup}."
             return
-        saved = self.store.set(row.key, not toggle_value(self.store.snapshot(), row.key))
+        current = toggle_value(self.store.snapshot(), row.key)
+        saved = self.store.set(row.key, next_value(row, current))
         self.error = saved.error
         self.info = saved.info
 

@@ -22,6 +22,7 @@ class SettingRow(NamedTuple):
         section: The section header it sits under.
         description: Shown under the rows while the row has the focus.
         kind: ``toggle`` flips a boolean; ``reset`` is the guarded reset-all action.
+        choices: For a choice row, the values it steps through; empty for on/off.
     """
 
     key: str
@@ -29,20 +30,33 @@ class SettingRow(NamedTuple):
     section: str
     description: str
     kind: Literal["toggle", "reset"] = "toggle"
+    choices: tuple[str, ...] = ()
 
 
 SETTING_ROWS: tuple[SettingRow, ...] = (
-    *(SettingRow(row.key, row.label, row.group, row.description) for row in TOGGLE_ROWS),
+    *(
+        SettingRow(row.key, row.label, row.group, row.description, choices=row.choices)
+        for row in TOGGLE_ROWS
+    ),
     SettingRow("", "Reset config to defaults", ACTIONS, RESET_DESCRIPTION, kind="reset"),
 )
 
 
-def toggle_value(settings: Settings, key: str) -> bool:
-    """The current value of the boolean setting ``key`` (``behaviour.show_footer_hints``)."""
+def toggle_value(settings: Settings, key: str) -> bool | str:
+    """The current value of the setting ``key``: a boolean, or a choice row's value."""
     section, _, name = key.partition(".")
-    return bool(getattr(getattr(settings, section), name))
+    value = getattr(getattr(settings, section), name)
+    return value if isinstance(value, str) else bool(value)
 
 
-def toggle_values(settings: Settings) -> dict[str, bool]:
+def next_value(row: SettingRow, current: bool | str) -> bool | str:
+    """What pressing the row makes of ``current``: flipped, or the next choice (wrapping)."""
+    if not row.choices:
+        return not current
+    index = row.choices.index(current) if current in row.choices else -1
+    return row.choices[(index + 1) % len(row.choices)]
+
+
+def toggle_values(settings: Settings) -> dict[str, bool | str]:
     """Every toggle row's current value, by key."""
     return {row.key: toggle_value(settings, row.key) for row in SETTING_ROWS if row.key}

@@ -31,7 +31,7 @@ class OverlayView(NamedTuple):
     """What the overlay shows.
 
     Attributes:
-        values: Current value of every toggle, by config key.
+        values: Current value of every toggle (a choice row's: its text), by config key.
         focus: Index of the focused row in ``SETTING_ROWS``.
         reset_armed: The reset action waits for its confirming second press.
         config_path: The config file's absolute path.
@@ -41,7 +41,7 @@ class OverlayView(NamedTuple):
         error: The last save error, if any.
     """
 
-    values: Mapping[str, bool]
+    values: Mapping[str, bool | str]
     focus: int
     reset_armed: bool
     config_path: str
@@ -66,7 +66,9 @@ def _row_lines(row: SettingRow, view: OverlayView, focused: bool, inner: int) ->
     if row.kind == "reset":
         label = "confirm reset" if view.reset_armed else "reset all"
         return [_center(_value(label, focused), inner)]
-    value = _value("on" if view.values.get(row.key, False) else "off", focused)
+    current = view.values.get(row.key, False)
+    text = current if isinstance(current, str) else ("on" if current else "off")
+    value = _value(text, focused)
     prefix = span(theme.ACCENT, "❯ ") if focused else span("", "  ")
     label_width = max(1, inner - 2 - line_width(value) - 2)
     pieces = wrap_text(row.label, label_width)

@@ -1,6 +1,8 @@
-"""Theme roles (behaviour.md §7) as prompt_toolkit style classes.
+"""Theme roles (behaviour.md §7) as prompt_toolkit style classes, and the themes.
 
-Renderers only name roles (``ACCENT``, ``MUTED``...); this module decides how they look.
+Renderers only name roles (``ACCENT``, ``MUTED``...); this module decides how they look:
+``dark`` (the reference's look, the default), ``light``, ``high-contrast`` and ``ansi``
+(the terminal's own 16 colours), each with per-role overrides from ``[theme.styles]``.
 Under ``NO_COLOR`` prompt_toolkit drops every colour by itself; the few places that need
 to stand out without colour (the active tab, the focused setting, the editor cursor) get
 reverse video instead, and a chosen option is drawn bold and underlined (its colour is its
@@ -10,8 +12,14 @@ only other mark).
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from prompt_toolkit.styles import Style
+
+if TYPE_CHECKING:
+    from pi_ask.config import ThemeSettings
 
 ACCENT = "class:accent"
 MUTED = "class:muted"
@@ -30,19 +38,101 @@ CURSOR = "class:cursor"
 ACTIVE = "class:active"
 UNSTYLED = ""
 
-_COLOURS: dict[str, str] = {
-    "accent": "#8abeb7",
-    "muted": "#808080",
-    "dim": "#666666",
-    "text": "",
-    "success": "#b5bd68",
-    "chosen": "#b5bd68",
-    "warning": "#f0c674",
-    "error": "#cc6666",
-    "syntax-string": "#b5bd68",
-    "selected-bg": "bg:#3a3a4a",
-    "cursor": "reverse",
-    "active": "",
+
+@dataclass(frozen=True, slots=True)
+class Palette:
+    """One theme: a style per role, and the terminal colours it is made for.
+
+    ``background`` and ``foreground`` are what the contrast of every role is measured
+    against (``tests/tui/test_themes.py``); ``None`` for ``ansi``, which takes the terminal's
+    own palette and so cannot be measured.
+    """
+
+    rules: Mapping[str, str]
+    background: str | None = None
+    foreground: str | None = None
+
+
+# The reference's look (screens.md), made for a Tomorrow Night background. dim and error are a
+# shade brighter than pi's (#666666, #cc6666) so they reach WCAG AA there (3:1 and 4.5:1).
+DARK = Palette(
+    {
+        "accent": "#8abeb7",
+        "muted": "#808080",
+        "dim": "#767676",
+        "text": "",
+        "success": "#b5bd68",
+        "chosen": "#b5bd68",
+        "warning": "#f0c674",
+        "error": "#ff5f5f",
+        "syntax-string": "#b5bd68",
+        "selected-bg": "bg:#303040",
+        "cursor": "reverse",
+        "active": "",
+    },
+    background="#1d1f21",
+    foreground="#c5c8c6",
+)
+# Colours of the xterm 256-colour cube, so 8-bit terminals show exactly these.
+LIGHT = Palette(
+    {
+        "accent": "#005f87",
+        "muted": "#626262",
+        "dim": "#767676",
+        "text": "",
+        "success": "#005f00",
+        "chosen": "#005f00 bold",
+        "warning": "#875f00",
+        "error": "#af0000",
+        "syntax-string": "#005f00",
+        "selected-bg": "bg:#dadada",
+        "cursor": "reverse",
+        "active": "",
+    },
+    background="#ffffff",
+    foreground="#1d1f21",
+)
+# Bright on black, and what stands out is bold or underlined as well as coloured.
+HIGH_CONTRAST = Palette(
+    {
+        "accent": "#5fffff bold",
+        "muted": "#d0d0d0",
+        "dim": "#bcbcbc",
+        "text": "#ffffff",
+        "success": "#5fff5f",
+        "chosen": "#5fff5f bold underline",
+        "warning": "#ffff5f bold",
+        "error": "#ff8787 bold",
+        "syntax-string": "#87ff87",
+        "selected-bg": "bg:#ffffff #000000",
+        "cursor": "reverse",
+        "active": "bold",
+    },
+    background="#000000",
+    foreground="#ffffff",
+)
+# The terminal's own 16 colours: whatever palette the user set, pi-ask follows it.
+ANSI = Palette(
+    {
+        "accent": "ansicyan",
+        "muted": "ansibrightblack",
+        "dim": "ansibrightblack",
+        "text": "",
+        "success": "ansigreen",
+        "chosen": "ansigreen bold",
+        "warning": "ansiyellow",
+        "error": "ansired",
+        "syntax-string": "ansigreen",
+        "selected-bg": "reverse",
+        "cursor": "reverse",
+        "active": "",
+    }
+)
+THEMES: Mapping[str, Palette] = {
+    "dark": DARK,
+    "light": LIGHT,
+    "high-contrast": HIGH_CONTRAST,
+    "ansi": ANSI,
 }
 
 _NO_COLOUR: dict[str, str] = {
@@ -52,13 +142,38 @@ _NO_COLOUR: dict[str, str] = {
 }
 
 
-def build_style(no_color: bool | None = None) -> Style:
+def build_style(
+    name: str = "dark",
+    overrides: Sequence[tuple[str, str]] = (),
+    *,
+    no_color: bool | None = None,
+) -> Style:
     """The style sheet for the flow and the settings overlay.
 
     Args:
+        name: The theme (``[theme] name``); an unknown name gets ``dark``.
+        overrides: (role, prompt_toolkit style) pairs laid over the theme
+            (``[theme.styles]``); one prompt_toolkit cannot read is skipped.
         no_color: drop colours; by default read from the ``NO_COLOR`` environment variable.
+            The overrides still apply: a user who sets a style asked for it.
     """
     if no_color is None:
         no_color = bool(os.environ.get("NO_COLOR"))
-    rules = _NO_COLOUR if no_color else _COLOURS
+    rules = dict(_NO_COLOUR if no_color else THEMES.get(name, DARK).rules)
+    for role, style in overrides:
+        try:
+            Style([(role, style)])
+        except (ValueError, AssertionError):
+            continue
+        rules[role] = style
     return Style(list(rules.items()))
+
+
+def theme_style(theme: ThemeSettings, detected: str | None = None) -> Style:
+    """The style sheet for the ``[theme]`` settings.
+
+    ``auto`` is ``detected`` (``dark`` or ``light``, from the terminal's background), and
+    ``dark`` until the terminal has said.
+    """
+    name = (detected or "dark") if theme.name == "auto" else theme.name
+    return build_style(name, theme.styles)

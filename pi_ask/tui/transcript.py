@@ -9,6 +9,7 @@ from __future__ import annotations
 from prompt_toolkit.formatted_text import FormattedText
 from prompt_toolkit.output import Output
 from prompt_toolkit.shortcuts import print_formatted_text
+from prompt_toolkit.styles import BaseStyle
 
 from pi_ask.contract.results import ToolResult
 from pi_ask.state import TranscriptRole, transcript_lines
@@ -33,12 +34,12 @@ def transcript(result: ToolResult) -> list[Line]:
     return lines
 
 
-def print_transcript(result: ToolResult, output: Output) -> None:
-    """Print the transcript of ``result`` on ``output`` (the terminal)."""
+def print_transcript(result: ToolResult, output: Output, style: BaseStyle | None = None) -> None:
+    """Print the transcript of ``result`` on ``output`` (the terminal), in ``style``."""
     fragments: list[tuple[str, str]] = []
     for line in transcript(result):
         fragments += [*line, ("", "\n")]
     if fragments:
         print_formatted_text(
-            FormattedText(fragments), end="", output=output, style=theme.build_style()
+            FormattedText(fragments), end="", output=output, style=style or theme.build_style()
         )

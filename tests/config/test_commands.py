@@ -128,7 +128,17 @@ def test_schema_describes_every_section(capsys: pytest.CaptureFixture[str], conf
         "keymaps",
         "answer",
         "mcp",
+        "theme",
+        "ui",
     }
+    assert schema["$defs"]["Theme"]["properties"]["name"]["enum"] == [
+        "dark",
+        "light",
+        "high-contrast",
+        "ansi",
+        "auto",
+    ]
+    assert schema["$defs"]["Ui"]["properties"]["face"]["enum"] == ["tui", "plain"]
     behaviour = schema["$defs"]["Behaviour"]["properties"]
     assert behaviour["show_footer_hints"] == {
         "default": True,

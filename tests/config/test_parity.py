@@ -57,6 +57,13 @@ _VALID: dict[str, st.SearchStrategy[object]] = {
         min_size=1,
         max_size=3,
     ),
+    "theme": st.sampled_from(["dark", "light", "high-contrast", "ansi", "auto"]),
+    "face": st.sampled_from(["tui", "plain"]),
+    "styles": st.dictionaries(
+        st.sampled_from(["accent", "muted", "syntax_string", "selected-bg"]),
+        st.sampled_from(["bold", "#005f87", "bg:ansiblue underline", "fg:#fff nobold"]),
+        max_size=3,
+    ),
 }
 _INVALID_ENTRY = st.one_of(_ANY, st.fixed_dictionaries({"provider": _TEXT}))
 

@@ -32,6 +32,7 @@ for i in range(200):
 
 
 def start(code: str, *args: str) -> subprocess.Popen[str]:
+    """A child running ``code``, once it says it is ready; use it in a ``with`` (closes pipes)."""
     process = subprocess.Popen(
         [sys.executable, "-c", code, *args],
         stdin=subprocess.PIPE,
@@ -49,14 +50,16 @@ def test_two_processes_toggling_200_times_each_lose_nothing(tmp_path: Path) -> N
         "# shared\n[behaviour]\nshow_footer_hints = true # a\n\n[answer]\nextractor = 'auto'\n"
     )
     config.write_text(original)
-    first = start(TOGGLER, str(config), "behaviour.show_footer_hints", "bool")
-    second = start(TOGGLER, str(config), "answer.extraction_timeout_ms", "int")
-    for process in (first, second):
-        assert process.stdin is not None
-        process.stdin.write("go\n")
-        process.stdin.flush()
-    assert first.wait(timeout=120) == 0
-    assert second.wait(timeout=120) == 0
+    with (
+        start(TOGGLER, str(config), "behaviour.show_footer_hints", "bool") as first,
+        start(TOGGLER, str(config), "answer.extraction_timeout_ms", "int") as second,
+    ):
+        for process in (first, second):
+            assert process.stdin is not None
+            process.stdin.write("go\n")
+            process.stdin.flush()
+        assert first.wait(timeout=120) == 0
+        assert second.wait(timeout=120) == 0
     document = tomllib.loads(config.read_text())
     assert document["behaviour"]["show_footer_hints"] is True  # i = 199 is odd
     assert document["answer"]["extraction_timeout_ms"] == 1199
@@ -90,10 +93,10 @@ def test_a_kill_during_writes_leaves_the_old_or_the_new_file(tmp_path: Path) -> 
     config.write_text(original)
     versions = {original.encode(), original.replace("= true", "= false").encode()}
     for delay in (0.05, 0.11, 0.17, 0.23, 0.29):
-        writer = start(WRITER, str(config))
-        time.sleep(delay)
-        writer.send_signal(signal.SIGKILL)
-        writer.wait(timeout=10)
+        with start(WRITER, str(config)) as writer:
+            time.sleep(delay)  # not a wait for anything: the kill lands at a varied moment
+            writer.send_signal(signal.SIGKILL)
+            writer.wait(timeout=60)
         assert config.read_bytes() in versions
     # The lock died with the process: the next writer gets it at once.
     began = time.monotonic()

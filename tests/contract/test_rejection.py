@@ -101,7 +101,7 @@ def test_details_are_cancelled_submit_with_nothing_asked() -> None:
     assert details.cancelled is True
     assert details.mode == "submit"
     assert details.questions == ()
-    assert details.answers == ()
+    assert details.answers == {}
     assert details.continuation is None
     assert details.elaboration is None
     assert details.error_issues == (Issue("questions", "At least one question is required"),)

@@ -10,6 +10,7 @@ import uuid
 from collections.abc import Callable
 
 from pi_ask.contract import LoadedPayload, ToolResult, load_payload
+from pi_ask.dialogs.jsonl import MAX_LINE_BYTES
 from pi_ask.dialogs.rpc import run_rpc
 
 from .conftest import Message, RpcHost
@@ -157,6 +158,23 @@ def test_malformed_lines_are_ignored_with_a_note(rpc_host: Start) -> None:
     ]
 
 
+def test_a_line_over_the_limit_gets_a_note_and_the_ask_goes_on(rpc_host: Start) -> None:
+    host = rpc_host(PAYLOAD)
+    first = host.request()
+    size = MAX_LINE_BYTES + 5
+    # The write returns only once the adapter has read it all: it reads on while it drops.
+    host.send_raw(b"z" * size + b"\n")
+    host.choose(first, 0)
+    host.choose(host.request(), 1)
+    result, status = host.finish()
+    assert status == 0
+    assert values(result) == {"db": ["pg"], "fw": ["vue"]}
+    assert host.stderr.splitlines() == [
+        f"pi-ask rpc: stdin line 1 ignored: {size} bytes is longer than the limit of "
+        f"{MAX_LINE_BYTES} bytes"
+    ]
+
+
 def test_other_message_types_are_ignored_with_a_note(rpc_host: Start) -> None:
     host = rpc_host(PAYLOAD)
     first = host.request()
@@ -268,7 +286,7 @@ def test_an_abort_gives_up_the_open_dialog_and_late_answers_change_nothing() -> 
         late = {"type": "extension_ui_response", "id": first["id"], "value": "2. SQLite"}
         responses.write(json.dumps(late).encode() + b"\n")
         assert box[0].details.cancelled is True
-        assert box[0].details.answers == ()
+        assert box[0].details.answers == {}
     assert stderr.getvalue() == ""
 
 

@@ -126,3 +126,12 @@ def test_sigterm_ends_the_flow_with_128_plus_the_signal(spawn, tmp_path: Path) -
     term.child.kill(signal.SIGTERM)
     assert term.exit_status() == 128 + signal.SIGTERM
     assert result_of(tmp_path)["details"]["cancelled"] is True  # type: ignore[index]
+
+
+def test_the_face_setting_makes_auto_plain(spawn, tmp_path: Path) -> None:
+    (tmp_path / "config.toml").write_text('[ui]\nface = "plain"\n', encoding="utf-8")
+    term = spawn("ask", str(PAYLOAD_A))
+    term.wait(lambda: "answer> " in written(term))
+    type_line(term, "/cancel", "Cancelled")
+    assert term.exit_status() == 1
+    assert not ESCAPES.search(written(term))

@@ -16,6 +16,7 @@ import jsonschema
 
 from pi_ask.contract.payload import AskPayload, Question
 from pi_ask.contract.result_schema import result_schema
+from pi_ask.contract.results import ToolResult
 
 CANCELLED_TEXT = "User cancelled the ask flow"
 REASONS = ("cancelled", "no_terminal", "timeout", "aborted")
@@ -112,6 +113,9 @@ def check_result(document: object, payload: AskPayload | None = None) -> dict[st
     _walk(document, "result")
     # The published schema (pi-ask schema --result) must hold for whatever a face produced.
     _RESULT_VALIDATOR.validate(document)
+    # ... and ToolResult.from_json reads it back to the same document.
+    if ToolResult.from_json(json.dumps(document)).to_json() != document:
+        raise _fail("result", "ToolResult.from_json does not read it back unchanged")
     # Through JSON and back unchanged: what a caller of the Python API holds is what stdout
     # would carry (no tuples, no lone surrogates, no NaN).
     text = json.dumps(document, ensure_ascii=False, allow_nan=False)

@@ -77,7 +77,7 @@ def test_an_untouched_select_sent_as_empty_text_is_no_answer() -> None:
 def test_accept_without_content_submits_nothing() -> None:
     result, _ = form_result(loaded().payload, "accept", None)
     assert result.details.cancelled is False
-    assert result.details.answers == ()
+    assert result.details.answers == {}
 
 
 def elaborated() -> dict[str, object]:

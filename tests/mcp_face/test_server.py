@@ -8,6 +8,7 @@ from typing import Any
 import anyio
 import pytest
 from mcp import Client, types
+from mcp.shared.exceptions import MCPError
 
 from pi_ask.contract import (
     INPUT_SCHEMA,
@@ -17,6 +18,7 @@ from pi_ask.contract import (
     load_payload,
 )
 from pi_ask.contract.result_schema import RESULT_DETAILS_SCHEMA
+from pi_ask.contract.tool import tool_definition
 from pi_ask.mcp_face.server import PROGRESS_MESSAGE, AskUserServer, build_server
 from pi_ask.session.entries import DISMISSED_TYPE, PAYLOAD_TYPE
 from pi_ask.state import CANCELLED_TEXT
@@ -47,13 +49,18 @@ async def test_the_tool_is_listed_with_the_contract_schemas(server: AskUserServe
         tools = (await client.list_tools()).tools
     assert [tool.name for tool in tools] == ["ask_user"]
     tool = tools[0]
-    assert tool.input_schema == INPUT_SCHEMA
+    # What `pi-ask tool --format mcp` prints is what the server advertises.
+    assert tool.model_dump(by_alias=True, exclude_none=True, exclude={"annotations"}) == (
+        tool_definition("mcp")
+    )
+    assert tool.input_schema["properties"] == INPUT_SCHEMA["properties"]
     option = tool.input_schema["properties"]["questions"]["items"]["properties"]["options"]
     assert option["items"]["required"] == ["value"]  # label optional: it is derived
     assert tool.output_schema == RESULT_DETAILS_SCHEMA
     assert tool.description is not None
     assert tool.description.startswith(TOOL_DESCRIPTION)
     assert all(line in tool.description for line in PROMPT_GUIDELINES)
+    assert tool.annotations is not None and tool.annotations.read_only_hint is True
 
 
 @pytest.mark.parametrize("mode", ERAS)
@@ -266,16 +273,17 @@ async def test_a_client_cancel_mid_wait_closes_the_form_and_keeps_the_ask(
     assert log_types() == [PAYLOAD_TYPE]  # aborted: still resumable
 
 
+@pytest.mark.parametrize("mode", ERAS)
 @pytest.mark.parametrize("face", ["auto", "elicitation", "terminal"])
 async def test_every_face_setting_falls_back_to_the_form(
-    face: str, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+    face: str, mode: str, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # No terminal route can reach anyone in this test, so the form is the one route left.
     config = tmp_path / "config.toml"
     config.write_text(f'[mcp]\nface = "{face}"\n', encoding="utf-8")
     monkeypatch.setenv("PI_ASK_CONFIG", str(config))
     host = FormHost("accept", {"q1": "postgres"})
-    result = await ask(build_server(), "legacy", host)
+    result = await ask(build_server(), mode, host)
     assert len(host.forms) == 1
     assert result.structured_content["answers"]["db"]["values"] == ["postgres"]  # type: ignore[index]
 
@@ -283,7 +291,7 @@ async def test_every_face_setting_falls_back_to_the_form(
 async def test_the_elicitation_face_never_tries_the_terminal() -> None:
     tried: list[str] = []
 
-    async def terminal(loaded: Any, *, ask_id: str) -> None:
+    async def terminal(loaded: Any, *, ask_id: str, **hooks: Any) -> None:
         tried.append(ask_id)
 
     from pi_ask.config import open_store
@@ -295,3 +303,39 @@ async def test_the_elicitation_face_never_tries_the_terminal() -> None:
     auto = AskUserServer(open_store(), face="auto", terminal=terminal)
     await ask(auto, "legacy", None)
     assert len(tried) == 1  # auto tries the terminal when the client has no form
+
+
+async def test_a_retry_that_answers_with_something_else_is_aborted(server: AskUserServer) -> None:
+    async with Client(server.server, elicitation_callback=FormHost("cancel")) as client:
+        first = await client.session.call_tool(
+            "ask_user", copy.deepcopy(PAYLOAD), allow_input_required=True
+        )
+        assert isinstance(first, types.InputRequiredResult)
+        assert list(first.input_requests) == ["ask"]
+        retry = await client.session.call_tool(
+            "ask_user",
+            copy.deepcopy(PAYLOAD),
+            input_responses={"ask": types.ListRootsResult(roots=[])},
+            request_state=first.request_state,
+        )
+    assert retry.structured_content["reason"] == "aborted"  # type: ignore[index]
+    assert log_types() == [PAYLOAD_TYPE]  # not the user's answer: still resumable
+
+
+async def test_a_retry_with_other_arguments_is_refused_by_the_sealed_state(
+    server: AskUserServer,
+) -> None:
+    async with Client(server.server, elicitation_callback=FormHost("cancel")) as client:
+        first = await client.session.call_tool(
+            "ask_user", copy.deepcopy(PAYLOAD), allow_input_required=True
+        )
+        assert isinstance(first, types.InputRequiredResult)
+        other = copy.deepcopy(PAYLOAD)
+        other["title"] = "Something else"
+        with pytest.raises(MCPError, match="Invalid or expired requestState"):
+            await client.session.call_tool(
+                "ask_user",
+                other,
+                input_responses={"ask": types.ElicitResult(action="accept", content={})},
+                request_state=first.request_state,
+            )

@@ -130,3 +130,21 @@ def test_without_the_sdk_pi_ask_mcp_names_the_extra(tmp_path: Path) -> None:
     assert done.stdout == ""
     assert "pi-ask[mcp]" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("face", ["auto", "terminal"])
+async def test_the_server_never_opens_the_terminal_it_inherits(tmp_path: Path, face: str) -> None:
+    log = tmp_path / "tty.log"
+    guard = Path(__file__).with_name("tty_guard.py")
+    server = pi_ask_mcp(tmp_path)
+    server.args = [str(guard), str(log), "mcp", "--face", face]
+    server.env = {**(server.env or {}), "PYTHONPATH": os.pathsep.join(sys.path)}
+    async with Client(server, mode="legacy") as client:
+        unanswered = await client.call_tool("ask_user", copy.deepcopy(PAYLOAD))
+    host = FormHost("accept", {"q1": "sqlite"})
+    async with Client(server, elicitation_callback=host) as client:
+        answered = await client.call_tool("ask_user", copy.deepcopy(PAYLOAD))
+    assert unanswered.structured_content["reason"] == "no_terminal"  # type: ignore[index]
+    assert answered.structured_content["answers"]["db"]["values"] == ["sqlite"]  # type: ignore[index]
+    # The last run's log: the terminal was there, nothing opened it, nothing was drawn.
+    assert log.read_text(encoding="utf-8").splitlines() == ["terminal ready", "drawn 0"]

@@ -2,12 +2,15 @@ from __future__ import annotations
 
 import logging
 import shlex
+import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
 
+from pi_ask.notifications.channel import Notification, SendContext
 from pi_ask.notifications.channels import (
     AppriseChannel,
     BellChannel,
@@ -15,7 +18,7 @@ from pi_ask.notifications.channels import (
     Osc9Channel,
     Osc777Channel,
 )
-from pi_ask.notifications.dispatcher import Attempt, dispatch
+from pi_ask.notifications.dispatcher import DEFAULT_TIMEOUT_S, Attempt, dispatch
 from pi_ask.notifications.message import waiting_message
 
 if TYPE_CHECKING:
@@ -74,6 +77,18 @@ def test_channels_run_in_configured_order(terminal: CapturedTerminal) -> None:
 def test_hanging_channel_delays_neither_the_caller_nor_the_next_channel(
     tmp_path: Path, http_sink: HttpSink, terminal: CapturedTerminal
 ) -> None:
+    # Warm apprise up first (its import and plugin scan take seconds on a loaded machine),
+    # so the timeout below bounds only a loopback post, not the import.
+    warm = dispatch(
+        [AppriseChannel(http_sink.url)],
+        title="warm",
+        message="up",
+        write_terminal=terminal.write,
+        timeout_s=120,
+    )
+    assert warm.wait(150) and warm.attempts == (Attempt("json://…", "attempted"),)
+    http_sink.received.clear()
+    http_sink.bodies.clear()
     pid_file = tmp_path / "pid"
     running = dispatch(
         [_hanging(pid_file), AppriseChannel(http_sink.url)],
@@ -157,7 +172,8 @@ def test_disabled_sends_nothing_and_records_one_skip(terminal: CapturedTerminal)
     )
     assert running.done
     assert running.attempts == (Attempt("notifications", "skipped", "notifications are disabled"),)
-    time.sleep(0.05)
+    # A disabled dispatch starts no thread, so nothing can write later.
+    assert not [t for t in threading.enumerate() if t.name.startswith("pi-ask-notify")]
     assert terminal.data == b""
 
 
@@ -175,14 +191,18 @@ def test_close_abandons_the_running_channel_and_skips_the_rest(
     pid = _wait_for_pid(pid_file)
     started = time.monotonic()
     running.close(grace=0.2)
-    assert time.monotonic() - started < 2
+    assert time.monotonic() - started < 15  # a cap: far below the 30 s the channel would take
     assert running.done
     assert running.attempts == (
         Attempt("command", "failed", "abandoned: the ask ended before it finished"),
         Attempt("bell", "skipped", "not started: the ask ended"),
     )
     assert _is_gone(pid)
-    time.sleep(0.1)
+    # The dispatcher thread, woken by close(), ends without starting the bell.
+    for thread in threading.enumerate():
+        if thread.name == "pi-ask-notify":
+            thread.join(30)
+            assert not thread.is_alive()
     assert terminal.data == b""
 
 
@@ -215,17 +235,31 @@ def test_no_channels_is_done_at_once() -> None:
     assert running.attempts == ()
 
 
+@dataclass(frozen=True)
+class _TimeoutProbe:
+    """A channel that reports the time it was given."""
+
+    label: str = "probe"
+
+    def send(self, notification: Notification, context: SendContext) -> str:
+        return f"{context.timeout_s!r}"
+
+    def to_plain(self) -> str:
+        return "probe"
+
+
 @pytest.mark.parametrize("timeout_s", [0.0, -1.0, float("nan"), float("inf")])
-def test_a_bad_timeout_means_the_default(timeout_s: float, tmp_path: Path) -> None:
+def test_a_bad_timeout_means_the_default(timeout_s: float) -> None:
     running = dispatch(
-        [CommandChannel("true")],
+        [_TimeoutProbe()],
         title="pi ask",
         message=MESSAGE,
         write_terminal=print,
         timeout_s=timeout_s,
     )
-    assert running.wait(10)
-    assert running.attempts == (Attempt("command", "attempted"),)
+    assert running.wait(30)
+    assert running.attempts == (Attempt("probe", "attempted", repr(DEFAULT_TIMEOUT_S)),)
+    assert DEFAULT_TIMEOUT_S == 5.0
 
 
 def test_hostile_text_is_cleaned_before_any_channel_sees_it(

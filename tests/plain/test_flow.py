@@ -234,3 +234,70 @@ def test_the_abort_event_ends_a_flow_waiting_for_a_line(store) -> None:
         os.close(write_fd)
     assert result.details.cancelled
     assert result.to_json()["details"]["reason"] == "aborted"  # type: ignore[index]
+
+
+def test_the_face_hook_of_attach_and_inbox(store) -> None:
+    import io
+    import os
+    import threading
+
+    from pi_ask.plain import LineTerminal, plain_face
+
+    from .conftest import PAYLOAD_A
+
+    read_fd, write_fd = os.pipe()
+    os.write(write_fd, b"2\n")
+    output = io.StringIO()
+    terminal = LineTerminal(read_fd, output)
+    drafts: list[object] = []
+    stop = threading.Event()
+    # The answerer typed one answer; then the ask ended elsewhere (stop), input still open.
+    state = plain_face(
+        state_of(PAYLOAD_A.read_text()),
+        store=store,
+        notice="2 more waiting",
+        on_commit=lambda s: (drafts.append(s), stop.set()),
+        stop=stop,
+        terminal=terminal,
+    )
+    terminal.close()
+    os.close(read_fd)
+    os.close(write_fd)
+    assert state.completed and state.cancel_reason == "aborted"
+    assert dict(state.answers)["lang"].selected[0].value == "go"
+    assert drafts
+    assert "Notice: 2 more waiting" in output.getvalue()
+
+
+def test_a_terminal_notification_rings_a_bell_without_escapes(store) -> None:
+    import io
+    import os
+    import threading
+    import time
+
+    from pi_ask.plain import LineTerminal, PlainFlow
+
+    from .conftest import PAYLOAD_A
+
+    assert store.set("notifications.channels", ["osc9"]).ok
+    read_fd, write_fd = os.pipe()
+    abort = threading.Event()
+    output = io.StringIO()
+    terminal = LineTerminal(read_fd, output)
+    flow = PlainFlow(state_of(PAYLOAD_A.read_text()), store=store, terminal=terminal, abort=abort)
+
+    def end_once_rung() -> None:
+        deadline = time.monotonic() + 10  # a cap on waiting for the bell, not a delay
+        while "\a" not in output.getvalue() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        abort.set()
+
+    threading.Thread(target=end_once_rung).start()
+    try:
+        flow.run()
+    finally:
+        terminal.close()
+        os.close(read_fd)
+        os.close(write_fd)
+    assert "\a" in output.getvalue()
+    assert not ESCAPE.search(output.getvalue())

@@ -48,6 +48,7 @@ def _held_elsewhere(script: str, lock_path: Path) -> Iterator[None]:
     finally:
         holder.stdin.write("\n")
         holder.stdin.close()
+        holder.stdout.close()
         assert holder.wait(timeout=30) == 0
 
 

@@ -75,7 +75,7 @@ def test_dismiss_from_an_editor_discards_the_draft() -> None:
     state = run(start(LANG), MoveOption(3), Dismiss("Zig"), Dismiss("Zig"))
     assert state.cancelled
     assert state.answers == ()
-    assert build_result(state).details.answers == ()
+    assert build_result(state).details.answers == {}
 
 
 def test_cancelled_result_keeps_answers_present_at_cancel_time() -> None:
@@ -83,7 +83,7 @@ def test_cancelled_result_keeps_answers_present_at_cancel_time() -> None:
     result = build_result(state)
     assert result.text == "User cancelled the ask flow"
     assert result.details.cancelled
-    assert [qid for qid, _ in result.details.answers] == ["lang"]
+    assert list(result.details.answers) == ["lang"]
 
 
 def test_warning_survives_moves_and_toggles_but_not_a_tab_change() -> None:

@@ -144,7 +144,8 @@ def check_state(state: AskState) -> None:
 def check_result(state: AskState, result: ToolResult) -> None:
     details = result.details
     by_id = {q.id: q for q in state.questions}
-    for qid, record in details.answers:
+    assert ToolResult.from_json(result.to_json()).to_json() == result.to_json()
+    for qid, record in details.answers.items():
         options = by_id[qid].options
         for position, index in enumerate(record.indices):
             assert options[index - 1].value == record.values[position]

@@ -40,7 +40,7 @@ def test_a_users_cancel_and_dismiss_and_review_cancel_say_cancelled() -> None:
 def test_an_abort_says_aborted_keeps_the_answers_and_tells_the_model_not_to_assume() -> None:
     result = build_result(run(start(LANG, FEAT), Toggle(), Abort()))
     assert result.details.reason == "aborted"
-    assert [qid for qid, _ in result.details.answers] == ["lang"]
+    assert list(result.details.answers) == ["lang"]
     assert "Do not assume any answer" in result.text
     assert not result.details.ends_ask
     assert transcript_lines(result) == (("warning", "Aborted"),)
@@ -50,7 +50,7 @@ def test_a_timeout_lists_the_questions_keeps_no_answers_and_ends_with_its_line()
     state = run(start(LANG, FEAT), Toggle(), Abort(reason="timeout"))
     result = build_result(state)
     assert result.details.reason == "timeout"
-    assert result.details.answers == ()
+    assert result.details.answers == {}
     lines = result.text.split("\n")
     assert tuple(lines[:2]) == PENDING_HEADING
     assert lines[-2:] == [PENDING_FOOTER, REASON_LINES["timeout"]]

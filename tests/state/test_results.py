@@ -101,24 +101,24 @@ def test_submit_result_json() -> None:
 def test_submit_keeps_note_only_entries_and_omits_unanswered_ones() -> None:
     state = run(start(LANG, FEAT, question("x", "a")), OpenQuestionNote(), SubmitEditor("n"))
     details = build_result(run(state, MoveTab(-1), Confirm())).details
-    assert [qid for qid, _ in details.answers] == ["lang"]
+    assert list(details.answers) == ["lang"]
 
 
 def test_submit_omits_unselected_option_note_only_entries() -> None:
     state = run(start(LANG), OpenOptionNote(), SubmitEditor("n"), MoveTab(1), Confirm())
-    assert build_result(state).details.answers == ()
+    assert build_result(state).details.answers == {}
 
 
 def test_submit_omits_deselected_custom_text_only_entries() -> None:
     state = run(start(FEAT), Digit(4), SubmitEditor("x"), Toggle(), MoveTab(1), Confirm())
     assert state.answers != ()
-    assert build_result(state).details.answers == ()
+    assert build_result(state).details.answers == {}
 
 
 def test_answers_follow_question_order() -> None:
     state = run(start(LANG, FEAT), MoveTab(1), Digit(1), MoveTab(-1), Digit(1), MoveTab(1))
     details = build_result(run(state, Confirm())).details
-    assert [qid for qid, _ in details.answers] == ["lang", "feat"]
+    assert list(details.answers) == ["lang", "feat"]
 
 
 def test_custom_answer_has_no_index() -> None:
@@ -144,7 +144,7 @@ def test_cancel_result_is_submit_mode_with_answers_and_fixed_text() -> None:
     assert result.to_json()["details"]["cancelled"] is True  # type: ignore[index]
     assert result.details.mode == "submit"
     assert result.details.continuation is None and result.details.elaboration is None
-    assert [qid for qid, _ in result.details.answers] == ["lang"]
+    assert list(result.details.answers) == ["lang"]
 
 
 # --- elaborate ---------------------------------------------------------------------------
@@ -154,7 +154,7 @@ def test_elaborate_answers_hold_committed_answers_only() -> None:
     state = run(start(LANG, FEAT), Digit(1), OpenQuestionNote(), SubmitEditor("n"))
     details = build_result(elaborate(state)).details
     assert details.mode == "elaborate"
-    assert [qid for qid, _ in details.answers] == ["lang"]
+    assert list(details.answers) == ["lang"]
 
 
 def test_continuation_classifies_each_question() -> None:

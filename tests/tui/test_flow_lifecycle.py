@@ -41,7 +41,7 @@ def test_a_bridge_completes_the_open_flow(store: SettingsStore) -> None:
         assert reply["ok"] is True
         result = await driver.result()
         assert not result.details.cancelled
-        assert result.details.answers[0][1].values == ("go",)
+        assert result.details.answers["lang"].values == ("go",)
         assert flow_id not in registry.active_flow_ids()
         completed = [d for ch, d in events if ch == COMPLETED and d["flowId"] == flow_id]  # type: ignore[index]
         assert len(completed) == 1
@@ -213,13 +213,22 @@ class _StillFlow:
         return None
 
 
+async def _loop_caught_up() -> None:
+    """Return once the loop has run every callback other threads queued before this call."""
+    loop = asyncio.get_running_loop()
+    done = loop.create_future()
+    loop.call_soon_threadsafe(done.set_result, None)
+    await done
+
+
 async def _services_settled() -> None:
     """Wait for the services' worker thread, then for the loop to run what it handed back."""
     for thread in threading.enumerate():
         if thread.name == "pi-ask-flow-services":
-            await asyncio.to_thread(thread.join, 5)
-    for _ in range(3):
-        await asyncio.sleep(0)
+            await asyncio.to_thread(thread.join, 30)
+            assert not thread.is_alive()
+    # The worker queued its hand-back before it ended, so it runs before this one.
+    await _loop_caught_up()
 
 
 def _started_ids(events: list[object]) -> list[object]:
@@ -280,3 +289,34 @@ def test_a_flow_ended_before_its_services_are_up_starts_none_of_them(
         run(scenario())
     finally:
         off()
+
+
+def test_notification_output_queued_before_the_end_is_dropped_after_it(
+    store: SettingsStore,
+) -> None:
+    """A bell queued on the loop just before the flow ends must not hit the closed terminal."""
+    written: list[str] = []
+    errors: list[object] = []
+    closed = threading.Event()
+
+    class Terminal(DummyOutput):
+        def write_raw(self, data: str) -> None:
+            written.append(data)
+
+        def flush(self) -> None:
+            if closed.is_set():
+                raise ValueError("write to closed file")
+
+    async def scenario() -> None:
+        asyncio.get_running_loop().set_exception_handler(lambda _l, c: errors.append(c))
+        services = FlowServices(store, Terminal())
+        _start(services, _StillFlow("flow:late-bell"), store)
+        services.write_terminal("\a")  # queued on the loop, as a channel thread does
+        services.stop(None)
+        closed.set()  # the flow closes its terminal right after stopping the services
+        await _loop_caught_up()
+        await _services_settled()
+
+    run(scenario())
+    assert written == []
+    assert errors == []

@@ -71,7 +71,8 @@ def test_toggle_saves_at_once_and_applies_live(store: SettingsStore) -> None:
     async def scenario() -> None:
         driver = await Driver(state_for("payload_a.json"), store).start()
         assert FOOTER in driver.lines()
-        await driver.press("?", "up", "up", "up")  # wraps: reset, present-as-multi, footer
+        # Wraps: reset, terminal face, present-as-multi, theme, footer.
+        await driver.press("?", "up", "up", "up", "up", "up")
         await driver.press("space")
         assert "show_footer_hints = false" in store.path.read_text(encoding="utf-8")
         row, _ = driver.find("Show footer hints")
@@ -82,6 +83,24 @@ def test_toggle_saves_at_once_and_applies_live(store: SettingsStore) -> None:
         assert driver.lines()[-1].startswith("─")
         await driver.press("down")
         assert driver.flow.state.row == 1
+        await driver.close()
+
+    run(scenario())
+
+
+def test_the_theme_row_steps_through_the_themes_and_applies_live(store: SettingsStore) -> None:
+    async def scenario() -> None:
+        driver = await Driver(state_for("payload_a.json"), store).start()
+        assert driver.style_at(0, 0).fg == "8abeb7"  # the top rule: dark's accent
+        await driver.press("?", "up", "up", "up", "up")  # reset, face, present-as-multi, theme
+        row, _ = driver.find("Theme")
+        assert "[dark]" in driver.raw_lines()[row]
+        await driver.press("space")
+        assert 'name = "light"' in store.path.read_text(encoding="utf-8")
+        assert "[light]" in driver.raw_lines()[row]
+        await driver.press("esc")
+        assert driver.flow.panel is None
+        assert driver.style_at(0, 0).fg == "005f87"  # light's accent, without a restart
         await driver.close()
 
     run(scenario())

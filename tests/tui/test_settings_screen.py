@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
 from pi_ask.keymaps import DEFAULT_KEYMAPS
+from pi_ask.tui import settings_screen
 from pi_ask.tui.settings_rows import SETTING_ROWS
 from pi_ask.tui.settings_screen import OverlayView, overlay_width, render_overlay
 from pi_ask.tui.styled_text import line_width, lines_text
@@ -17,7 +20,17 @@ DEFAULTS = {
     "notifications.enabled": True,
     "behaviour.show_footer_hints": True,
     "behaviour.present_single_as_multi": False,
+    "theme.name": "dark",
+    "ui.face": "tui",
 }
+# Rows the reference does not have (python-port.md §11 adds them); S15/S16 show the others.
+OUR_ROWS = ("theme.name", "ui.face")
+
+
+@pytest.fixture
+def reference_rows(monkeypatch: pytest.MonkeyPatch) -> None:
+    rows = tuple(row for row in SETTING_ROWS if row.key not in OUR_ROWS)
+    monkeypatch.setattr(settings_screen, "SETTING_ROWS", rows)
 
 
 def view(**changes: object) -> OverlayView:
@@ -37,12 +50,25 @@ def golden(name: str) -> list[str]:
     return text.rstrip("\n").split("\n")
 
 
-def test_overlay_at_72_columns_matches_s15() -> None:
+def test_overlay_at_72_columns_matches_s15(reference_rows: None) -> None:
     assert lines_text(render_overlay(view(), 72).lines) == golden("S15")
 
 
-def test_overlay_at_28_columns_matches_s16() -> None:
+def test_overlay_at_28_columns_matches_s16(reference_rows: None) -> None:
     assert lines_text(render_overlay(view(), 28).lines) == golden("S16")
+
+
+def test_choice_rows_show_their_value_in_their_section() -> None:
+    lines = lines_text(render_overlay(view(), 72).lines)
+    live, future = (
+        lines.index("│ Live settings" + " " * 56 + "│"),
+        lines.index("│ Defaults for future asks" + " " * 45 + "│"),
+    )
+    theme = next(i for i, line in enumerate(lines) if "Theme" in line)
+    face = next(i for i, line in enumerate(lines) if "Terminal face" in line)
+    assert live < theme < future < face
+    assert lines[theme].endswith("[dark] │")
+    assert lines[face].endswith("[tui] │")
 
 
 def test_every_line_fits_at_any_width() -> None:

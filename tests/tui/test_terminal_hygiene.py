@@ -62,7 +62,7 @@ def test_result_keeps_the_payload_strings_unchanged(store: SettingsStore) -> Non
         driver = await Driver(state_for(hostile_payload()), store, width=120).start()
         await driver.press("enter", "enter")
         result = await driver.result()
-        assert result.details.answers[0][1].labels == (f"Option {HOSTILE}",)
+        assert result.details.answers["q"].labels == (f"Option {HOSTILE}",)
         await driver.close()
 
     run(scenario())

@@ -1,0 +1,46 @@
+"""How a flow opens: ``new_state``, and the rule that opens the answer editor by itself.
+
+Apart from ``flow`` so a face can draw its first frame before the commands and the
+transitions are loaded (python-port.md §8); ``flow.apply`` runs ``auto_open`` after every
+command too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from pi_ask.contract.payload import AskPayload
+from pi_ask.state.model import AskState, EditAnswer, Navigate, Review
+from pi_ask.state.selectors import answer_for, current_question, current_row
+
+
+def new_state(payload: AskPayload, *, config_notice: str | None = None) -> AskState:
+    """The initial state of a flow over a normalized payload.
+
+    Args:
+        payload: The normalized payload (``presented`` types already applied).
+        config_notice: The config-load notice to show in the footer, if any.
+
+    Returns:
+        The state on the first tab, with the answer editor already open when the first
+        question is freeform-only.
+    """
+    view = Navigate() if payload.questions else Review()
+    state = AskState(
+        questions=payload.questions, title=payload.title, view=view, config_notice=config_notice
+    )
+    return auto_open(state)
+
+
+def auto_open(state: AskState) -> AskState:
+    """Open the answer editor when the cursor rests on an empty custom row (§6.2)."""
+    if state.completed or state.suppress_auto_open or not isinstance(state.view, Navigate):
+        return state
+    question = current_question(state)
+    row = current_row(state)
+    if question is None or row is None or not row.is_custom:
+        return state
+    answer = answer_for(state, question.id)
+    if answer is not None and answer.custom_text:
+        return state
+    return replace(state, view=EditAnswer(question.id))
