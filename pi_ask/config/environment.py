@@ -51,9 +51,9 @@ def decode(kind: Kind, raw: str) -> object:
     if kind == "bool":
         word = raw.lower()
         return True if word in _TRUE else False if word in _FALSE else _UNDECODED
-    if kind in ("schema_version", "milliseconds", "retries"):
+    if kind in ("schema_version", "milliseconds", "retries", "reminders"):
         return int(raw) if _DIGITS.fullmatch(raw) else _UNDECODED
-    if kind == "seconds":
+    if kind in ("seconds", "interval"):
         return float(raw) if _DECIMAL.fullmatch(raw) else _UNDECODED
     if kind in _JSON_KINDS:
         try:

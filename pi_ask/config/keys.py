@@ -21,6 +21,8 @@ Kind = Literal[
     "bool",
     "schema_version",
     "seconds",
+    "interval",
+    "reminders",
     "milliseconds",
     "retries",
     "extractor",
@@ -41,6 +43,8 @@ CURRENT_SCHEMA_VERSION = 1
 
 MAX_RETRIES = 3
 MAX_TIMEOUT_S = 600.0
+MAX_INTERVAL_S = 86400.0
+MAX_REMINDERS = 10
 EXTRACTORS = ("auto", "offline", "model")
 CHANNEL_NAMES = ("terminal", "desktop", "bell", "osc9", "osc777", "osc99")
 """The named notification channels: the one registry (``pi_ask.notifications`` builds a
@@ -200,6 +204,20 @@ KEYS: tuple[SettingKey, ...] = (
         5,
         "Seconds each channel may take before it is abandoned.",
         f"a number of seconds above 0 and at most {MAX_TIMEOUT_S:g}",
+    ),
+    SettingKey(
+        "notifications.remind_after_s",
+        "interval",
+        300,
+        "While an ask still waits, remind after this many seconds (again after as many).",
+        f"a number of seconds above 0 and at most {MAX_INTERVAL_S:g}",
+    ),
+    SettingKey(
+        "notifications.remind_times",
+        "reminders",
+        1,
+        "How many reminders at most; 0: none. Any key you press stops them.",
+        f"a whole number from 0 to {MAX_REMINDERS}",
     ),
     SettingKey(
         "notifications.channels",
@@ -379,6 +397,10 @@ def is_valid(kind: Kind, value: object) -> bool:
         return type(value) is int and 1 <= value <= CURRENT_SCHEMA_VERSION
     if kind == "seconds":
         return _is_number(value) and 0 < float(value) <= MAX_TIMEOUT_S  # type: ignore[arg-type]
+    if kind == "interval":
+        return _is_number(value) and 0 < float(value) <= MAX_INTERVAL_S  # type: ignore[arg-type]
+    if kind == "reminders":
+        return type(value) is int and 0 <= value <= MAX_REMINDERS
     if kind == "milliseconds":
         return type(value) is int and value > 0
     if kind == "retries":

@@ -88,11 +88,15 @@ class NotificationSettings:
         timeout_s: Seconds each channel may take.
         channels: The valid channel entries in configured order (never empty); turn them into
             channels with ``pi_ask.notifications.parse_channels``.
+        remind_after_s: Seconds an ask waits before (each) reminder.
+        remind_times: How many reminders at most (0: none); a key press stops them.
     """
 
     enabled: bool = True
     timeout_s: float = 5.0
     channels: tuple[ChannelEntry, ...] = DEFAULT_CHANNELS
+    remind_after_s: float = 300.0
+    remind_times: int = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,6 +219,8 @@ def settings_from_values(values: Mapping[str, object], keymaps: Keymaps) -> Sett
         enabled=bool(values.get("notifications.enabled", True)),
         timeout_s=float(cast(float, values.get("notifications.timeout_s", 5.0))),
         channels=tuple(map(_channel, cast(list[object], values.get(_CHANNELS, DEFAULT_CHANNELS)))),
+        remind_after_s=float(cast(float, values.get("notifications.remind_after_s", 300.0))),
+        remind_times=cast(int, values.get("notifications.remind_times", 1)),
     )
     defaults = AnswerSettings()
     models = cast("list[Mapping[str, str]] | None", values.get("answer.extraction_models"))

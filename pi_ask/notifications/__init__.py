@@ -61,6 +61,7 @@ if TYPE_CHECKING:
         MESSAGE_LIMIT,
         TITLE,
         given_label,
+        reminder_message,
         subject_for,
         waiting_message,
     )
@@ -97,6 +98,7 @@ _HOMES = {
     "TITLE": "message",
     "subject_for": "message",
     "given_label": "message",
+    "reminder_message": "message",
     "waiting_message": "message",
     "run_test": "probe",
 }
@@ -130,6 +132,7 @@ __all__ = [
     "given_label",
     "is_apprise_url",
     "parse_channels",
+    "reminder_message",
     "run_test",
     "subject_for",
     "waiting_message",

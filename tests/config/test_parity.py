@@ -20,6 +20,8 @@ _VALID: dict[str, st.SearchStrategy[object]] = {
     "bool": st.booleans(),
     "schema_version": st.just(1),
     "seconds": st.one_of(st.integers(1, 600), st.floats(0.001, 600)),
+    "interval": st.one_of(st.integers(1, 86400), st.floats(0.001, 86400)),
+    "reminders": st.integers(0, 10),
     "milliseconds": st.integers(1, 10**9),
     "retries": st.integers(0, 3),
     "extractor": st.sampled_from(["auto", "offline", "model"]),

@@ -64,6 +64,8 @@ class SessionBus:
 def _stop(process: subprocess.Popen[bytes]) -> None:
     process.kill()
     process.wait()
+    if process.stdout is not None:
+        process.stdout.close()
 
 
 @pytest.fixture
