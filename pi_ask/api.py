@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from pi_ask.contract import InvalidPayload, LoadedPayload, load_payload
+from pi_ask.signal_latch import held_signal
 
 if TYPE_CHECKING:
     from pi_ask.config import SettingsStore
@@ -55,6 +56,8 @@ def ask_user(
     ui: UiMode = "auto",
     config: Path | None = None,
     title: str | None = None,
+    wait: bool = False,
+    timeout: float | None = None,
 ) -> ToolResult:
     """Ask the user the payload's questions and return the ``ask_user`` tool result.
 
@@ -62,11 +65,15 @@ def ask_user(
         payload: the tool input, as JSON text or an already decoded object.
         ui: ``"tui"`` draws on the controlling terminal, ``"plain"`` asks line by line
             there (no colour, no cursor movement: screen readers, dumb terminals),
-            ``"none"`` returns the non-interactive "Needs user input" result, ``"auto"``
-            picks the TUI when a terminal is there (the plain face when ``TERM=dumb``).
+            ``"none"`` returns the non-interactive "Needs user input" result
+            (``reason: "no_terminal"``), ``"auto"`` picks the TUI (the plain face when
+            ``TERM=dumb``) when this process is in the foreground of its terminal, else a
+            running ``pi-ask inbox``, else a tmux popup, else ``no_terminal`` at once.
             ``"rpc"`` is only available from the command line.
         config: settings file to use instead of the default one.
         title: replaces the payload's title.
+        wait: with ``ui="auto"`` and nobody to ask, wait for a ``pi-ask attach``.
+        timeout: a hard deadline in seconds; when it passes the result is ``timeout``.
 
     Returns:
         The result: ``result.text`` for the agent, ``result.details`` structured.
@@ -76,7 +83,9 @@ def ask_user(
         >>> result.details.cancelled
         True
     """
-    return ask_with_status(payload, ui=ui, config=config, title=title)[0]
+    return ask_with_status(payload, ui=ui, config=config, title=title, wait=wait, timeout=timeout)[
+        0
+    ]
 
 
 async def ask_user_async(
@@ -108,6 +117,8 @@ def ask_with_status(
     config: Path | None = None,
     session: Path | None = None,
     title: str | None = None,
+    wait: bool = False,
+    timeout: float | None = None,
 ) -> tuple[ToolResult, int]:
     """``ask_user`` for the command line: the result and the exit status it calls for.
 
@@ -117,7 +128,9 @@ def ask_with_status(
     loaded = load_payload(
         payload, present_single_as_multi=store.snapshot().behaviour.present_single_as_multi
     )
-    return run_flow(loaded, ui=ui, store=store, session=session, title=title)
+    return run_flow(
+        loaded, ui=ui, store=store, session=session, title=title, wait=wait, timeout=timeout
+    )
 
 
 def run_flow(
@@ -131,6 +144,8 @@ def run_flow(
     ask_id: str | None = None,
     title: str | None = None,
     initial_answers: tuple[tuple[str, Answer], ...] = (),
+    wait: bool = False,
+    timeout: float | None = None,
 ) -> tuple[ToolResult, int]:
     """Record the ask, open the face ``ui`` on it, and return (result, exit status).
 
@@ -149,6 +164,8 @@ def run_flow(
         ask_id: continue this recorded ask instead of recording a new payload.
         title: replaces the payload's title.
         initial_answers: answers to start from (a resumed draft).
+        wait: with no terminal and nobody to route to, wait for a ``pi-ask attach``.
+        timeout: a hard deadline in seconds from now (python-port.md §11).
     """
     if isinstance(loaded, InvalidPayload):
         from pi_ask.contract.rejection import invalid_result  # the result classes: not at start
@@ -164,9 +181,21 @@ def run_flow(
 
     recorder = AskRecorder.open(session)
     ask_id = recorder.start(loaded.params, payload_source_for(source), ask_id=ask_id)
+    deadline_ms = _deadline_ms(timeout)
     face = _pick_face(ui, store.snapshot().ui.face)
     if face != "tui":
         recorder.sync()  # the TUI syncs once its first frame is drawn
+    if face == "elsewhere":
+        loaded = LoadedPayload(payload, loaded.params)
+        return _run_elsewhere(
+            loaded,
+            ask_id,
+            store=store,
+            recorder=recorder,
+            wait=wait,
+            timeout=timeout,
+            initial_answers=initial_answers,
+        )
     if face == "none":
         from pi_ask.state import non_interactive_result
 
@@ -175,12 +204,16 @@ def run_flow(
     if face == "rpc":
         from pi_ask.dialogs.rpc import run_rpc
 
-        with SignalAbort() as stop:
+        with SignalAbort() as stop, _Deadline(timeout, stop.event) as deadline:
             result = run_rpc(
                 payload, stdin=sys.stdin, stdout=sys.stdout, stderr=sys.stderr, abort=stop.event
             )
         if stop.signum is not None:
             return result, 128 + stop.signum
+        if deadline.passed and result.details.cancelled:
+            from pi_ask.state import non_interactive_result
+
+            result = non_interactive_result(payload, "timeout")
         if result.details.ends_ask:
             recorder.finish()
         return result, exit_code(result)
@@ -192,7 +225,75 @@ def run_flow(
         source=source,
         ask_id=ask_id,
         initial_answers=initial_answers,
+        deadline_ms=deadline_ms,
     )
+
+
+def _run_elsewhere(
+    loaded: LoadedPayload,
+    ask_id: str,
+    *,
+    store: SettingsStore,
+    recorder: AskRecorder,
+    wait: bool,
+    timeout: float | None,
+    initial_answers: tuple[tuple[str, Answer], ...],
+) -> tuple[ToolResult, int]:
+    """No terminal of our own: a running inbox, a tmux popup, or (``wait``) an attach."""
+    from pi_ask.inbox import ElsewhereHooks, ask_elsewhere
+
+    def announce(line: str) -> None:
+        print(line, file=sys.stderr, flush=True)
+
+    with SignalAbort() as stop:
+        hooks = ElsewhereHooks(cancel=stop.event, on_draft=recorder.draft, announce=announce)
+        result = ask_elsewhere(
+            loaded,
+            ask_id,
+            wait=wait,
+            timeout_s=timeout,
+            hooks=hooks,
+            initial_answers=initial_answers,
+            store=store,
+        )
+    if result is None:
+        from pi_ask.state import non_interactive_result
+
+        result = non_interactive_result(loaded.payload)
+    if stop.signum is not None:
+        return result, 128 + stop.signum
+    if result.details.ends_ask:
+        recorder.finish()
+    return result, exit_code(result)
+
+
+class _Deadline:
+    """Sets ``event`` when ``timeout_s`` passes (for faces that stop on an abort event)."""
+
+    def __init__(self, timeout_s: float | None, event: threading.Event) -> None:
+        self.passed = False
+        self._event = event
+        self._timer = threading.Timer(timeout_s, self._fire) if timeout_s is not None else None
+
+    def _fire(self) -> None:
+        self.passed = True
+        self._event.set()
+
+    def __enter__(self) -> _Deadline:
+        if self._timer is not None:
+            self._timer.daemon = True
+            self._timer.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+
+
+def _deadline_ms(timeout: float | None) -> int | None:
+    import time
+
+    return None if timeout is None else time.time_ns() // 1_000_000 + int(timeout * 1000)
 
 
 def _run_tui(
@@ -204,6 +305,7 @@ def _run_tui(
     source: str,
     ask_id: str,
     initial_answers: tuple[tuple[str, Answer], ...],
+    deadline_ms: int | None = None,
 ) -> tuple[ToolResult, int]:
     from pi_ask.errors import FlowInterrupted
     from pi_ask.state import new_state
@@ -216,7 +318,13 @@ def _run_tui(
             from pi_ask.plain import run_plain_flow
 
             result = run_plain_flow(
-                state, store=store, notice=recorder.notice, on_commit=recorder.draft
+                state,
+                store=store,
+                source=source,
+                tool_call_id=ask_id,
+                notice=recorder.notice,
+                on_commit=recorder.draft,
+                deadline_ms=deadline_ms,
             )
         else:
             from pi_ask.tui import run_ask_flow
@@ -229,6 +337,7 @@ def _run_tui(
                 notice=recorder.notice,
                 on_commit=recorder.draft,
                 on_first_frame=recorder.sync,
+                deadline_ms=deadline_ms,
             )
     except FlowInterrupted as stop:
         return stop.result, 128 + stop.signal_number
@@ -255,6 +364,9 @@ class SignalAbort:
         if threading.current_thread() is threading.main_thread():
             for signum in self.SIGNALS:
                 self._previous[signum] = signal.signal(signum, self._handle)
+        held = held_signal()
+        if held is not None:  # it came during start-up: the ask ends as it begins
+            self._handle(held, None)
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -267,20 +379,26 @@ class SignalAbort:
         self.event.set()
 
 
-def _pick_face(ui: UiMode, terminal_face: str = "tui") -> Literal["tui", "plain", "rpc", "none"]:
-    if ui in ("auto", "tui", "plain") and not has_terminal():
-        if ui in ("tui", "plain"):
-            # Asked for a terminal that is not there: the questions go back unanswered.
-            print(
-                "pi-ask: no terminal to draw on; the questions are returned unanswered",
-                file=sys.stderr,
-            )
-        return "none"
+def _pick_face(
+    ui: UiMode, terminal_face: str = "tui"
+) -> Literal["tui", "plain", "rpc", "none", "elsewhere"]:
     if ui == "auto":
+        from pi_ask.inbox.routing import in_foreground_terminal
+
+        # A background child of a terminal must not draw over its host (python-port.md §11).
+        if not in_foreground_terminal():
+            return "elsewhere"
         # A terminal that cannot move its cursor gets the line-by-line face; so does a
         # user who chose it (``[ui] face``).
         dumb = os.environ.get("TERM") == "dumb"
         return "plain" if dumb or terminal_face == "plain" else "tui"
+    if ui in ("tui", "plain") and not has_terminal():
+        # Asked for a terminal that is not there: the questions go back unanswered.
+        print(
+            "pi-ask: no terminal to draw on; the questions are returned unanswered",
+            file=sys.stderr,
+        )
+        return "none"
     return ui
 
 

@@ -25,6 +25,7 @@ AREA_COMMANDS = (
     "pi_ask.tui.commands",
     "pi_ask.session.commands",
     "pi_ask.mcp_face.commands",
+    "pi_ask.inbox.commands",
 )
 _UI_CHOICES = ("auto", "tui", "plain", "rpc", "none")
 # Kept here, not imported from contract.tool, so building the parser loads no contract code.
@@ -35,6 +36,22 @@ CONFIG_HELP = "Settings file to use (default: $PI_ASK_CONFIG, else the platform'
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     arguments = list(sys.argv[1:] if argv is None else argv)
+    if arguments[:1] and arguments[0] in _RESULT_COMMANDS:
+        from pi_ask.signal_latch import held_signal, hold_ending_signals
+
+        hold_ending_signals()
+        status = _run(arguments)
+        held = held_signal()
+        return 128 + held if held is not None and status < 128 else status
+    return _run(arguments)
+
+
+# Commands that owe stdout one result line: a signal during their start-up is held for the
+# face (pi_ask.signal_latch). Not ``answer``, whose model call may run for a long time.
+_RESULT_COMMANDS = frozenset({"ask", "demo", "resume"})
+
+
+def _run(arguments: list[str]) -> int:
     parser = build_parser(arguments[0] if arguments else None)
     args = parser.parse_args(arguments)
     handler = getattr(args, "handler", None)
@@ -126,11 +143,34 @@ def _add_ask(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="Session log to record into (default: this directory's log in $PI_ASK_STATE_DIR)",
     )
     ask.add_argument(
+        "--wait",
+        action="store_true",
+        help="With no terminal and no inbox or tmux to reach, wait for `pi-ask attach`",
+    )
+    ask.add_argument(
+        "--timeout",
+        type=_seconds,
+        metavar="S",
+        help="End the ask after S seconds with reason timeout (default: no deadline)",
+    )
+    ask.add_argument(
         "--resume",
         action="store_true",
         help="Reopen the newest unfinished ask with its draft answers instead (= pi-ask resume)",
     )
     ask.set_defaults(handler=_run_ask)
+
+
+def _seconds(text: str) -> float:
+    import math
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds above 0")
+    return value
 
 
 def _add_demo(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -245,6 +285,8 @@ def _run_ask(args: argparse.Namespace) -> int:
 
         args.id, args.list = None, False
         return resume_command(args)
+    if args.wait and args.ui == "none":
+        raise UsageError("ask --wait --ui none: nobody could answer; drop one of them")
     if args.ui == "rpc" and args.payload == "-":
         raise UsageError(
             "ask --ui rpc needs a PAYLOAD file: standard input carries the dialog responses"
@@ -263,9 +305,17 @@ def _ask(source: str | bytes, args: argparse.Namespace) -> int:
     from pi_ask.api import ask_with_status
 
     result, status = ask_with_status(
-        source, ui=args.ui, config=args.config, session=args.session, title=args.title
+        source,
+        ui=args.ui,
+        config=args.config,
+        session=args.session,
+        title=args.title,
+        wait=getattr(args, "wait", False),
+        timeout=getattr(args, "timeout", None),
     )
-    _print_json(result.to_json())
+    from pi_ask.terminal_text import result_indent
+
+    _print_json(result.to_json(), indent=result_indent(sys.stdout, args.ui))
     return status
 
 

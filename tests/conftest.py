@@ -14,3 +14,6 @@ def _own_user_folders(
     monkeypatch.setenv("PI_ASK_STATE_DIR", str(home / "state" / "pi-ask"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / "config"))
     monkeypatch.setenv("XDG_STATE_HOME", str(home / "state"))
+    # Pending asks and inboxes of this test only; no tmux popup on the tester's own tmux.
+    monkeypatch.setenv("PI_ASK_RUNTIME_DIR", str(home / "run"))
+    monkeypatch.delenv("TMUX", raising=False)

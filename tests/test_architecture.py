@@ -15,12 +15,13 @@ from pi_ask.cli import AREA_COMMANDS
 PACKAGE = Path(__file__).resolve().parents[1] / "pi_ask"
 
 # Lowest first. A module may import its own package and anything on a lower layer.
-LAYERS: dict[str, int] = {
+LAYERS: dict[str, float] = {
     # Above the contract: FlowInterrupted carries a ToolResult.
     "pi_ask.errors": 1,
     "pi_ask.demo": 0,
     "pi_ask.terminal_text": 0,
     "pi_ask.guarded_parse": 0,
+    "pi_ask.signal_latch": 0,
     "pi_ask.lazy_names": -1,
     "pi_ask.contract": 0,
     "pi_ask.state": 1,
@@ -31,8 +32,10 @@ LAYERS: dict[str, int] = {
     "pi_ask.notifications": 3,
     "pi_ask.tui": 4,
     "pi_ask.dialogs": 4,
-    "pi_ask.mcp_face": 4,
+    "pi_ask.mcp_face": 4.75,  # above the inbox: its terminal route goes through it
     "pi_ask.plain": 4,
+    # Answering from elsewhere runs the faces: above them, below the api that routes to it.
+    "pi_ask.inbox": 4.5,
     "pi_ask.api": 5,
     "pi_ask.cli_help": 5,
     "pi_ask.skill": 5,

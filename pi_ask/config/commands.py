@@ -47,7 +47,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     _add(verbs, common, "edit", "Open the file in $VISUAL or $EDITOR, then check it", _run_edit)
     reset = _add(verbs, common, "reset", "Put every setting back to its default", _run_reset)
     reset.add_argument("--yes", action="store_true", help="Do not ask for confirmation")
-    _add(verbs, common, "schema", "Print the JSON Schema of the settings file", _run_schema)
+    schema = _add(
+        verbs, common, "schema", "Print the JSON Schema of the settings file", _run_schema
+    )
+    schema.add_argument(
+        "--write",
+        action="store_true",
+        help="Write it beside the settings file instead, where its #:schema line points",
+    )
     imported = _add(
         verbs, common, "import", "Convert a pi-ask JSON config (eko24ive-pi-ask.json)", _run_import
     )
@@ -216,7 +223,17 @@ def _run_schema(args: argparse.Namespace) -> int:
 
     from pi_ask.config.model import json_schema
 
-    print(json.dumps(json_schema(), indent=2, ensure_ascii=False))
+    text = json.dumps(json_schema(), indent=2, ensure_ascii=False) + "\n"
+    if not args.write:
+        print(text, end="")
+        return 0
+    from pi_ask.config.storage import write_atomic
+    from pi_ask.config.toml_text import SCHEMA_NAME
+
+    target = _path_of(args).parent / SCHEMA_NAME
+    target.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(target, text.encode("utf-8"))
+    print(target)
     return 0
 
 

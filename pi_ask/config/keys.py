@@ -475,6 +475,15 @@ def is_channel_name(value: str) -> bool:
     return value.strip().lower() in CHANNEL_NAMES
 
 
+def channel_pattern() -> str:
+    """A regular expression for a channel entry written as text: a name of ``CHANNEL_NAMES``
+    (any case, spaces around) or an apprise URL; built from the registry, for the schema."""
+    from pi_ask.keymaps.key_ids import any_case
+
+    names = "|".join(any_case(name) for name in CHANNEL_NAMES)
+    return rf"^\s*(?:(?:{names})\s*$|{_URL.pattern})"
+
+
 def is_channel_url(value: str) -> bool:
     """True when ``value`` has the ``scheme://...`` form of an apprise URL."""
     return _URL.match(value.lstrip()) is not None

@@ -26,6 +26,7 @@ from pydantic import (
     Tag,
     TypeAdapter,
     ValidationError,
+    WithJsonSchema,
     model_validator,
 )
 from pydantic import create_model as _create_model
@@ -50,6 +51,7 @@ from pi_ask.config.keys import (
     THEME_ROLES,
     Kind,
     SettingKey,
+    channel_pattern,
     is_channel_name,
     is_channel_url,
     is_setting_env_var,
@@ -57,6 +59,7 @@ from pi_ask.config.keys import (
 )
 from pi_ask.guarded_parse import TooDeep, load_json
 from pi_ask.keymaps import CONTEXTS
+from pi_ask.keymaps.key_ids import key_id_pattern
 
 
 class ExtractionModel(BaseModel):
@@ -131,7 +134,23 @@ def _check_channel_name(value: str) -> str:
     raise ValueError(f'expected {names} or an apprise URL ("scheme://...")')
 
 
-ChannelName = Annotated[str, AfterValidator(_check_channel_name)]
+ChannelName = Annotated[
+    str,
+    AfterValidator(_check_channel_name),
+    WithJsonSchema(
+        {
+            "type": "string",
+            "pattern": channel_pattern(),
+            "description": "A channel name ("
+            + ", ".join(CHANNEL_NAMES)
+            + ') or an apprise URL ("scheme://...").',
+        }
+    ),
+]
+CHANNEL_EXPECTED = (
+    'expected a channel name, an apprise URL or a { type = "command" | "apprise" | "<name>", '
+    "... } table"
+)
 
 
 def _table_kind(value: object) -> str:
@@ -160,7 +179,11 @@ def _check_styles(value: dict[str, str]) -> dict[str, str]:
     )
 
 
-Binding = str | list[str]
+# The schema's key-id pattern only guides editors; the keymaps check is the judge.
+KeyId = Annotated[
+    str, WithJsonSchema({"type": "string", "pattern": key_id_pattern(), "description": "A key id."})
+]
+Binding = KeyId | list[KeyId]
 
 _TYPES: dict[Kind, Any] = {
     "bool": bool,
@@ -262,6 +285,8 @@ def check_entry(kind: Kind, value: object, *, strict: bool) -> tuple[object, str
     # A channel is a name or a table: pick the member by type, so the reason fits the entry.
     adapter = _adapter(kind, True)
     if kind == "channels":
+        if not isinstance(value, str | Mapping):
+            return None, CHANNEL_EXPECTED
         adapter = _channel_adapter(isinstance(value, str))
     try:
         checked = adapter.validate_python(value, strict=strict)
@@ -315,16 +340,41 @@ def read_environment(
 
 
 def json_schema() -> dict[str, object]:
-    """The JSON Schema of the config file, for editors (``pi-ask config schema``)."""
+    """The JSON Schema of the config file, for editors (``pi-ask config schema``).
+
+    TOML has no null, so the model's optional tables and bindings lose their ``null``
+    branches here: a wrong value is then reported at its key, not as "not valid under any of
+    the schemas" on the whole table.
+    """
     schema: dict[str, object] = {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        **settings_model().model_json_schema(),
+        **_without_null(settings_model().model_json_schema()),  # type: ignore[dict-item]
     }
     schema["description"] = (
         "pi-ask settings (config.toml). Every key is optional; camelCase spellings of the "
         "keys are also accepted."
     )
     return schema
+
+
+def _without_null(node: object) -> object:
+    """``node`` with every ``{"type": "null"}`` branch and ``"default": null`` taken out."""
+    if isinstance(node, list):
+        return [_without_null(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    out = {key: _without_null(value) for key, value in node.items()}
+    if out.get("default", 0) is None:
+        del out["default"]
+    branches = out.get("anyOf")
+    if isinstance(branches, list):
+        kept = [branch for branch in branches if branch != {"type": "null"}]
+        if len(kept) == 1:
+            del out["anyOf"]
+            out = {**kept[0], **out}
+        else:
+            out["anyOf"] = kept
+    return out
 
 
 def _leaves(data: object, prefix: str) -> list[tuple[str, object]]:
@@ -343,7 +393,8 @@ def _leaves(data: object, prefix: str) -> list[tuple[str, object]]:
 
 def _reason(err: ValidationError) -> str:
     first = err.errors(include_url=False)[0]
-    message = str(first["msg"])
+    # pydantic names the model class ("instance of ExtractionModel"): say what to write.
+    message = "expected a table" if first["type"] == "model_type" else str(first["msg"])
     message = message.removeprefix("Value error, ")
     message = message[:1].lower() + message[1:]
     # A union reports its member's name first (``function-after[...]``, ``CommandChannel``).

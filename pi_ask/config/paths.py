@@ -49,3 +49,16 @@ def state_dir() -> Path:
     import platformdirs
 
     return platformdirs.user_state_path(APP_NAME)
+
+
+def display_path(path: Path) -> str:
+    """``path`` for a message: absolute, with the home folder written ``~``.
+
+    Example:
+        >>> display_path(Path.home() / ".config" / "pi-ask" / "config.toml")
+        '~/.config/pi-ask/config.toml'
+    """
+    try:
+        return str(Path("~") / path.relative_to(Path.home()))
+    except (ValueError, RuntimeError):  # elsewhere, or no home folder to compare with
+        return str(path)

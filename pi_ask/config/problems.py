@@ -59,12 +59,13 @@ def summarize(file_name: str, problems: tuple[ConfigProblem, ...]) -> Notice | N
     """The notice naming the worst problem and counting the rest, or ``None`` when all is well.
 
     Args:
-        file_name: The config file's name, put in front of the message.
+        file_name: The config file as the user should find it (``paths.display_path``), put in
+            front of the message.
         problems: Every problem found.
 
     Returns:
-        ``config.toml: <first problem> (+N more — run pi-ask config validate)``, of kind
-        ``error`` when any problem is an error, else ``warning``.
+        ``~/.config/pi-ask/config.toml: <first problem> (+N more — run pi-ask config
+        validate)``, of kind ``error`` when any problem is an error, else ``warning``.
     """
     if not problems:
         return None

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Literal
 
 from pi_ask.config.keys import KEYS_BY_NAME, TomlValue, env_var_name, is_valid
 from pi_ask.config.loading import FileContent, FileStatus, evaluate, parse_text, read_file
+from pi_ask.config.paths import display_path
 from pi_ask.config.problems import (
     ConfigProblem,
     Notice,
@@ -260,8 +261,8 @@ class SettingsStore:
             return self._evaluated(content)
         evaluation = evaluate(None)
         text = (
-            f"{self._path.name}: {_trouble(content)}. Loaded defaults for this session and left "
-            "the config file unchanged; fix it and save, and the change applies at once."
+            f"{display_path(self._path)}: {_trouble(content)}. Loaded defaults for this session "
+            "and left the config file unchanged; fix it and save, and the change applies at once."
         )
         return _State(
             evaluation.settings,
@@ -273,7 +274,7 @@ class SettingsStore:
 
     def _evaluated(self, content: FileContent) -> _State:
         evaluation = evaluate(content.document)
-        notice = summarize(self._path.name, evaluation.problems)
+        notice = summarize(display_path(self._path), evaluation.problems)
         return _State(evaluation.settings, evaluation.problems, notice, content.status)
 
     def _apply(self, content: FileContent) -> None:

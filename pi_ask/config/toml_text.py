@@ -14,11 +14,17 @@ from collections.abc import Mapping
 from pi_ask.config.keys import KEYS, SECTIONS
 from pi_ask.keymaps import CONTEXTS
 
-_HEADER = """\
+SCHEMA_NAME = "config.schema.json"
+"""The settings' JSON Schema, written beside the file by ``pi-ask config schema --write``."""
+
+_HEADER = f"""\
+#:schema ./{SCHEMA_NAME}
 # pi-ask settings. Every key is optional: a key you delete takes its default.
 # Saved changes reach an open ask at once. `pi-ask config show` prints the effective
 # settings and where each came from; `pi-ask config validate` checks this file.
 # camelCase spellings of the keys (showFooterHints, noteEditor, ...) are also accepted.
+# The #:schema line lets taplo / Even Better TOML check and complete this file once
+# `pi-ask config schema --write` has put {SCHEMA_NAME} beside it.
 """
 
 _KEYMAPS_HEADER = """\
@@ -43,9 +49,13 @@ def literal(value: object) -> str:
     if isinstance(value, float):
         if math.isnan(value):
             return "nan"
-        return repr(value) if math.isfinite(value) else ("inf" if value > 0 else "-inf")
+        if not math.isfinite(value):
+            return "inf" if value > 0 else "-inf"
+        # 5.0 is written 5, as a person writes it (the settings read either the same way).
+        return str(int(value)) if value.is_integer() and abs(value) < 2**53 else repr(value)
     if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
+        # JSON escapes every control TOML forbids in a basic string except DEL.
+        return json.dumps(value, ensure_ascii=False).replace("\x7f", "\\u007f")
     if isinstance(value, Mapping):
         inner = ", ".join(f"{bare_key(str(k))} = {literal(v)}" for k, v in value.items())
         return "{ " + inner + " }" if inner else "{}"

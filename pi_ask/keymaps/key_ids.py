@@ -8,6 +8,7 @@ ctrl, shift, alt, super and spells the base as pi-tui does (``esc``, ``pageUp``)
 
 from __future__ import annotations
 
+import re
 import string
 
 MODIFIER_ORDER: tuple[str, ...] = ("ctrl", "shift", "alt", "super")
@@ -187,3 +188,34 @@ def _rebuild(parts: list[str], wrong: str, replacement: str | None) -> str | Non
         return parse_key_id(fixed)
     except KeyIdError:
         return None
+
+
+def any_case(word: str) -> str:
+    """A regular expression matching ``word`` in any letter case, without flags.
+
+    JSON Schema patterns (ECMA 262) have no case-insensitive flag, so ``Tab`` becomes
+    ``[tT][aA][bB]``; other characters are escaped.
+
+    Example:
+        >>> any_case("f1")
+        '[fF]1'
+    """
+    return "".join(
+        f"[{char.lower()}{char.upper()}]" if char.isalpha() else re.escape(char) for char in word
+    )
+
+
+def key_id_pattern() -> str:
+    """A regular expression for the text ``parse_key_id`` accepts (for the config schema).
+
+    ``+`` separates parts, spaces around parts and empty parts are ignored, names are matched
+    in any case. The reserved digits and duplicate bindings are the keymap check's concern.
+    """
+
+    def alternatives(words: object) -> str:
+        ordered = sorted(words, key=len, reverse=True)  # type: ignore[call-overload]
+        return "|".join(any_case(word) for word in ordered)
+
+    modifier = alternatives(MODIFIER_ALIASES)
+    base = alternatives(key for key in _BASE_BY_LOWER if key != "+")
+    return rf"^[\s+]*(?:(?:{modifier})\s*\+[\s+]*)*(?:{base})[\s+]*$"

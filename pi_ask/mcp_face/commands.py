@@ -33,11 +33,19 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         choices=FACES,
         help="How asks reach the user; overrides [mcp] face (default: the setting, auto)",
     )
+    parser.add_argument(
+        "--http",
+        metavar="HOST:PORT",
+        help=(
+            "Serve streamable HTTP on HOST:PORT instead of stdio (e.g. 127.0.0.1:8765), "
+            "behind a bearer token (PI_ASK_MCP_TOKEN, or one written to the state folder)"
+        ),
+    )
     parser.set_defaults(handler=run_mcp_command)
 
 
 def run_mcp_command(args: argparse.Namespace) -> int:
-    """Serve until the host closes standard input: 0, or 2 without the SDK."""
+    """Serve until stdin closes (over HTTP: until a signal); 0, or 2 without the SDK."""
     try:
         import anyio
         import mcp  # noqa: F401
@@ -48,5 +56,12 @@ def run_mcp_command(args: argparse.Namespace) -> int:
     from pi_ask.mcp_face.server import build_server, serve_stdio
 
     server = build_server(args.config, session=args.session, face=args.face)
-    anyio.run(serve_stdio, server)
+    if args.http is None:
+        anyio.run(serve_stdio, server)
+        return 0
+    from pi_ask.config.paths import state_dir
+    from pi_ask.mcp_face.http import parse_address, serve_http
+
+    host, port = parse_address(args.http)
+    anyio.run(serve_http, server, host, port, state_dir())
     return 0

@@ -12,16 +12,15 @@ from typing import TYPE_CHECKING
 
 from pi_ask.lazy_names import lazy_names
 
-__all__ = ["LineTerminal", "PlainFlow", "open_line_terminal", "plain_face", "run_plain_flow"]
+__all__ = ["LineTerminal", "PlainFlow", "open_line_terminal", "run_plain_flow"]
 
 if TYPE_CHECKING:
-    from pi_ask.plain.flow import PlainFlow, plain_face, run_plain_flow
+    from pi_ask.plain.flow import PlainFlow, run_plain_flow
     from pi_ask.plain.terminal import LineTerminal, open_line_terminal
 
 _HOMES = {
     "PlainFlow": "pi_ask.plain.flow",
     "run_plain_flow": "pi_ask.plain.flow",
-    "plain_face": "pi_ask.plain.flow",
     "LineTerminal": "pi_ask.plain.terminal",
     "open_line_terminal": "pi_ask.plain.terminal",
 }

@@ -14,8 +14,10 @@ leading ``/``); an empty line keeps the answer and moves on; the review offers 1
 
 from __future__ import annotations
 
+import math
 import re
 import signal
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -23,12 +25,15 @@ from pi_ask.config.watcher import signature
 from pi_ask.errors import FlowInterrupted
 from pi_ask.plain import render
 from pi_ask.plain.lines import Empty, Numbers, Slash, Text, Typed, Unknown, parse_line, split_number
+from pi_ask.plain.remote import Handoff, register
 from pi_ask.plain.terminal import (
     Aborted,
     AbortSignal,
     EndOfInput,
     LineTerminal,
     Signalled,
+    TimedOut,
+    Woken,
     open_line_terminal,
 )
 from pi_ask.state import (
@@ -36,7 +41,6 @@ from pi_ask.state import (
     TYPE_CHANGE_CONFIRM_NOTICE,
     Abort,
     AskState,
-    Behaviour,
     BehaviourChanged,
     Cancel,
     ChangeQuestionType,
@@ -70,10 +74,13 @@ if TYPE_CHECKING:
     from pi_ask.config import SettingsStore
     from pi_ask.contract.payload import Question
     from pi_ask.contract.results import ToolResult
+    from pi_ask.events import RemoteResponse
     from pi_ask.notifications import Dispatch
 
 OnCommit = Callable[[AskState], None]
 BELL = "\a"
+COUNTDOWN_MARKS = (20, 10, 5)
+"""Seconds before the deadline at which the plain face says how long is left."""
 ESCAPES = re.compile("[\x1b\x9b]")
 
 HELP = """\
@@ -114,6 +121,10 @@ class PlainFlow:
         notice: A notice to show from the start, beside the config's (drafts being off).
         on_commit: Called with the state after every committed change (the draft hook).
         abort: Once set, the flow ends as aborted (a host or client gave up).
+        source: Who asked (``tool``, ``answer``, ``ask:replay``...), for the event bus.
+        tool_call_id: The ask's id; bridges then address the flow as ``tool:<id>``.
+        deadline_ms: When the ask times out (epoch ms): the time left is said at 20, 10 and
+            5 seconds, then the flow ends with reason ``timeout``.
     """
 
     def __init__(
@@ -125,8 +136,18 @@ class PlainFlow:
         notice: str | None = None,
         on_commit: OnCommit | None = None,
         abort: AbortSignal | None = None,
+        source: str = "tool",
+        tool_call_id: str | None = None,
+        deadline_ms: int | None = None,
     ) -> None:
         self._store = store
+        self._deadline = deadline_ms / 1000 if deadline_ms is not None else None
+        self._countdown_said: set[int] = set()
+        self._source = source
+        self._tool_call_id = tool_call_id
+        self._flow_id: str | None = None
+        # Made by ``run``: submissions are applied on the thread that runs the flow.
+        self._handoff: Handoff | None = None
         self._terminal = terminal
         self._notice = notice
         self._on_commit = on_commit
@@ -140,10 +161,6 @@ class PlainFlow:
         self._said_notice: str | None = None
         self.state = self._apply(state, BehaviourChanged(config_notice=self._startup_notice()))
 
-    @property
-    def behaviour(self) -> Behaviour:
-        return self._behaviour
-
     # --- running ------------------------------------------------------------------------------
 
     def run(self) -> ToolResult:
@@ -151,12 +168,18 @@ class PlainFlow:
         self._say(*render.title_lines(self.state))
         self._show()
         notification = self._notify()
+        self._handoff = handoff = Handoff(self._terminal.reader.wake)
+        registration = register(
+            self, source=self._source, tool_call_id=self._tool_call_id, title=self.state.title
+        )
         try:
             self._ask()
         finally:
-            if notification is not None:
-                notification.close()
+            notification.close()
+            # Submissions still waiting get no result: the flow is over.
+            handoff.drain(lambda _response: None)
         result = build_result(self.state)
+        registration.finish(result)
         self._say("", *(sanitize_block(text) for _role, text in transcript_lines(result)))
         return result
 
@@ -164,8 +187,10 @@ class PlainFlow:
         while not self.state.completed:
             self._show()
             self._terminal.write(self._prompt())
-            event = self._terminal.reader.read(self._abort)
-            if isinstance(event, str):
+            event = self._terminal.reader.read(self._abort, until=self._next_tick())
+            if isinstance(event, TimedOut):
+                self._tick_deadline()
+            elif isinstance(event, str):
                 self._reload_settings()
                 self._line(event)
             elif isinstance(event, Signalled) and event.number == signal.SIGINT:
@@ -174,11 +199,64 @@ class PlainFlow:
             elif isinstance(event, Signalled):
                 self.interrupted_by = event.number
                 self._send(Abort())
+            elif isinstance(event, Woken) and self._handoff is not None:
+                self._handoff.drain(self._complete_now)
             elif isinstance(event, Aborted | EndOfInput):
                 self._terminal.write("\n")
                 self._send(Abort())
 
-    def _notify(self) -> Dispatch | None:
+    # --- the deadline -------------------------------------------------------------------------
+
+    def _next_tick(self) -> float | None:
+        """When to look at the deadline next: a countdown mark not yet said, or the end."""
+        if self._deadline is None:
+            return None
+        # A mark already passed and not said yet comes at once (an ask resumed late).
+        marks = [self._deadline - s for s in COUNTDOWN_MARKS if s not in self._countdown_said]
+        return min([*marks, self._deadline])
+
+    def _tick_deadline(self) -> None:
+        assert self._deadline is not None
+        left = self._deadline - time.time()
+        if left <= 0:
+            self._terminal.write("\n")
+            self._send(Abort(reason="timeout"))
+            return
+        passed = {s for s in COUNTDOWN_MARKS if left <= s}
+        if passed - self._countdown_said:
+            self._countdown_said |= passed
+            # On a line of its own: the user may be half-way through typing one.
+            self._say("", f"Notice: Time left to answer: {math.ceil(left)} s.")
+
+    # --- the event bus (pi_ask.events.RemoteFlow) ---------------------------------------------
+
+    @property
+    def flow_id(self) -> str:
+        """The id bridges address this flow by."""
+        if self._flow_id is None:
+            from pi_ask.events import new_flow_id
+
+            self._flow_id = new_flow_id(self._tool_call_id)
+        return self._flow_id
+
+    @property
+    def questions(self) -> tuple[Question, ...]:
+        """The questions as currently presented."""
+        return self.state.questions
+
+    def complete(self, response: RemoteResponse) -> ToolResult | None:
+        """Apply a validated remote submission from any thread; the result, or ``None``."""
+        if self._handoff is None:
+            return None
+        return self._handoff.submit(response, self._complete_now)
+
+    def _complete_now(self, response: RemoteResponse) -> ToolResult | None:
+        if self.state.completed:
+            return None
+        self._send(response)
+        return build_result(self.state) if self.state.completed else None
+
+    def _notify(self) -> Dispatch:
         """The one "question waiting" notification, as the TUI sends it.
 
         A terminal channel's escape sequence (OSC 9, 777, 99) becomes a plain bell here: the
@@ -480,6 +558,9 @@ def run_plain_flow(
     on_commit: OnCommit | None = None,
     abort: AbortSignal | None = None,
     terminal: LineTerminal | None = None,
+    source: str = "tool",
+    tool_call_id: str | None = None,
+    deadline_ms: int | None = None,
 ) -> ToolResult:
     """Ask the questions of ``state`` line by line on the terminal and return the result.
 
@@ -491,6 +572,9 @@ def run_plain_flow(
         abort: Once set (by any thread), the flow ends as aborted within a fraction of a
             second; the result is cancelled and the ask stays resumable.
         terminal: Where to read and write; by default ``/dev/tty`` (never stdout).
+        source: Who asked: ``tool``, ``answer``, ``ask:replay``... (for the event bus).
+        tool_call_id: The ask's id; bridges then address the flow as ``tool:<id>``.
+        deadline_ms: When the ask times out (epoch ms); it then ends with reason ``timeout``.
 
     Returns:
         The tool result, as the TUI would return it for the same answers.
@@ -501,30 +585,17 @@ def run_plain_flow(
             ``128 + signal_number`` after printing its ``result``.
     """
     flow = _run_to_end(
-        state, store=store, notice=notice, on_commit=on_commit, abort=abort, terminal=terminal
+        state,
+        store=store,
+        notice=notice,
+        on_commit=on_commit,
+        abort=abort,
+        terminal=terminal,
+        source=source,
+        tool_call_id=tool_call_id,
+        deadline_ms=deadline_ms,
     )
     return build_result(flow.state)
-
-
-def plain_face(
-    state: AskState,
-    *,
-    store: SettingsStore,
-    notice: str | None,
-    on_commit: OnCommit,
-    stop: AbortSignal,
-    terminal: LineTerminal | None = None,
-) -> AskState:
-    """The plain face in the shape ``pi-ask attach`` and ``pi-ask inbox`` call a face.
-
-    Returns the final (completed) state; ``stop`` set ends the flow as aborted at once.
-    ``terminal`` defaults to ``/dev/tty``.
-    SIGTERM or SIGHUP raise ``FlowInterrupted`` as in ``run_plain_flow``.
-    """
-    flow = _run_to_end(
-        state, store=store, notice=notice, on_commit=on_commit, abort=stop, terminal=terminal
-    )
-    return flow.state
 
 
 def _run_to_end(
@@ -535,6 +606,9 @@ def _run_to_end(
     on_commit: OnCommit | None,
     abort: AbortSignal | None,
     terminal: LineTerminal | None,
+    source: str = "tool",
+    tool_call_id: str | None = None,
+    deadline_ms: int | None = None,
 ) -> PlainFlow:
     from pi_ask.plain.terminal import signals_to
 
@@ -547,6 +621,9 @@ def _run_to_end(
             notice=notice,
             on_commit=on_commit,
             abort=abort,
+            source=source,
+            tool_call_id=tool_call_id,
+            deadline_ms=deadline_ms,
         )
         with signals_to(line_terminal.reader):
             result = flow.run()

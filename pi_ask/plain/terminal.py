@@ -18,9 +18,12 @@ import os
 import select
 import signal
 import threading
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Protocol, TextIO
+
+from pi_ask.signal_latch import held_signal
 
 TTY_PATH = "/dev/tty"
 HANDLED_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
@@ -47,11 +50,22 @@ class Aborted:
 
 
 @dataclass(frozen=True, slots=True)
+class Woken:
+    """``wake()`` was called: something for the flow arrived from another thread."""
+
+
+@dataclass(frozen=True, slots=True)
+class TimedOut:
+    """The read's ``until`` time came before a line."""
+
+
+@dataclass(frozen=True, slots=True)
 class EndOfInput:
     """The input ended (Ctrl+D on an empty line, a closed pipe, a hung-up terminal)."""
 
 
-Event = str | Signalled | Aborted | EndOfInput
+Event = str | Signalled | Aborted | Woken | TimedOut | EndOfInput
+_WAKE = 0  # the pipe byte of ``wake()``; signal numbers are never 0
 
 
 class LineReader:
@@ -71,29 +85,44 @@ class LineReader:
             with contextlib.suppress(OSError):
                 os.close(fd)
 
-    def wake(self, number: int) -> None:
+    def signalled(self, number: int) -> None:
         """Report signal ``number`` to the waiting read (safe inside a signal handler)."""
         with contextlib.suppress(OSError):
             os.write(self._wake_w, bytes([number & 0xFF]))
 
-    def read(self, abort: AbortSignal | None = None) -> Event:
-        """The next line (without its line ending), or what interrupted the wait."""
+    def wake(self) -> None:
+        """Wake the waiting read (from any thread): it returns ``Woken``."""
+        self.signalled(_WAKE)
+
+    def read(self, abort: AbortSignal | None = None, until: float | None = None) -> Event:
+        """The next line (without its line ending), or what interrupted the wait.
+
+        Args:
+            abort: Checked while waiting; once set, the read returns ``Aborted``.
+            until: A ``time.time()`` at which the read gives up with ``TimedOut``.
+        """
         while True:
             line = self._take_line()
             if line is not None:
                 return line
             if self._ended:
                 return EndOfInput()
-            timeout = ABORT_POLL_S if abort is not None else None
             if abort is not None and abort.is_set():
                 return Aborted()
+            timeout = ABORT_POLL_S if abort is not None else None
+            if until is not None:
+                left = until - time.time()
+                if left <= 0:
+                    return TimedOut()
+                timeout = left if timeout is None else min(timeout, left)
             try:
                 ready, _, _ = select.select([self._fd, self._wake_r], [], [], timeout)
             except OSError:
                 self._ended = True
                 continue
             if self._wake_r in ready:
-                return Signalled(os.read(self._wake_r, 1)[0])
+                number = os.read(self._wake_r, 1)[0]
+                return Woken() if number == _WAKE else Signalled(number)
             if self._fd in ready:
                 self._fill()
 
@@ -125,7 +154,10 @@ def signals_to(reader: LineReader) -> Iterator[None]:
         return
     previous = {}
     for number in HANDLED_SIGNALS:
-        previous[number] = signal.signal(number, lambda n, _f: reader.wake(n))
+        previous[number] = signal.signal(number, lambda n, _f: reader.signalled(n))
+    held = held_signal()
+    if held is not None:  # it came during start-up (pi_ask.signal_latch)
+        reader.signalled(held)
     try:
         yield
     finally:

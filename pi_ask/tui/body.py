@@ -1,60 +1,70 @@
-"""``Body``: the lines between the tab row and the footer, and which of them must stay seen."""
+"""What a screen renderer hands the frame: a ``Body`` of lines and how it may scroll.
+
+The frame fits the body into the rows the terminal leaves it (``scrolling.fit``). Parts
+that must never scroll away are kept apart: ``pinned`` lines (the review's actions when
+stacked, the double-press hint) go under the scrolled part, ``side`` lines (the review's
+actions in the wide layout) beside its top rows. A preview question's box is not drawn by
+the renderer but described by a ``PreviewSlot``: the frame knows how many rows are free
+only once the body is drawn, and sizing the box afterwards keeps it to one body render per
+key.
+"""
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
 from pi_ask.contract.payload import Option
+from pi_ask.tui.preview_pane import ScrollPosition
 from pi_ask.tui.styled_text import Line
 
 
-class BoxBeside(NamedTuple):
-    """A wide-layout preview block: the option column with the box beside it.
-
-    Kept with the body so the box can be drawn again beside the rows that stay on screen
-    once the frame knows where the body scrolls to (the column may be taller than the
-    screen; the box must not scroll away with it).
+class PreviewSlot(NamedTuple):
+    """Where a preview box goes in a question body, to be sized by the frame.
 
     Attributes:
-        start: Body index of the block's first line.
-        height: Lines the block takes in the body.
-        column: The option column's lines.
-        left: The option column's width.
+        at: Body index of the block the box is part of: the first line after the option
+            list's blank line (stacked), or the option column's first line (wide).
+        column: The option column beside the box (wide layout); ``()`` when stacked.
+        left: The option column's width (wide layout).
         width: The body's width.
         option: The option whose preview the box shows.
         box_width: The box's width.
-        scroll: First preview paragraph shown.
+        scroll: Where the box's content starts.
+        cursor: ``(first, label_end)``: body indexes of the cursor row's first line and of
+            the line after its label (stacked layout), where a compact layout puts the box.
+        subtitle: Lines of the cursor row's description, left out when the box is put
+            under the cursor row (the box shows the description itself).
     """
 
-    start: int
-    height: int
+    at: int
     column: tuple[Line, ...]
     left: int
     width: int
     option: Option | None
     box_width: int
-    scroll: int
+    scroll: ScrollPosition
+    cursor: tuple[int, int] = (0, 0)
+    subtitle: int = 0
 
 
 class Body(NamedTuple):
     """A screen body.
 
     Attributes:
-        lines: The lines, top to bottom.
-        focus: ``(first, last)`` line indexes (inclusive) to keep in view when the terminal
-            is too short for everything: the cursor row and whatever is open under it.
-        box_rows: Content rows drawn in a preview box (0 without one), so a frame that is
-            too tall knows how far the box can shrink.
-        outside_box: Body lines the box shares no row with (0 without one): those above and
-            below its block and, in the stacked layout, the option list over it. A box of
-            ``r`` content rows makes the body ``outside_box + r + 2`` lines tall (more only
-            when the option column beside a wide-layout box is taller), so the frame sizes
-            the box from the rows it has free, not from the preview's length.
-        beside: The wide-layout block the box is drawn in, when there is one.
+        lines: The lines that scroll, top to bottom.
+        focus: ``(first, last)`` line indexes (inclusive) always kept on screen: the
+            cursor row and whatever is open under it; ``None`` when nothing in ``lines``
+            needs to be (the review list, whose actions are pinned or beside it).
+        preview: The preview box still to be placed, when there is one.
+        side: Lines drawn beside the top rows of the window and their width (wide review).
+        pinned: Lines drawn under the scrolled part, never scrolled.
+        box: ``(width, content rows, first line)`` of the preview box drawn in ``lines``,
+            ``(0, 0, 0)`` without one.
     """
 
     lines: tuple[Line, ...]
-    focus: tuple[int, int] = (0, 0)
-    box_rows: int = 0
-    outside_box: int = 0
-    beside: BoxBeside | None = None
+    focus: tuple[int, int] | None = (0, 0)
+    preview: PreviewSlot | None = None
+    side: tuple[tuple[Line, ...], int] | None = None
+    pinned: tuple[Line, ...] = ()
+    box: tuple[int, int, int] = (0, 0, 0)

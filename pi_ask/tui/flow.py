@@ -16,7 +16,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
+import signal
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -37,13 +40,13 @@ from pi_ask.errors import FlowInterrupted
 from pi_ask.keymaps.keymap import Keymaps
 from pi_ask.keymaps.ptk_bindings import set_escape_timeout
 from pi_ask.state.model import AskState, Behaviour, EditAnswer, EditNote
-from pi_ask.state.selectors import current_row, editor_draft, is_draft_change
+from pi_ask.state.selectors import current_question, current_row, editor_draft, is_draft_change
 from pi_ask.tui.editor_field import EditorField
 from pi_ask.tui.flow_canvas import FlowCanvas
 from pi_ask.tui.flow_services import FlowServices
 from pi_ask.tui.frame import FlowView
 from pi_ask.tui.lines_control import LinesControl
-from pi_ask.tui.preview_pane import max_scroll
+from pi_ask.tui.preview_pane import TOP, scroll_by
 from pi_ask.tui.signals import catch_signals
 from pi_ask.tui.terminal import Terminal, open_terminal
 from pi_ask.tui.terminal_reports import (
@@ -61,6 +64,8 @@ if TYPE_CHECKING:
     from pi_ask.tui.settings_panel import SettingsPanel
 
 OnCommit = Callable[[AskState], None]
+# An ask with a deadline shows a countdown for its last this many seconds.
+COUNTDOWN_S = 20
 
 
 class AskFlow:
@@ -78,6 +83,8 @@ class AskFlow:
         input: Where keys come from (default: the controlling terminal).
         output: Where the flow is drawn (default: the controlling terminal).
         cwd: The folder ``@`` completion lists (default: the working directory).
+        deadline_ms: When the ask times out (epoch ms): a countdown shows in its last
+            ``COUNTDOWN_S`` seconds, then the flow ends with ``reason: "timeout"``.
     """
 
     def __init__(
@@ -93,8 +100,11 @@ class AskFlow:
         input: Input | None = None,
         output: Output | None = None,
         cwd: Path | None = None,
+        deadline_ms: int | None = None,
     ) -> None:
         self._store = store
+        self._deadline_ms = deadline_ms
+        self._countdown: str | None = None
         self._settings = store.snapshot()
         self._source = source
         self._tool_call_id = tool_call_id
@@ -112,7 +122,7 @@ class AskFlow:
         self.panel: SettingsPanel | None = None
         self.interrupted_by: int | None = None
         self._result: ToolResult | None = None
-        self._preview_scroll = 0
+        self._preview_scroll = TOP
         self._preview_anchor = (state.tab, state.row)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._loop_thread: int | None = None
@@ -187,6 +197,7 @@ class AskFlow:
         editor_command = isinstance(command, SubmitEditor | CloseEditor | EditorNavigate)
         self._sync_editor(before, after, rehydrate=editor_command)
         self._sync_preview(after)
+        self.canvas.follow(from_top=(before.tab != after.tab))
         if self._on_commit is not None and is_draft_change(before, after):
             self._on_commit(after)
         if after.completed:
@@ -229,11 +240,36 @@ class AskFlow:
             raise error
         self.app.exit(exception=error)
 
-    def scroll_preview(self, delta: int) -> None:
-        """Scroll the preview box by ``delta`` preview lines."""
+    def scroll_preview(self, pages: int) -> bool:
+        """Scroll the preview box by ``pages`` of its rows; False when it could not move.
+
+        A page is the box's rows on the last frame less one, kept for context.
+        """
         row = current_row(self._state)
         option = row.option if row is not None else None
-        self._preview_scroll = max(0, min(self._preview_scroll + delta, max_scroll(option)))
+        width, rows = self.canvas.box
+        if rows < 1:
+            return False
+        step = pages * max(1, rows - 1)
+        scroll = scroll_by(option, width, self._preview_scroll, step, rows)
+        moved = scroll != self._preview_scroll
+        self._preview_scroll = scroll
+        self.app.invalidate()
+        return moved
+
+    def page(self, pages: int) -> None:
+        """PgUp/PgDn: the preview box while it can move that way, else the body."""
+        question = current_question(self._state)
+        row = current_row(self._state)
+        boxed = question is not None and question.type == "preview" and row and row.option
+        if boxed and self.scroll_preview(pages):
+            return
+        self.canvas.page(pages)
+        self.app.invalidate()
+
+    def scroll_to_edge(self, bottom: bool) -> None:
+        """Home/End (Ctrl+Home/Ctrl+End in an editor): the body's top or bottom."""
+        self.canvas.to_edge(bottom)
         self.app.invalidate()
 
     # --- the remote bridge (pi_ask.events.RemoteFlow) ----------------------------------------
@@ -300,12 +336,18 @@ class AskFlow:
         self._loop_thread = threading.get_ident()
         restore = catch_signals(self._loop, self._on_signal)
         unsubscribe = self._store.subscribe(self._on_settings)
+        if self._deadline_ms is not None:
+            self._tick_deadline()
         try:
             try:
                 # No prompt_toolkit exception handler: it would wait for Enter on the terminal.
                 result = await self.app.run_async(handle_sigint=False, set_exception_handler=False)
-            except OSError:
-                # The terminal went away (SIGHUP): the state still says how it ended.
+            except (OSError, EOFError) as error:
+                if self._result is None and _is_hang_up(error):
+                    # The terminal closed under the flow (its window, tmux kill-session): a
+                    # draw fails with EIO or the keys end, often before any SIGHUP arrives, and
+                    # a shell's child may get no SIGHUP at all. It is a hang-up all the same.
+                    self._on_signal(signal.SIGHUP)
                 if self._result is None:
                     raise
                 result = self._result
@@ -400,7 +442,7 @@ class AskFlow:
         anchor = (state.tab, state.row)
         if anchor != self._preview_anchor:
             self._preview_anchor = anchor
-            self._preview_scroll = 0
+            self._preview_scroll = TOP
 
     def _on_settings(self, settings: Settings) -> None:
         """Store subscriber: settings changed (a toggle, a reset, an edit of the file)."""
@@ -422,11 +464,49 @@ class AskFlow:
             self._ask_background_shade()
         self.dispatch(BehaviourChanged(config_notice=self._startup_notice()))
 
+    def set_notice(self, text: str | None) -> None:
+        """Replace the caller's notice (``notice``) from any thread, and redraw."""
+        loop = self._loop
+        if loop is None or threading.get_ident() == self._loop_thread:
+            self._replace_notice(text)
+        else:
+            # The loop may have closed meanwhile: the flow is over, nothing to show.
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(self._replace_notice, text)
+
+    def _replace_notice(self, text: str | None) -> None:
+        if text == self._notice:
+            return
+        self._notice = text
+        if self._result is None and self._loop is not None:
+            from pi_ask.state.commands import BehaviourChanged
+
+            self.dispatch(BehaviourChanged(config_notice=self._startup_notice()))
+
     def _startup_notice(self) -> str | None:
-        """The config's notice and the caller's, one after the other."""
+        """The config's notice, the caller's and the countdown, one after the other."""
         config = self._store.notice
-        parts = [text for text in (config.text if config else None, self._notice) if text]
-        return " ".join(parts) or None
+        texts = (config.text if config else None, self._notice, self._countdown)
+        return " ".join(text for text in texts if text) or None
+
+    def _tick_deadline(self) -> None:
+        """Show the countdown in the last seconds; at the deadline end with ``timeout``."""
+        if self._result is not None or self._loop is None or self._deadline_ms is None:
+            return
+        from pi_ask.state.commands import Abort, BehaviourChanged
+
+        left_ms = self._deadline_ms - time.time_ns() // 1_000_000
+        if left_ms <= 0:
+            self.dispatch(Abort(reason="timeout"))
+            return
+        if left_ms <= COUNTDOWN_S * 1000:
+            seconds = -(-left_ms // 1000)
+            self._countdown = f"Time left to answer: {seconds} s."
+            self.dispatch(BehaviourChanged(config_notice=self._startup_notice()))
+            wake_ms = left_ms - (seconds - 1) * 1000
+        else:
+            wake_ms = left_ms - COUNTDOWN_S * 1000
+        self._loop.call_later(wake_ms / 1000, self._tick_deadline)
 
     def _schedule_reset_expiry(self) -> None:
         """Redraw when the reset window closes, so ``[confirm reset]`` turns back."""
@@ -508,6 +588,14 @@ class AskFlow:
             self.dispatch(Abort())
 
 
+_TERMINAL_GONE = frozenset({errno.EIO, errno.ENXIO, errno.EBADF, errno.EPIPE, errno.ENOTTY})
+
+
+def _is_hang_up(error: OSError | EOFError) -> bool:
+    """True when ``error`` says the terminal is gone (its keys ended, or it cannot be written)."""
+    return isinstance(error, EOFError) or error.errno in _TERMINAL_GONE
+
+
 def run_ask_flow(
     state: AskState,
     *,
@@ -519,6 +607,7 @@ def run_ask_flow(
     on_first_frame: Callable[[], None] | None = None,
     input: Input | None = None,
     output: Output | None = None,
+    deadline_ms: int | None = None,
 ) -> ToolResult:
     """Open the ask flow on the terminal and return its result.
 
@@ -535,6 +624,7 @@ def run_ask_flow(
             session log's fsync of the payload).
         input: Key source for tests; default the controlling terminal.
         output: Drawing target for tests; default the controlling terminal.
+        deadline_ms: When the ask times out (epoch ms); see ``AskFlow``.
 
     Returns:
         The tool result (cancelled when the user cancelled or dismissed).
@@ -557,5 +647,6 @@ def run_ask_flow(
         on_first_frame=on_first_frame,
         input=input,
         output=output,
+        deadline_ms=deadline_ms,
     )
     return flow.run()

@@ -45,7 +45,6 @@ if TYPE_CHECKING:
     from pi_ask.tui.flow import AskFlow
 
 Handler = Callable[[KeyPressEvent], None]
-PREVIEW_SCROLL_STEP = 10
 
 
 class FlowFilters:
@@ -96,24 +95,38 @@ def _main_handlers(flow: AskFlow) -> dict[str, Handler]:
     }
 
 
-def _scroll(flow: AskFlow, delta: int) -> Handler:
+def _page(flow: AskFlow, pages: int) -> Handler:
     def handler(event: KeyPressEvent) -> None:
-        flow.scroll_preview(delta)
+        flow.page(pages)
+
+    return handler
+
+
+def _edge(flow: AskFlow, bottom: bool) -> Handler:
+    def handler(event: KeyPressEvent) -> None:
+        flow.scroll_to_edge(bottom)
 
     return handler
 
 
 def load_fixed_main_bindings(flow: AskFlow, filters: FlowFilters) -> KeyBindings:
-    """Keys no keymap changes: digits 1-9, and PgUp/PgDn to scroll a preview."""
+    """Keys no keymap changes (docs/keymaps.md "Fixed keys").
+
+    Digits 1-9 pick an option or a review action. PgUp/PgDn scroll the preview box while
+    the cursor row shows one that can still move that way, the body otherwise, also while
+    an editor is open (editors are single-line). Home/End go to the body's top and bottom,
+    except in an editor, where they move the text cursor; Ctrl+Home/Ctrl+End do it
+    everywhere.
+    """
     bindings = KeyBindings()
     for digit in range(1, 10):
         bindings.add(str(digit), filter=filters.in_main)(_send(flow, partial(Digit, digit)))
-    scroll: dict[Keys, int] = {
-        Keys.PageDown: PREVIEW_SCROLL_STEP,
-        Keys.PageUp: -PREVIEW_SCROLL_STEP,
-    }
-    for key, delta in scroll.items():
-        bindings.add(key, filter=filters.in_main)(_scroll(flow, delta))
+    bindings.add(Keys.PageDown, filter=filters.in_flow)(_page(flow, 1))
+    bindings.add(Keys.PageUp, filter=filters.in_flow)(_page(flow, -1))
+    bindings.add(Keys.Home, filter=filters.in_main)(_edge(flow, bottom=False))
+    bindings.add(Keys.End, filter=filters.in_main)(_edge(flow, bottom=True))
+    bindings.add(Keys.ControlHome, filter=filters.in_flow)(_edge(flow, bottom=False))
+    bindings.add(Keys.ControlEnd, filter=filters.in_flow)(_edge(flow, bottom=True))
     return bindings
 
 

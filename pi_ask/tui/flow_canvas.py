@@ -1,7 +1,9 @@
 """Where the flow meets prompt_toolkit's layout: sizes asked, frames and overlay drawn.
 
 prompt_toolkit asks a control for its height and then for its content, often more than
-once per redraw; the frame is cached so a key renders it once. The settings overlay is a
+once per redraw; the frame is cached so a key renders it once. The canvas also keeps where
+the body's window is: it follows the focus after every engine command and moves with the
+page keys (``page``, ``to_edge``). The settings overlay is a
 float over the frame, 72 columns wide (less in a narrow terminal) and at most 90 % of the
 terminal's height; while it is open the frame is at least as tall as it.
 """
@@ -13,7 +15,16 @@ from typing import TYPE_CHECKING
 
 from prompt_toolkit.data_structures import Size
 
-from pi_ask.tui.frame import FlowView, Frame, render_frame, scroll_to_focus
+from pi_ask.tui.frame import (
+    MIN_COLUMNS,
+    MIN_ROWS,
+    FlowView,
+    Frame,
+    render_frame,
+    scroll_to_focus,
+    too_small,
+)
+from pi_ask.tui.scrolling import Scroll
 from pi_ask.tui.styled_text import Line
 
 if TYPE_CHECKING:
@@ -41,10 +52,17 @@ class FlowCanvas:
         self._panel = panel
         self._size = terminal_size
         self._cached: tuple[FlowView, int, int, Frame] | None = None
-        self._body_offset = 0
+        self._scroll = Scroll(0, follow=False, opening=True)
+        self._page = 0
+        self._total = 0
+        self.box: tuple[int, int] = (0, 0)
 
     def frame(self, width: int, height: int) -> Frame:
         """The frame for ``width`` x ``height`` (cached while nothing changed)."""
+        size = self._size()
+        if size.columns < MIN_COLUMNS or size.rows < MIN_ROWS:
+            # Measured by the terminal: the control may be given a single row for it.
+            return Frame((too_small(size.columns, size.rows),))
         view = self._view()
         if self._cached is not None:
             cached_view, cached_width, cached_height, frame = self._cached
@@ -53,10 +71,42 @@ class FlowCanvas:
             fits = drawn <= height and (drawn < cached_height or height == cached_height)
             if cached_width == width and fits and cached_view == view:
                 return frame
-        frame = render_frame(view, width, height, body_offset=self._body_offset)
+        frame = render_frame(view, width, height, scroll=self._scroll)
         self._cached = (view, width, height, frame)
-        self._body_offset = frame.body_offset
+        self._scroll, self._page, self._total = frame.scroll, frame.page, frame.total
+        self.box = frame.box  # the preview box's (width, rows): what its PgDn moves by
         return frame
+
+    # --- the body's window ------------------------------------------------------------------
+
+    def follow(self, *, from_top: bool = False) -> None:
+        """Let the window follow the focus again; ``from_top``: a new tab, shown from its top.
+
+        A new tab opens at its first line (a long prompt reads from its start) with the
+        focus pinned at the bottom; the next command makes the window follow it.
+        """
+        if from_top:
+            self._move(Scroll(0, follow=False, opening=True))
+        else:
+            self._move(Scroll(self._scroll.offset, follow=True))
+
+    def can_scroll(self) -> bool:
+        """True when the last frame's body did not fit its window."""
+        return self._page > 0 and self._total > self._page
+
+    def page(self, pages: int) -> None:
+        """Move the window by ``pages`` pages (a page keeps one line of the last in view)."""
+        step = max(1, self._page - 1)
+        self._move(Scroll(max(0, self._scroll.offset + pages * step), follow=False))
+
+    def to_edge(self, bottom: bool) -> None:
+        """Move the window to the body's top or bottom."""
+        self._move(Scroll(self._total if bottom else 0, follow=False))
+
+    def _move(self, scroll: Scroll) -> None:
+        if scroll != self._scroll:
+            self._scroll = scroll
+            self._cached = None
 
     def render_frame(self, width: int, height: int) -> tuple[Line, ...]:
         return self.frame(width, height).lines

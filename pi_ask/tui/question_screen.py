@@ -15,9 +15,9 @@ from pi_ask.state.model import AskState, EditAnswer, EditNote
 from pi_ask.state.selectors import Row, answer_for, is_row_selected, question_rows
 from pi_ask.terminal_text import sanitize_block, sanitize_line
 from pi_ask.tui import theme
-from pi_ask.tui.body import Body, BoxBeside
+from pi_ask.tui.body import Body, PreviewSlot
 from pi_ask.tui.editor_view import ANSWER_PLACEHOLDER, NOTE_PLACEHOLDER, EditorView, render_editor
-from pi_ask.tui.preview_pane import render_preview_box
+from pi_ask.tui.preview_pane import TOP, ScrollPosition, render_preview_box
 from pi_ask.tui.styled_text import EMPTY, Line, join, pad, span, text_width, truncate
 from pi_ask.tui.wrapping import wrap_text, wrapped
 
@@ -31,10 +31,10 @@ _RIGHT_MIN = 24
 
 
 class PreviewWindow(NamedTuple):
-    """How much of a preview box to draw: ``rows`` content lines from paragraph ``scroll``."""
+    """How much of a preview box to draw: ``rows`` content lines from ``scroll``."""
 
     rows: int = 10_000
-    scroll: int = 0
+    scroll: ScrollPosition = TOP
 
 
 class _Detail(NamedTuple):
@@ -159,12 +159,17 @@ def render_question(
         body = _preview_body(state, question, width, editor, preview or PreviewWindow())
     else:
         body = _rows_body(state, question, width, editor)
+    assert body.focus is not None
     focus = (body.focus[0] + start, body.focus[1] + start)
     if _question_note_open(state, question):
         focus = (1, focus[1])
-    outside_box = len(lines) + body.outside_box if body.box_rows else 0
-    beside = body.beside and body.beside._replace(start=body.beside.start + len(lines))
-    return Body(tuple(lines) + body.lines, focus, body.box_rows, outside_box, beside)
+    slot = body.preview and _shifted(body.preview, start)
+    return Body(tuple(lines) + body.lines, focus, slot)
+
+
+def _shifted(slot: PreviewSlot, by: int) -> PreviewSlot:
+    first, label_end = slot.cursor
+    return slot._replace(at=slot.at + by, cursor=(first + by, label_end + by))
 
 
 def _question_note_open(state: AskState, question: Question) -> bool:
@@ -218,23 +223,30 @@ def _standard_row(
     return lines
 
 
-def _list_lines(
-    state: AskState, question: Question, width: int
-) -> tuple[list[Line], tuple[int, int]]:
+class _OptionList(NamedTuple):
+    lines: list[Line]
+    focus: tuple[int, int]
+    label_end: int  # index after the cursor row's label lines
+
+
+def _list_lines(state: AskState, question: Question, width: int) -> _OptionList:
     """The option list of a preview question: rows and subtitles, no details."""
     lines: list[Line] = []
     focus = (0, 0)
+    label_end = 0
     for index, row in enumerate(question_rows(question)):
         first = len(lines)
         under_cursor = index == state.row
         style = _row_style(is_row_selected(state, question, row), under_cursor)
         pointer = span("", POINTER if under_cursor else "  ")
         lines += wrapped(_row_text(question, row, False), width, style, pointer, span("", "  "))
+        if under_cursor:
+            label_end = len(lines)
         if row.option is not None:
             lines += subtitle(row.option.description, row.option.recommended is True, width)
         if under_cursor:
             focus = (first, len(lines) - 1)
-    return lines, focus
+    return _OptionList(lines, focus, label_end)
 
 
 def preview_left_width(question: Question, width: int) -> int:
@@ -262,34 +274,29 @@ def _preview_body(
 ) -> Body:
     rows = question_rows(question)
     cursor = rows[min(state.row, len(rows) - 1)]
-    box: tuple[Line, ...] = ()
-    beside_box = 0  # lines of the block drawn level with the box, the box included
-    beside: BoxBeside | None = None
+    slot: PreviewSlot | None = None
     if cursor.is_custom:
-        lines, focus = _list_lines(state, question, width)
+        lines, focus, _ = _list_lines(state, question, width)
     elif width >= PREVIEW_WIDE_MIN_WIDTH and question.options:
         left = preview_left_width(question, width)
         right = max(_RIGHT_MIN, width - left - 2)
-        column, focus = _list_lines(state, question, left)
-        box = render_preview_box(cursor.option, right, window.rows, window.scroll)
-        lines = _side_by_side(column, box, left, width)
-        beside_box = len(lines)
-        beside = BoxBeside(
-            0, len(lines), tuple(column), left, width, cursor.option, right, window.scroll
-        )
+        column, focus, _ = _list_lines(state, question, left)
+        lines = [truncate(line, width) for line in column]
+        slot = PreviewSlot(0, tuple(column), left, width, cursor.option, right, window.scroll)
     else:
-        lines, focus = _list_lines(state, question, width)
+        lines, focus, label_end = _list_lines(state, question, width)
         lines.append(EMPTY)
-        box = render_preview_box(cursor.option, width, window.rows, window.scroll)
-        lines += [truncate(line, width) for line in box]
-        beside_box = len(box)
+        subtitle_lines = focus[1] + 1 - label_end
+        slot = PreviewSlot(
+            len(lines), (), 0, width, cursor.option, width, window.scroll,
+            (focus[0], label_end), subtitle_lines,
+        )  # fmt: skip
     detail = _detail(state, question, cursor, True)
     if detail is not None:
         lines += _render_detail(detail, width, editor, DETAIL_INDENT, detail.with_gap)
         if detail.kind == "editor":
             focus = (focus[0], len(lines) - 1)
-    box_rows = max(0, len(box) - 2)
-    return Body(tuple(lines), focus, box_rows, len(lines) - beside_box if box else 0, beside)
+    return Body(tuple(lines), focus, slot)
 
 
 def _side_by_side(
@@ -316,38 +323,56 @@ def _side_by_side(
     ]
 
 
-def box_in_view(body: Body, first: int, rows: int, most: int) -> Body:
-    """``body`` with its wide-layout preview box drawn whole on the lines shown.
+def place_preview(
+    body: Body, rows: int, *, compact: bool = False, top: int = 0, height: int = 0
+) -> Body:
+    """``body`` with its preview box drawn, at most ``rows`` content rows tall.
 
-    ``first`` and ``rows`` say which body lines are on screen. The option column beside
-    the box can be taller than the screen; when the body scrolls to keep the cursor row in
-    view, the box moves down to the first block row on screen and takes the block rows on
-    screen (at most ``most`` content rows). The body keeps its length and its focus, so
-    the scroll position stays right. Without a wide-layout box, or when the box is already
-    whole on screen, ``body`` is returned as it is.
+    The wide layout draws the box beside the option column, ``top`` rows down (so it can
+    stay beside the rows on screen when the column scrolls); the block keeps the column's
+    height or the box's, whichever is taller. The stacked layout draws it under the option
+    list, or, ``compact``, right under the cursor row's label in place of its description
+    (the box repeats it), for terminals too short to show the cursor row and the box
+    otherwise. The focus grows to take the box in, except beside a wide column.
 
     Args:
-        body: A body whose scroll position is known.
-        first: Index of the first body line on screen.
-        rows: Body lines on screen.
-        most: Most content rows the box may draw.
+        body: A question body with a ``preview`` slot (returned as it is without one).
+        rows: Most content rows the box may draw; 0 draws the wide block without a box.
+        compact: Put the stacked box under the cursor row.
+        top: Rows between the block's top and the box (wide layout).
+        height: Least height of the wide block (a box moved down keeps the block as tall
+            as it was).
     """
-    beside = body.beside
-    if beside is None:
+    slot = body.preview
+    if slot is None:
         return body
-    start, end = beside.start, beside.start + beside.height
-    seen_first, seen_end = max(first, start), min(first + rows, end)
-    drawn_end = start + body.box_rows + 2
-    if first <= start and drawn_end <= first + rows:
-        return body  # drawn whole where it is
-    if seen_end - seen_first < 3:
-        return body  # no room for a whole box: leave the layout as it is
-    box = render_preview_box(
-        beside.option, beside.box_width, min(most, seen_end - seen_first - 2), beside.scroll
-    )
-    top = min(seen_first - start, beside.height - len(box))
-    block = _side_by_side(
-        beside.column, box, beside.left, beside.width, top=top, height=beside.height
-    )
-    lines = (*body.lines[:start], *block, *body.lines[end:])
-    return body._replace(lines=lines, box_rows=len(box) - 2)
+    lines = body.lines
+    focus = body.focus
+    if slot.column:
+        box = render_preview_box(slot.option, slot.box_width, rows, slot.scroll) if rows else ()
+        height = max(height, len(slot.column))
+        top = max(0, min(top, height - len(box)))
+        block = _side_by_side(slot.column, box, slot.left, slot.width, top=top, height=height)
+        end = slot.at + len(slot.column)
+        lines = (*lines[: slot.at], *block, *lines[end:])
+        if focus is not None and focus[1] >= end:  # an editor under the block
+            focus = (focus[0], focus[1] + len(block) - len(slot.column))
+        shown = (slot.box_width, len(box) - 2, slot.at + top) if box else (0, 0, 0)
+        return Body(lines, focus, None, body.side, body.pinned, shown)
+    drawn = render_preview_box(slot.option, slot.box_width, rows, slot.scroll) if rows else ()
+    box = tuple(truncate(line, slot.width) for line in drawn)
+    first, label_end = slot.cursor
+    if compact:
+        at, removed = label_end, slot.subtitle
+    else:
+        at, removed = slot.at, 0
+    lines = (*lines[:at], *box, *lines[at + removed :])
+    shift = len(box) - removed
+    last = focus[1] if focus is not None else first
+    if last >= at:
+        last += shift
+    focus = (first, max(last, at + len(box) - 1))
+    if not box:
+        return Body(lines, focus, None, body.side, body.pinned)
+    shown = (slot.box_width, len(box) - 2, at)
+    return Body(lines, focus, None, body.side, body.pinned, shown)

@@ -12,7 +12,7 @@ from pi_ask.terminal_text import sanitize_block, sanitize_line
 from pi_ask.tui import theme
 from pi_ask.tui.body import Body
 from pi_ask.tui.question_screen import POINTER, saved_note
-from pi_ask.tui.styled_text import EMPTY, Line, join, pad, span, text_width, truncate
+from pi_ask.tui.styled_text import EMPTY, Line, join, span, text_width, truncate
 from pi_ask.tui.wrapping import wrapped
 
 REVIEW_TITLE = "Review answers"
@@ -74,28 +74,16 @@ def action_lines(state: AskState, width: int) -> list[Line]:
 
 
 def render_review(state: AskState, width: int, hint: str | None) -> Body:
-    """The body of the review tab; ``hint`` is the double-press hint, when shown."""
+    """The body of the review tab; ``hint`` is the double-press hint, when shown.
+
+    The review lines scroll; the actions (beside them, or under them when stacked) and the
+    hint do not, so the cursor and the hint stay on screen however long the review is.
+    """
     left = action_column_width()
+    hint_lines = [EMPTY, *wrapped(hint, width, theme.DIM, span("", " "))] if hint else []
     if width >= WIDE_MIN_WIDTH and width - left - 2 >= _MIN_REVIEW_WIDTH:
-        actions = action_lines(state, left)
+        actions = tuple(action_lines(state, left))
         reviews = review_lines(state, max(1, width - left - 2))
-        lines = [
-            truncate(
-                join(
-                    pad(actions[i] if i < len(actions) else EMPTY, left),
-                    span("", "  "),
-                    reviews[i] if i < len(reviews) else EMPTY,
-                ),
-                width,
-            )
-            for i in range(max(len(actions), len(reviews)))
-        ]
-        focus = (0, len(actions) - 1)
-    else:
-        lines = [*review_lines(state, width), EMPTY]
-        focus = (len(lines), len(lines) + 2)
-        lines += action_lines(state, width)
-    if hint:
-        lines.append(EMPTY)
-        lines += wrapped(hint, width, theme.DIM, span("", " "))
-    return Body(tuple(lines), focus)
+        return Body(tuple(reviews), None, side=(actions, left), pinned=tuple(hint_lines))
+    pinned = [EMPTY, *action_lines(state, width), *hint_lines]
+    return Body(tuple(review_lines(state, width)), None, pinned=tuple(pinned))

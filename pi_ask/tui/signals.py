@@ -14,6 +14,8 @@ import threading
 from collections.abc import Callable
 from types import FrameType
 
+from pi_ask.signal_latch import held_signal
+
 ENDING_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
 
 _Handler = Callable[[int, FrameType | None], object] | int | None
@@ -39,6 +41,10 @@ def catch_signals(
         except (NotImplementedError, RuntimeError, ValueError, OSError):
             continue
         previous[number] = handler
+
+    held = held_signal()
+    if held is not None:  # it came during start-up: the flow ends as soon as it runs
+        loop.call_soon(on_signal, held)
 
     def restore() -> None:
         for number, handler in previous.items():

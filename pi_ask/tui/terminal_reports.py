@@ -7,6 +7,9 @@ rgb:... BEL`` for OSC 11). prompt_toolkit 3.0's parser would read ``ESC [ I`` as
 text first and hands each to whoever subscribed; everything else passes through unchanged,
 in order.
 
+Text the user pastes (between the bracketed-paste markers ``ESC [200~`` and ``ESC [201~``) is
+the user's, whatever it holds: it passes through untouched, an OSC sequence in it included.
+
 A report can arrive split over two reads. Text at the end of a read that could still become
 a report (``ESC``, ``ESC [``, ``ESC ] 11;rgb:00``) is held back until the next read decides
 it; ``flush`` (called by prompt_toolkit's own escape timeout) releases it as keys, so a lone
@@ -37,11 +40,10 @@ ENABLE_FOCUS_REPORTS = "\x1b[?1004h"
 DISABLE_FOCUS_REPORTS = "\x1b[?1004l"
 # An OSC reply: ESC ] <number> ; <body> ended by BEL or ST (ESC \).
 _OSC = re.compile(r"\x1b\](\d+);([^\x07\x1b]*)(?:\x07|\x1b\\)")
-# Bracketed paste: what the user pastes passes through untouched, whatever it holds.
 PASTE_START = "\x1b[200~"
 PASTE_END = "\x1b[201~"
-# A prefix that may still grow into a report or a paste mark: held back at the end of a read.
-_PARTIAL = re.compile(r"\x1b(?:\[(?:2(?:00?)?)?|\](?:\d+(?:;[^\x07\x1b]*(?:\x1b)?)?)?)?\Z")
+# A prefix that may still grow into a report or a paste start: held back at the end of a read.
+_PARTIAL = re.compile(r"\x1b(?:\[(?:2(?:0(?:0)?)?)?|\](?:\d+(?:;[^\x07\x1b]*(?:\x1b)?)?)?)?\Z")
 # A reply longer than this is not one we asked for: let it through as keys.
 MAX_REPORT = 1024
 
@@ -94,44 +96,46 @@ class TerminalReports:
         position = 0
         while True:
             if self._pasting:
-                position = self._pass_paste(text, position, kept)
-                if self._pasting:
+                after = self._pass_paste(text, position, kept)
+                if after is None:
                     break
+                position = after
+                continue
             start = text.find("\x1b", position)
             if start < 0:
                 kept.append(text[position:])
                 break
             kept.append(text[position:start])
+            if text.startswith(PASTE_START, start):
+                kept.append(PASTE_START)
+                position = start + len(PASTE_START)
+                self._pasting = True
+                continue
             taken = self._take(text, start)
             if taken is None:  # unfinished: hold it back for the next read
                 self._held = text[start:]
                 break
-            if text.startswith(PASTE_START, start):
-                self._pasting = True
-                kept.append(PASTE_START)
-                position = start + len(PASTE_START)
-            elif taken == start:  # an ESC that starts no report: a key
+            if taken == start:  # an ESC that starts no report: a key
                 kept.append("\x1b")
                 position = start + 1
             else:
                 position = taken
         return "".join(kept)
 
-    def _pass_paste(self, text: str, position: int, kept: list[str]) -> int:
-        """Pass pasted text through up to its end mark; hold a split end mark back."""
+    def _pass_paste(self, text: str, position: int, kept: list[str]) -> int | None:
+        """Pass pasted text through up to and with the paste end, and return where it ends;
+        ``None`` when the text ends inside the paste (a split end marker is held back)."""
         end = text.find(PASTE_END, position)
         if end >= 0:
             self._pasting = False
             kept.append(text[position : end + len(PASTE_END)])
             return end + len(PASTE_END)
-        cut = len(text)
-        for size in range(len(PASTE_END) - 1, 0, -1):
-            if text.endswith(PASTE_END[:size]):
-                cut = len(text) - size
-                break
-        kept.append(text[position:cut])
-        self._held = text[cut:]
-        return len(text)
+        split = next(
+            (n for n in range(len(PASTE_END) - 1, 0, -1) if text.endswith(PASTE_END[:n])), 0
+        )
+        kept.append(text[position : len(text) - split])
+        self._held = text[len(text) - split :]
+        return None
 
     def flush(self) -> str:
         """Release held-back text as keys (the escape timeout passed without more input)."""
@@ -140,9 +144,7 @@ class TerminalReports:
 
     def _take(self, text: str, start: int) -> int | None:
         """Where a report at ``start`` ends (after dispatching it), ``start`` if none, or
-        ``None`` when the text ends inside what may still become one (or a paste mark)."""
-        if text.startswith(PASTE_START, start):
-            return start
+        ``None`` when the text ends inside what may still become one."""
         for sequence, focused in ((FOCUS_IN, True), (FOCUS_OUT, False)):
             if text.startswith(sequence, start):
                 self._report_focus(focused)
@@ -178,33 +180,25 @@ class _FilteringParser(Vt100Parser):
     def __init__(self, parser: Vt100Parser, reports: TerminalReports) -> None:
         super().__init__(parser.feed_key_callback)
         self.reports = reports
-        self._inside = False
+        self._filtering = False
 
     def feed(self, data: str) -> None:
-        # prompt_toolkit's parser feeds itself the rest of a read when a paste starts: that
-        # text was filtered already, and filtering it again would see it outside the paste.
-        if self._inside:
+        if self._filtering:
+            # prompt_toolkit's own feed calls feed again with the rest of a bracketed paste:
+            # that text was filtered already, and filtering it twice would eat pasted text.
             super().feed(data)
             return
-        self._inside = True
+        self._filtering = True
         try:
             super().feed(self.reports.feed(data))
         finally:
-            self._inside = False
+            self._filtering = False
 
     def flush(self) -> None:
         held = self.reports.flush()
         if held:
-            self.feed_unfiltered(held)
+            super().feed(held)
         super().flush()
-
-    def feed_unfiltered(self, data: str) -> None:
-        """Feed ``data`` to the parser as it is (it was filtered already)."""
-        self._inside = True
-        try:
-            super().feed(data)
-        finally:
-            self._inside = False
 
 
 def terminal_reports(app_input: object) -> TerminalReports | None:

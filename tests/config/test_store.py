@@ -111,7 +111,8 @@ def test_an_unparsable_file_loads_defaults_refuses_toggles_and_stays_untouched(
     store = SettingsStore(config)
     assert store.snapshot() == Settings()
     assert store.notice is not None and store.notice.kind == "error"
-    assert store.notice.text.startswith("config.toml: not valid TOML (")
+    # The notice names the file with its folder, so the user can find it.
+    assert store.notice.text.startswith(f"{config}: not valid TOML (")
     assert "Loaded defaults for this session and left the config file unchanged" in (
         store.notice.text
     )
@@ -212,7 +213,7 @@ def test_a_problem_notice_names_the_first_and_counts_the_rest(config: Path) -> N
     assert store.notice is not None
     assert store.notice.kind == "error"
     assert store.notice.text == (
-        'config.toml: behaviour.show_footer_hints: "no" is not true or false; using the '
+        f'{config}: behaviour.show_footer_hints: "no" is not true or false; using the '
         "default (true) (+2 more — run pi-ask config validate)"
     )
     assert len(store.problems) == 3
@@ -255,3 +256,15 @@ def test_open_store_is_cached_per_path_and_creates_only_when_asked(tmp_path: Pat
     assert not path.exists()
     assert open_store(path) is first
     assert path.exists()
+
+
+def test_a_notice_writes_the_home_folder_as_a_tilde(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))
+    config = tmp_path / ".config" / "pi-ask" / "config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text("[behaviour]\nshow_footer_hints = 'no'\n", encoding="utf-8")
+    notice = SettingsStore(config).notice
+    assert notice is not None
+    assert notice.text.startswith("~/.config/pi-ask/config.toml: behaviour.show_footer_hints: ")

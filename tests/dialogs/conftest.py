@@ -16,7 +16,7 @@ from typing import IO
 import pytest
 
 HERE = Path(__file__).resolve().parent
-WAIT_S = 10.0
+WAIT_S = 60.0  # a cap on each wait for a line, generous for a loaded machine
 
 Message = dict[str, object]
 

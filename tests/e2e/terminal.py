@@ -94,7 +94,7 @@ class Terminal:
     def text(self) -> str:
         return "\n".join(self.lines())
 
-    def wait(self, condition: Callable[[], bool], timeout: float = 10.0) -> None:
+    def wait(self, condition: Callable[[], bool], timeout: float = 60.0) -> None:
         deadline = time.monotonic() + timeout
         while not condition():
             if time.monotonic() > deadline:
@@ -106,14 +106,14 @@ class Terminal:
                 raise AssertionError("the process ended; the screen shows:\n" + self.text())
             self.pump()
 
-    def wait_for(self, text: str, timeout: float = 10.0) -> None:
+    def wait_for(self, text: str, timeout: float = 60.0) -> None:
         self.wait(lambda: text in self.text(), timeout)
 
     def press(self, *keys: str) -> None:
         for key in keys:
             self.child.send(key_bytes(key))
 
-    def exit_status(self, timeout: float = 10.0) -> int:
+    def exit_status(self, timeout: float = 60.0) -> int:
         deadline = time.monotonic() + timeout
         while self.child.isalive():
             if time.monotonic() > deadline:

@@ -62,14 +62,14 @@ class Tmux:
     def cursor_x(self) -> int:
         return int(self._tmux("display-message", "-p", "#{cursor_x}").strip())
 
-    def wait(self, condition: Callable[[], bool], timeout: float = 20.0) -> None:
+    def wait(self, condition: Callable[[], bool], timeout: float = 60.0) -> None:
         deadline = time.monotonic() + timeout
         while not condition():
             if time.monotonic() > deadline:
                 raise AssertionError("timed out; tmux shows:\n" + self.text())
             time.sleep(_POLL_S)  # a polling interval; what is waited for is the condition
 
-    def wait_for(self, text: str, timeout: float = 20.0) -> None:
+    def wait_for(self, text: str, timeout: float = 60.0) -> None:
         self.wait(lambda: text in self.text(), timeout)
 
     def press(self, *keys: str) -> None:

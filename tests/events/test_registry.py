@@ -219,7 +219,7 @@ class LoopFlow:
         with self.wake:
             self.work.append(apply)
             self.wake.notify()
-        assert done.wait(5)
+        assert done.wait(60)
         return box[0]
 
     def run_once(self) -> None:
@@ -243,8 +243,8 @@ def test_submit_from_another_thread_is_applied_on_the_face_thread() -> None:
         name="bridge",
     )
     bridge.start()
-    bridge.join(5)
-    face.join(5)
+    bridge.join(60)
+    face.join(60)
     assert flow.applied_on == ["face-loop"]
     assert recorder.channels() == [STARTED, COMPLETED, SUBMIT_RESULT]
 
@@ -354,7 +354,7 @@ def test_complete_on_loop_runs_on_the_loop_thread() -> None:
             complete_on_loop(loop, broken)
     finally:
         loop.call_soon_threadsafe(loop.stop)
-        runner.join(5)
+        runner.join(60)
         loop.close()
 
 

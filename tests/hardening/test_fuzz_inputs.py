@@ -589,7 +589,7 @@ def test_rpc_streams_with_random_answers(document: object, plan: tuple) -> None:
         finally:
             host.close()
             for reader in _reader_threads():
-                reader.join(2)
+                reader.join(30)
     os.close(read_fd)
     assert time.monotonic() - started < 60  # a cap: a stalled host must not hang the flow
     details = check_result(result.to_json(), payload)
@@ -649,7 +649,7 @@ def test_rpc_streams_through_the_command(
             lines.append(json.loads(raw))
             if lines[-1].get("type") == "extension_ui_request":
                 host.answer(lines[-1])
-        status = process.wait(timeout=10)
+        status = process.wait(timeout=60)
     finally:
         host.close()
         process.kill()

@@ -293,7 +293,7 @@ def _notify(channels: list[object], title: str, message: str) -> list[str]:
     parsed, problems = parse_channels(channels)
     assert not problems
     running = dispatch(parsed, title=title, message=message, write_terminal=writes.append)
-    assert running.wait(10)
+    assert running.wait(60)
     assert all(attempt.status == "attempted" for attempt in running.attempts), running.attempts
     return writes
 

@@ -45,7 +45,10 @@ def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> SettingsStore:
     for name in list(os.environ):
         if name.startswith("PI_ASK_"):
             monkeypatch.delenv(name)
-    return SettingsStore(tmp_path / "config.toml")
+    path = tmp_path / "config.toml"
+    # No desktop notification for every test; the one test about them turns them on.
+    path.write_text("[notifications]\nenabled = false\n", encoding="utf-8")
+    return SettingsStore(path)
 
 
 @pytest.fixture
@@ -76,3 +79,30 @@ def answer(store: SettingsStore) -> Iterator[Callable[..., Run]]:
     yield run
     for terminal in opened:
         terminal.close()
+
+
+@dataclass
+class OpenPipe:
+    """A terminal whose input stays open: ``write`` types, nothing ends it but the flow."""
+
+    terminal: LineTerminal
+    output: io.StringIO
+    write_fd: int
+
+    def write(self, text: str) -> None:
+        os.write(self.write_fd, text.encode())
+
+    @property
+    def text(self) -> str:
+        return self.output.getvalue()
+
+
+@pytest.fixture
+def open_pipe() -> Iterator[OpenPipe]:
+    read_fd, write_fd = os.pipe()
+    output = io.StringIO()
+    terminal = LineTerminal(read_fd, output)
+    yield OpenPipe(terminal, output, write_fd)
+    terminal.close()
+    os.close(read_fd)
+    os.close(write_fd)

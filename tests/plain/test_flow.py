@@ -7,10 +7,13 @@ aborted, which the assertions would show.
 from __future__ import annotations
 
 import re
+import threading
+import time
 
+from pi_ask.plain import PlainFlow
 from pi_ask.state import is_draft_change
 
-from .conftest import state_of
+from .conftest import PAYLOAD_A, state_of
 
 ESCAPE = re.compile(r"[\x1b\x9b]")
 
@@ -210,94 +213,47 @@ def test_hostile_payload_text_is_inert(answer) -> None:
     assert "<U+202E>" in run.output
 
 
-def test_the_abort_event_ends_a_flow_waiting_for_a_line(store) -> None:
-    import io
-    import os
-    import threading
-
-    from pi_ask.plain import LineTerminal, PlainFlow
-
-    from .conftest import PAYLOAD_A
-
-    read_fd, write_fd = os.pipe()
+def test_the_abort_event_ends_a_flow_waiting_for_a_line(store, open_pipe) -> None:
     abort = threading.Event()
-    output = io.StringIO()
-    terminal = LineTerminal(read_fd, output)
-    flow = PlainFlow(state_of(PAYLOAD_A.read_text()), store=store, terminal=terminal, abort=abort)
+    flow = PlainFlow(
+        state_of(PAYLOAD_A.read_text()), store=store, terminal=open_pipe.terminal, abort=abort
+    )
     # The input stays open (no end of input): only the event, set from another thread, ends it.
     threading.Thread(target=abort.set).start()
-    try:
-        result = flow.run()
-    finally:
-        terminal.close()
-        os.close(read_fd)
-        os.close(write_fd)
+    result = flow.run()
     assert result.details.cancelled
     assert result.to_json()["details"]["reason"] == "aborted"  # type: ignore[index]
 
 
-def test_the_face_hook_of_attach_and_inbox(store) -> None:
-    import io
-    import os
-    import threading
-
-    from pi_ask.plain import LineTerminal, plain_face
-
-    from .conftest import PAYLOAD_A
-
-    read_fd, write_fd = os.pipe()
-    os.write(write_fd, b"2\n")
-    output = io.StringIO()
-    terminal = LineTerminal(read_fd, output)
-    drafts: list[object] = []
-    stop = threading.Event()
-    # The answerer typed one answer; then the ask ended elsewhere (stop), input still open.
-    state = plain_face(
-        state_of(PAYLOAD_A.read_text()),
-        store=store,
-        notice="2 more waiting",
-        on_commit=lambda s: (drafts.append(s), stop.set()),
-        stop=stop,
-        terminal=terminal,
-    )
-    terminal.close()
-    os.close(read_fd)
-    os.close(write_fd)
-    assert state.completed and state.cancel_reason == "aborted"
-    assert dict(state.answers)["lang"].selected[0].value == "go"
-    assert drafts
-    assert "Notice: 2 more waiting" in output.getvalue()
-
-
-def test_a_terminal_notification_rings_a_bell_without_escapes(store) -> None:
-    import io
-    import os
-    import threading
-    import time
-
-    from pi_ask.plain import LineTerminal, PlainFlow
-
-    from .conftest import PAYLOAD_A
-
+def test_a_terminal_notification_rings_a_bell_without_escapes(store, open_pipe) -> None:
     assert store.set("notifications.channels", ["osc9"]).ok
-    read_fd, write_fd = os.pipe()
+    assert store.set("notifications.enabled", True).ok
     abort = threading.Event()
-    output = io.StringIO()
-    terminal = LineTerminal(read_fd, output)
-    flow = PlainFlow(state_of(PAYLOAD_A.read_text()), store=store, terminal=terminal, abort=abort)
+    flow = PlainFlow(
+        state_of(PAYLOAD_A.read_text()), store=store, terminal=open_pipe.terminal, abort=abort
+    )
 
     def end_once_rung() -> None:
         deadline = time.monotonic() + 10  # a cap on waiting for the bell, not a delay
-        while "\a" not in output.getvalue() and time.monotonic() < deadline:
+        while "\a" not in open_pipe.text and time.monotonic() < deadline:
             time.sleep(0.01)
         abort.set()
 
     threading.Thread(target=end_once_rung).start()
-    try:
-        flow.run()
-    finally:
-        terminal.close()
-        os.close(read_fd)
-        os.close(write_fd)
-    assert "\a" in output.getvalue()
-    assert not ESCAPE.search(output.getvalue())
+    flow.run()
+    assert "\a" in open_pipe.text
+    assert not ESCAPE.search(open_pipe.text)
+
+
+def test_a_passed_deadline_ends_the_flow_with_timeout(answer) -> None:
+    run = answer(None, "2", "1", deadline_ms=time.time_ns() // 1_000_000 - 1000)
+    assert run.details["cancelled"] is True
+    assert run.details["reason"] == "timeout"
+
+
+def test_the_time_left_is_said_once_within_the_last_seconds(answer) -> None:
+    run = answer(None, "2", deadline_ms=time.time_ns() // 1_000_000 + 15_000)
+    said = re.findall(r"Notice: Time left to answer: (\d+) s\.", run.output)
+    assert len(said) == 1 and 10 < int(said[0]) <= 15
+    # The input ended before the deadline: aborted, not timed out.
+    assert run.details["reason"] == "aborted"

@@ -110,12 +110,12 @@ def test_two_threads_of_one_process_exclude_each_other(tmp_path: Path) -> None:
     def hold() -> None:
         with exclusive_lock(lock_path, 1.0):
             held.set()
-            release.wait(10)
+            release.wait(60)
 
     holder = threading.Thread(target=hold)
     holder.start()
     try:
-        assert held.wait(10)
+        assert held.wait(60)
         with pytest.raises(LockTimeout), exclusive_lock(lock_path, 0.1):
             pass
     finally:

@@ -29,7 +29,7 @@ from pi_ask.state import AskState, new_state
 from pi_ask.tui.flow import AskFlow
 
 FIXTURES = Path(__file__).parent / "fixtures"
-_WAIT_S = 5.0
+_WAIT_S = 60.0  # a cap on each wait for a condition, generous for a loaded machine
 
 
 def key_bytes(key: str) -> str:

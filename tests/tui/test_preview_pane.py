@@ -7,7 +7,7 @@ import pytest
 from pi_ask.config import SettingsStore
 from pi_ask.contract.payload import Option
 from pi_ask.tui import preview_pane
-from pi_ask.tui.preview_pane import max_scroll, render_preview_box
+from pi_ask.tui.preview_pane import TOP, render_preview_box, scroll_by
 from pi_ask.tui.styled_text import lines_text
 
 from .driver import Driver, run
@@ -37,7 +37,7 @@ def test_no_option_says_so() -> None:
 
 
 def test_a_cut_box_says_how_much_is_hidden() -> None:
-    box = lines_text(render_preview_box(big_option(100), 40, 5, scroll=10))
+    box = lines_text(render_preview_box(big_option(100), 40, 5, scroll=(10, 0)))
     assert box[0].startswith("┌─ ↑ 10 more ")
     assert box[1] == "│line 7" + " " * 32 + "│"
     assert box[-1].startswith("└─ ↓ 88 more · PgUp/PgDn ")
@@ -54,16 +54,49 @@ def test_cost_follows_the_visible_rows_not_the_preview(monkeypatch: pytest.Monke
 
     monkeypatch.setattr(preview_pane, "wrap_paragraph", counting)
     render_preview_box.cache_clear()
-    render_preview_box(big_option(20_000), 60, 12, scroll=15_000)
+    render_preview_box(big_option(20_000), 60, 12, scroll=(15_000, 0))
     assert len(calls) <= 12
     calls.clear()
-    render_preview_box(big_option(20), 60, 12, scroll=5)
+    render_preview_box(big_option(20), 60, 12, scroll=(5, 0))
     assert len(calls) <= 12
 
 
-def test_scroll_is_bounded() -> None:
-    assert max_scroll(big_option(10)) == 12  # label, description, blank, 10 lines: 13 items
-    assert max_scroll(None) == 0
+def test_scroll_stops_where_the_last_rows_fill_the_box() -> None:
+    option = big_option(10)  # label, description, blank, 10 lines: 13 one-row paragraphs
+    assert scroll_by(option, 40, TOP, 100, 5) == (8, 0)
+    assert scroll_by(option, 40, (8, 0), 1, 5) == (8, 0)
+    assert scroll_by(option, 40, (8, 0), -100, 5) == TOP
+    assert scroll_by(None, 40, TOP, 10, 5) == TOP
+
+
+def test_a_paragraph_taller_than_the_box_is_read_row_by_row() -> None:
+    words = " ".join(f"w{n:02d}" for n in range(40))  # 40 words, 9 to a 36-cell row
+    option = Option("o", "O", None, words)
+    position = TOP
+    seen: list[str] = []
+    for _ in range(20):
+        box = lines_text(render_preview_box(option, 38, 2, position))
+        seen += [line.strip("│ ") for line in box[1:-1]]
+        moved = scroll_by(option, 38, position, 1, 2)
+        if moved == position:
+            break
+        position = moved
+    shown = " ".join(seen).split()
+    assert {f"w{n:02d}" for n in range(40)} <= set(shown)
+    assert position == (2, 3)  # the preview paragraph (5 rows), its last page: rows 3-4
+
+
+def test_scrolling_costs_the_rows_passed_not_the_preview(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[str] = []
+    real = preview_pane.wrap_paragraph
+
+    def counting(text: str, width: int) -> list[str]:
+        calls.append(text)
+        return real(text, width)
+
+    monkeypatch.setattr(preview_pane, "wrap_paragraph", counting)
+    scroll_by(big_option(20_000), 60, (15_000, 0), 11, 12)
+    assert len(calls) <= 2 * 12 + 2
 
 
 def test_page_down_scrolls_the_box_in_the_flow(store: SettingsStore) -> None:
@@ -91,9 +124,13 @@ def test_page_down_scrolls_the_box_in_the_flow(store: SettingsStore) -> None:
         lines = driver.lines()
         assert len(lines) <= 30
         assert any("row 0" in line for line in lines)
+        rows = sum("│row " in line for line in lines)
         await driver.press("pageDown")
         text = "\n".join(driver.lines())
-        assert "↑ 10 more" in text and "│row 8 " in text and "│row 0 " not in text
+        # One page: the box's rows less one; the last row shown stays as the first.
+        last = rows - 1  # the box showed the label, a blank line, row 0 .. row (rows - 1)
+        assert f"│row {last} " in text and f"│row {last - 1} " not in text, text
+        assert text.index(f"│row {last} ") < text.index(f"│row {last + 1} "), text
         await driver.press("pageUp")
         assert "↑" not in "\n".join(driver.lines())
         await driver.press("pageDown", "down", "up")  # moving the cursor resets the scroll

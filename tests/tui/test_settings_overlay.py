@@ -8,6 +8,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from pi_ask.config import SettingsStore
 
 from .driver import Driver, run, state_for
@@ -185,7 +187,10 @@ def test_edits_made_elsewhere_apply_to_the_open_flow(store: SettingsStore) -> No
     run(scenario())
 
 
-def test_invalid_config_notice_shows_and_clears_on_tab_change(tmp_path: Path) -> None:
+def test_invalid_config_notice_shows_and_clears_on_tab_change(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))  # the notice names the file as ~/config.toml
     path = tmp_path / "config.toml"
     path.write_text("[behaviour]\nshow_footer_hints = tru\n", encoding="utf-8")
     store = SettingsStore(path)
@@ -197,8 +202,8 @@ def test_invalid_config_notice_shows_and_clears_on_tab_change(tmp_path: Path) ->
         lines = driver.lines()
         footer = lines.index(FOOTER)
         assert lines[footer - 1] != ""
-        assert " ".join(lines[footer - 3 : footer]).startswith("config.toml: not valid TOML")
-        row, _ = driver.find("config.toml: not valid TOML")
+        assert " ".join(lines[footer - 3 : footer]).startswith("~/config.toml: not valid TOML")
+        row, _ = driver.find("~/config.toml: not valid TOML")
         assert driver.style_at(row, 0).fg == "f0c674"
         await driver.press("?")
         assert "config.toml: not valid TOML" in "\n".join(driver.lines())

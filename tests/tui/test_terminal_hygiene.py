@@ -73,7 +73,8 @@ def test_usable_at_40_by_10(store: SettingsStore) -> None:
         driver = await Driver(state_for("payload_a.json"), store, width=40, height=10).start()
         lines = driver.lines()
         assert len(lines) <= 10
-        assert lines[0] == "─" * 40 and lines[-1] == "─" * 40
+        # The rules say what the window hides: the prompt, above the cursor row.
+        assert lines[0] == "─ ↑ 2 more " + "─" * 29 and lines[-1] == "─ ↓ 5 more " + "─" * 29
         assert any("☐ Language" in line for line in lines)
         assert any("❯ 1. Python" in line for line in lines)
         await driver.press("down", "down", "down")

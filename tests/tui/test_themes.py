@@ -183,7 +183,7 @@ def test_a_theme_saved_in_the_file_applies_to_the_open_flow(store: SettingsStore
         text = store.path.read_text(encoding="utf-8").replace('name = "dark"', 'name = "light"')
         store.path.write_text(text, encoding="utf-8")
         # The watcher polls the file; wait for the frame it causes, not for a time.
-        await driver.until(lambda: driver.style_at(0, 0).fg == "005f87", timeout=10)
+        await driver.until(lambda: driver.style_at(0, 0).fg == "005f87", timeout=60)
         assert driver.style_at(0, 0).fg == "005f87"
         await driver.close()
 

@@ -62,10 +62,8 @@ class SessionBus:
 
 
 def _stop(process: subprocess.Popen[bytes]) -> None:
-    process.kill()
-    process.wait()
-    if process.stdout is not None:
-        process.stdout.close()
+    with process:  # waits for it and closes its pipes
+        process.kill()
 
 
 @pytest.fixture

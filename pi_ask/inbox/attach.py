@@ -1,0 +1,80 @@
+"""``pi-ask attach``: answer one pending ask in this terminal, then exit.
+
+The ask opens with its current draft (what an earlier terminal committed); every committed
+change goes back to the asker as a draft; Submit, Elaborate and Cancel send the answer. If
+the ask ends elsewhere first (answered in another terminal, timed out, its asker gone) the
+flow closes and says so. A terminal that goes away mid-answer sends nothing more: the ask
+stays pending with its drafts.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from pi_ask.inbox import forms
+from pi_ask.inbox.client import AskGone, PendingInfo, Session
+from pi_ask.inbox.faces import FaceRequest, face_named
+
+if TYPE_CHECKING:
+    from pi_ask.config import SettingsStore
+    from pi_ask.inbox.faces import FaceName
+    from pi_ask.state import AskState
+
+EXIT_ANSWERED = 0
+EXIT_NOT_ANSWERED = 1
+
+
+def outcome_of(state: AskState) -> forms.Outcome | None:
+    """What the user chose at the end of a flow; ``None`` when the flow was not finished
+    by them (aborted: a signal, or the ask ended elsewhere)."""
+    if not state.completed or state.cancel_reason in ("aborted", "timeout"):
+        return None
+    if state.cancelled:
+        return "cancel"
+    return "elaborate" if state.mode == "elaborate" else "submit"
+
+
+def answer_one(
+    info: PendingInfo,
+    *,
+    store: SettingsStore,
+    face: FaceName = "tui",
+    notice: str | None = None,
+    live_notice: Callable[[], str | None] | None = None,
+) -> int:
+    """Open ``info``'s ask in ``face`` and send the user's answer; the exit status.
+
+    Raises:
+        FlowInterrupted: A signal or hang-up ended the flow (nothing was sent).
+    """
+    run_face = face_named(face)
+    session = Session(info)
+    try:
+        session.open()
+    except AskGone as gone:
+        print(f"pi-ask: {gone}", file=sys.stderr)
+        return EXIT_NOT_ANSWERED
+    try:
+        assert session.state is not None
+        request = FaceRequest(
+            store=store,
+            ask_id=info.ask_id,
+            on_commit=session.send_draft,
+            stop=session.ended,
+            notice=notice,
+            deadline_ms=info.deadline_ms,
+            live_notice=live_notice,
+        )
+        final = run_face(session.state, request)
+        outcome = outcome_of(final)
+        if session.why is not None or outcome is None:
+            print(f"pi-ask: {session.why or 'the ask was not answered'}", file=sys.stderr)
+            return EXIT_NOT_ANSWERED
+        if not session.send_answer(final, outcome):
+            print(f"pi-ask: {session.why or 'answered elsewhere'}", file=sys.stderr)
+            return EXIT_NOT_ANSWERED
+        return EXIT_ANSWERED
+    finally:
+        session.close()

@@ -1,0 +1,155 @@
+"""``pi-ask attach`` and ``pi-ask inbox``: answer pending asks from this terminal.
+
+Imported at every start of ``pi-ask`` to build the parser, so only ``argparse`` is imported at
+the top; each handler imports what it needs when it runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pi_ask.inbox.client import PendingInfo
+
+_FACES = ("tui", "plain")
+EXIT_NOTHING = 1
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``attach`` and ``inbox`` to the ``pi-ask`` parser."""
+    attach = subparsers.add_parser(
+        "attach",
+        help="Answer a pending ask (one waiting for a terminal) here",
+        description=(
+            "Answer one pending ask in this terminal, then exit: the one named by ID (or a "
+            "unique prefix), else the oldest. Exit status: 0 answered (or cancelled) here, "
+            "1 nothing to answer or it was answered elsewhere."
+        ),
+    )
+    attach.add_argument("id", nargs="?", metavar="ID", help="Ask id (or a unique prefix)")
+    attach.add_argument("--list", action="store_true", help="List the pending asks, oldest first")
+    attach.add_argument("--json", action="store_true", help="With --list: one JSON array")
+    _add_common(attach)
+    attach.set_defaults(handler=attach_command)
+
+    inbox = subparsers.add_parser(
+        "inbox",
+        help="Wait for pending asks and answer them here, one after another",
+        description=(
+            "Wait in this terminal for asks that have no terminal of their own (agents' tools, "
+            "CI jobs, MCP servers) and answer each with the full flow. Ctrl+C or q quits."
+        ),
+    )
+    _add_common(inbox)
+    inbox.set_defaults(handler=inbox_command)
+
+
+def _add_common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--ui", choices=_FACES, default="tui", help="Face to answer in (default: %(default)s)"
+    )
+    parser.add_argument("--config", metavar="FILE", help="Settings file to use")
+
+
+def attach_command(args: argparse.Namespace) -> int:
+    """``pi-ask attach [ID] [--list [--json]]``."""
+    import json
+    import sys
+
+    from pi_ask.errors import UsageError
+    from pi_ask.inbox.client import list_pending
+    from pi_ask.inbox.paths import NoPrivateFolder, runtime_dir
+
+    if args.json and not args.list:
+        raise UsageError("attach --json goes with --list")
+    if args.list and args.id is not None:
+        raise UsageError("attach --list takes no ID")
+    try:
+        found = list_pending(runtime_dir())
+    except NoPrivateFolder as err:
+        print(f"pi-ask: {err}", file=sys.stderr)
+        return 2
+    if args.list:
+        if args.json:
+            print(json.dumps([info.to_json() for info in found], ensure_ascii=False))
+        else:
+            for line in listing_lines(found):
+                print(line)
+        if not found and not args.json:
+            print("pi-ask: no pending asks", file=sys.stderr)
+        return 0 if found else EXIT_NOTHING
+    chosen = _pick(found, args.id)
+    if chosen is None:
+        return EXIT_NOTHING
+    return _answer(chosen, args)
+
+
+def _pick(found: list[PendingInfo], wanted: str | None) -> PendingInfo | None:
+    import sys
+
+    if not found:
+        print("pi-ask: no pending asks", file=sys.stderr)
+        return None
+    if wanted is None:
+        return found[0]
+    matches = [info for info in found if info.ask_id == wanted]
+    matches = matches or [info for info in found if info.ask_id.startswith(wanted)]
+    if len(matches) == 1:
+        return matches[0]
+    if matches:
+        print(f"pi-ask: {wanted!r} matches {len(matches)} pending asks", file=sys.stderr)
+    else:
+        print(f"pi-ask: no pending ask {wanted!r} (see pi-ask attach --list)", file=sys.stderr)
+    return None
+
+
+def _answer(info: PendingInfo, args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from pi_ask.config import open_store
+    from pi_ask.inbox.attach import answer_one
+    from pi_ask.tui import FlowInterrupted
+
+    store = open_store(Path(args.config) if args.config else None)
+    try:
+        return answer_one(info, store=store, face=args.ui)
+    except FlowInterrupted as stop:
+        # A hang-up or a signal: nothing was sent, the ask stays pending with its drafts.
+        return 128 + stop.signal_number
+
+
+def listing_lines(found: list[PendingInfo]) -> list[str]:
+    """``attach --list``: one line per ask, oldest first: id, age, questions, title, folder."""
+    import time
+
+    from pi_ask.terminal_text import clean_line
+
+    now_ms = time.time_ns() // 1_000_000
+    lines = []
+    for info in found:
+        title = clean_line(info.title) if info.title else "(untitled)"
+        count = f"{info.questions} question" + ("s" if info.questions != 1 else "")
+        age = age_text(now_ms - info.created_ms)
+        lines.append(f"{info.ask_id}  {age:>4}  {count}  {title}  {clean_line(info.cwd)}")
+    return lines
+
+
+def age_text(ms: int) -> str:
+    """``12s``, ``4m``, ``3h``, ``2d``."""
+    seconds = max(0, ms // 1000)
+    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
+        if seconds >= size:
+            return f"{seconds // size}{unit}"
+    return f"{seconds}s"
+
+
+def inbox_command(args: argparse.Namespace) -> int:
+    """``pi-ask inbox``."""
+    from pathlib import Path
+
+    from pi_ask.config import open_store
+    from pi_ask.inbox.inbox_app import run_inbox
+
+    store = open_store(Path(args.config) if args.config else None)
+    return run_inbox(store=store, face=args.ui)

@@ -1,0 +1,200 @@
+"""``pi-ask inbox``: a terminal that waits for pending asks and answers them one by one.
+
+The inbox listens on its own socket (``<runtime>/<hash>.inbox``) only to be woken: an asker
+pokes every inbox when it publishes an ask. Between asks it shows a waiting screen (idle:
+how to quit; several asks: a numbered list, oldest first). One ask waiting while idle opens
+at once; while a flow is open, new arrivals only show as "N more waiting" in its footer.
+Every running inbox sees every ask; the first answer wins.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import socket
+import sys
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pi_ask.inbox import wire
+from pi_ask.inbox.client import PendingInfo, list_pending
+from pi_ask.inbox.paths import INBOX_SUFFIX, listen_at, runtime_dir, socket_name
+
+if TYPE_CHECKING:
+    from pi_ask.config import SettingsStore
+    from pi_ask.inbox.faces import FaceName
+
+IDLE_TEXT = "pi-ask inbox: waiting for questions from your agents. Press q or Ctrl+C to quit."
+RESCAN_S = 1.0
+_QUIT = "quit"
+_RESCAN = "rescan"
+
+
+class InboxListener:
+    """The inbox's socket: any same-user ``poke`` sets ``woken``."""
+
+    def __init__(self, folder: Path) -> None:
+        name = socket_name(f"{os.getpid()}:{secrets.token_hex(8)}", INBOX_SUFFIX)
+        self.path = folder / name
+        self.woken = threading.Event()
+        self._server = listen_at(self.path, 8)
+        threading.Thread(target=self._accept, name="pi-ask inbox", daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                sock, _ = self._server.accept()
+            except OSError:
+                return
+            threading.Thread(target=self._serve, args=(sock,), daemon=True).start()
+
+    def _serve(self, sock: socket.socket) -> None:
+        connection = wire.Connection(sock)
+        try:
+            if not wire.is_same_user(sock):
+                return
+            sock.settimeout(5)
+            with contextlib.suppress(OSError, wire.ProtocolError):
+                message = connection.receive()
+                if message is not None and message["type"] == "poke":
+                    self.woken.set()
+        finally:
+            connection.close()
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            self._server.shutdown(socket.SHUT_RDWR)
+        self._server.close()
+        with contextlib.suppress(OSError):
+            os.unlink(self.path)
+
+
+def run_inbox(*, store: SettingsStore, face: FaceName = "tui") -> int:
+    """Wait for asks and answer them until the user quits; the exit status (0)."""
+    from pi_ask.inbox.faces import face_named
+
+    face_named(face)  # an unavailable face is a usage error before anything opens
+    try:
+        folder = runtime_dir()
+    except OSError as err:
+        print(f"pi-ask: {err}", file=sys.stderr)
+        return 2
+    listener = InboxListener(folder)
+    seen: set[str] = set()
+    try:
+        while True:
+            found = list_pending(folder)
+            _ring_for_new(found, seen, store)
+            choice = _lobby(found, listener)
+            if choice == _QUIT:
+                return 0
+            if isinstance(choice, PendingInfo):
+                _answer(choice, folder, store, face)
+    finally:
+        listener.close()
+
+
+def _ring_for_new(found: list[PendingInfo], seen: set[str], store: SettingsStore) -> None:
+    """One "question waiting" notification per ask the inbox has not seen before."""
+    new = [info for info in found if info.ask_id not in seen]
+    seen.update(info.ask_id for info in found)
+    if not new:
+        return
+    from pi_ask.notifications import TITLE, dispatch, parse_channels, waiting_message
+
+    settings = store.snapshot().notifications
+    channels, _warnings = parse_channels(settings.channels)
+    subject = new[0].title or "a question from your agent"
+    dispatch(
+        channels,
+        title=TITLE,
+        message=waiting_message(subject),
+        write_terminal=_write_tty,
+        timeout_s=settings.timeout_s,
+        enabled=settings.enabled,
+    ).close()
+
+
+def _write_tty(text: str) -> None:
+    with contextlib.suppress(OSError), open("/dev/tty", "w", encoding="utf-8") as tty:
+        tty.write(text)
+
+
+def _answer(info: PendingInfo, folder: Path, store: SettingsStore, face: FaceName) -> None:
+    from pi_ask.inbox.attach import answer_one
+    from pi_ask.tui import FlowInterrupted
+
+    def more_waiting() -> str | None:
+        others = [p for p in _cached_listing(folder) if p.ask_id != info.ask_id]
+        return f"{len(others)} more waiting in the inbox." if others else None
+
+    try:
+        answer_one(info, store=store, face=face, live_notice=more_waiting)
+    except FlowInterrupted as stop:
+        raise SystemExit(128 + stop.signal_number) from None
+
+
+_listing_cache: dict[str, tuple[float, list[PendingInfo]]] = {}
+
+
+def _cached_listing(folder: Path) -> list[PendingInfo]:
+    """The pending asks, listed at most once a second (the footer asks ten times a second)."""
+    import time
+
+    now = time.monotonic()
+    key = os.fspath(folder)
+    cached = _listing_cache.get(key)
+    if cached is None or now - cached[0] >= RESCAN_S:
+        cached = (now, list_pending(folder))
+        _listing_cache[key] = cached
+    return cached[1]
+
+
+def lobby_lines(found: list[PendingInfo]) -> list[str]:
+    """The waiting screen: the idle line, or the numbered list of several asks."""
+    if not found:
+        return [IDLE_TEXT]
+    import time
+
+    from pi_ask.inbox.commands import age_text
+    from pi_ask.terminal_text import clean_line
+
+    now_ms = time.time_ns() // 1_000_000
+    lines = [f"pi-ask inbox: {len(found)} questions waiting, oldest first:"]
+    for number, info in enumerate(found, start=1):
+        title = clean_line(info.title) if info.title else "(untitled)"
+        age = age_text(now_ms - info.created_ms)
+        lines.append(f"  {number}. {title}  ({clean_line(info.cwd)}, {age} ago)")
+    lines.append("Enter opens the oldest, 1-9 opens that one, q quits.")
+    return lines
+
+
+def _lobby(found: list[PendingInfo], listener: InboxListener) -> PendingInfo | str:
+    """Show the waiting screen until the user picks an ask, quits, or something changes."""
+    if len(found) == 1:
+        return found[0]
+    from pi_ask.tui.inbox_screen import run_inbox_screen
+
+    def changed() -> bool:
+        # A poke, or (checked every second) an ask that came or went without one.
+        if listener.woken.wait(RESCAN_S) or _changed(found, listener):
+            listener.woken.clear()
+            return True
+        return False
+
+    choice = run_inbox_screen(lobby_lines(found), len(found), changed)
+    if isinstance(choice, int):
+        return found[choice]
+    return choice
+
+
+def _changed(found: list[PendingInfo], listener: InboxListener) -> bool:
+    """True when the pending asks differ from the ones shown (one went away or came)."""
+    folder = listener.path.parent
+    try:
+        names = {n for n in os.listdir(folder) if not n.endswith(INBOX_SUFFIX)}
+    except OSError:
+        return False
+    return names != {info.path.name for info in found}

@@ -1,0 +1,141 @@
+"""The pending-ask protocol: JSON objects, one per line, over a same-user unix socket.
+
+Every message is an object with ``"v": 1`` and a ``"type"``; a line longer than
+``MAX_LINE`` bytes, one that is not UTF-8 JSON, or an object of the wrong shape is refused.
+Peers are checked with the kernel's credentials of the socket (``SO_PEERCRED`` on Linux,
+``LOCAL_PEERCRED`` on macOS): another user's process is refused before it can say anything.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import socket
+import struct
+import threading
+from collections.abc import Mapping
+from typing import Final
+
+VERSION: Final = 1
+# A payload is at most 1 MiB of JSON; its params may be escaped further, plus the envelope.
+MAX_LINE: Final = 4 * 1024 * 1024
+_CHUNK = 65536
+
+Message = dict[str, object]
+
+
+class ProtocolError(Exception):
+    """The peer sent something that is not a message of this protocol."""
+
+
+def peer_uid(sock: socket.socket) -> int | None:
+    """The user id of the process at the other end of a unix socket, if the OS says."""
+    so_peercred: int | None = getattr(socket, "SO_PEERCRED", None)
+    if so_peercred is not None:  # Linux: struct ucred {pid_t pid; uid_t uid; gid_t gid;}
+        creds = sock.getsockopt(socket.SOL_SOCKET, so_peercred, struct.calcsize("3i"))
+        _pid, uid, _gid = struct.unpack("3i", creds)
+        return int(uid)
+    local_peercred: int | None = getattr(socket, "LOCAL_PEERCRED", None)
+    if local_peercred is None:
+        return None
+    # macOS and the BSDs: struct xucred {u_int cr_version; uid_t cr_uid; ...} at level 0.
+    creds = sock.getsockopt(0, local_peercred, struct.calcsize("2I"))
+    return int(struct.unpack("2I", creds[:8])[1])
+
+
+def is_same_user(sock: socket.socket) -> bool:
+    """True when the peer runs as this user; unknown credentials count as another user."""
+    try:
+        return peer_uid(sock) == os.getuid()
+    except OSError:
+        return False
+
+
+class Connection:
+    """One end of a connection: whole messages in, whole messages out, thread-safe sends."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+        self._buffer = bytearray()
+        self._send_lock = threading.Lock()
+        self.closed = False
+
+    def send(self, message: Mapping[str, object]) -> bool:
+        """Send one message; ``False`` when the peer is gone."""
+        data = json.dumps({"v": VERSION, **message}, ensure_ascii=False).encode() + b"\n"
+        with self._send_lock:
+            try:
+                self.sock.sendall(data)
+            except OSError:
+                return False
+        return True
+
+    def receive(self) -> Message | None:
+        """The next message; ``None`` at end of input.
+
+        Raises:
+            ProtocolError: The line is too long, not JSON, or not a version 1 message.
+            OSError: The socket failed (a timeout included).
+        """
+        while True:
+            end = self._buffer.find(b"\n")
+            if end >= 0:
+                line = bytes(self._buffer[:end])
+                del self._buffer[: end + 1]
+                if line.strip():
+                    return parse_line(line)
+                continue
+            if len(self._buffer) > MAX_LINE:
+                raise ProtocolError(f"a line longer than {MAX_LINE} bytes")
+            chunk = self.sock.recv(_CHUNK)
+            if not chunk:
+                if self._buffer.strip():
+                    raise ProtocolError("the connection ended inside a message")
+                return None
+            self._buffer += chunk
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        with contextlib.suppress(OSError):
+            self.sock.shutdown(socket.SHUT_RDWR)
+        self.sock.close()
+
+
+def parse_line(line: bytes) -> Message:
+    """One message from one line, checked for the envelope only."""
+    if len(line) > MAX_LINE:
+        raise ProtocolError(f"a line longer than {MAX_LINE} bytes")
+    try:
+        value = json.loads(line.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError) as err:
+        raise ProtocolError(f"not a JSON line ({type(err).__name__})") from None
+    if not isinstance(value, dict):
+        raise ProtocolError("a message must be a JSON object")
+    if value.get("v") != VERSION:
+        raise ProtocolError(f'"v" must be {VERSION}')
+    if not isinstance(value.get("type"), str):
+        raise ProtocolError('"type" must be a string')
+    return value
+
+
+def connect(path: str, *, timeout_s: float = 5.0) -> Connection:
+    """Connect to the socket at ``path`` and check that its owner is this user.
+
+    Raises:
+        ConnectionRefusedError / FileNotFoundError: Nobody listens there (a dead asker).
+        PermissionError: The listener runs as another user.
+    """
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock.settimeout(timeout_s)
+    try:
+        sock.connect(path)
+    except OSError:
+        sock.close()
+        raise
+    if not is_same_user(sock):
+        sock.close()
+        raise PermissionError(f"{path} is served by another user")
+    return Connection(sock)

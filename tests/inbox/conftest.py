@@ -1,0 +1,133 @@
+"""Pending-ask tests: a private runtime folder, askers with no terminal, answering terminals."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from pi_ask.inbox.client import PendingInfo, list_pending
+from tests.e2e.terminal import Terminal, child_env, pi_ask_command
+
+PAYLOAD = {
+    "title": "Pick a DB",
+    "questions": [
+        {
+            "id": "db",
+            "prompt": "Which database?",
+            "options": [
+                {"value": "pg", "label": "PostgreSQL"},
+                {"value": "sqlite", "label": "SQLite"},
+            ],
+        },
+        {
+            "id": "orm",
+            "prompt": "Which ORM?",
+            "options": [{"value": "sa", "label": "SQLAlchemy"}, {"value": "none", "label": "None"}],
+        },
+    ],
+}
+
+
+def wait_until(condition: Callable[[], object], what: str, timeout: float = 20.0) -> object:
+    """Poll ``condition`` until it is truthy; a generous cap, not the thing under test."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.02)
+
+
+class Asker:
+    """``pi-ask ask`` in its own session: no controlling terminal, as an agent's tool runs it."""
+
+    def __init__(self, process: subprocess.Popen[bytes], stdout: Path, stderr: Path) -> None:
+        self.process = process
+        self.stdout = stdout
+        self.stderr = stderr
+
+    def result(self, timeout: float = 30.0) -> tuple[dict[str, object], int]:
+        status = self.process.wait(timeout=timeout)
+        return json.loads(self.stdout.read_text(encoding="utf-8")), status
+
+
+@pytest.fixture
+def runtime() -> Path:
+    """This test's runtime folder (tests/conftest.py gives each test its own)."""
+    return Path(os.environ["PI_ASK_RUNTIME_DIR"])
+
+
+@pytest.fixture
+def env(tmp_path: Path, runtime: Path) -> dict[str, str]:
+    return child_env(tmp_path / "config.toml", tmp_path / "state", PI_ASK_RUNTIME_DIR=str(runtime))
+
+
+@pytest.fixture
+def ask(tmp_path: Path, env: dict[str, str]) -> Iterator[Callable[..., Asker]]:
+    started: list[Asker] = []
+
+    def start(*args: str, payload: object = PAYLOAD, name: str = "ask") -> Asker:
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps(payload), encoding="utf-8")
+        stdout, stderr = tmp_path / f"{name}.out", tmp_path / f"{name}.err"
+        with stdout.open("wb") as out, stderr.open("wb") as err:
+            process = subprocess.Popen(
+                [*pi_ask_command(), "ask", str(path), *args],
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=err,
+                env=env,
+                cwd=tmp_path,
+                start_new_session=True,  # setsid: no controlling terminal at all
+            )
+        asker = Asker(process, stdout, stderr)
+        started.append(asker)
+        return asker
+
+    yield start
+    for asker in started:
+        if asker.process.poll() is None:
+            asker.process.kill()
+            asker.process.wait()
+
+
+@pytest.fixture
+def terminal(tmp_path: Path, env: dict[str, str]) -> Iterator[Callable[..., Terminal]]:
+    """``pi-ask ARGS`` on a pty of its own (an answering terminal)."""
+    started: list[Terminal] = []
+
+    def start(*args: str, name: str = "term", width: int = 90, height: int = 30) -> Terminal:
+        term = Terminal(
+            [*pi_ask_command(), *args],
+            stdout=tmp_path / f"{name}.stdout",
+            env=env,
+            width=width,
+            height=height,
+            cwd=tmp_path,
+        )
+        started.append(term)
+        return term
+
+    yield start
+    for term in started:
+        term.kill()
+
+
+def pending(runtime: Path, count: int) -> list[PendingInfo]:
+    """Wait until exactly ``count`` asks are pending, and return them."""
+    found: list[PendingInfo] = []
+
+    def check() -> bool:
+        found[:] = list_pending(runtime)
+        return len(found) == count
+
+    wait_until(check, f"{count} pending asks")
+    return found

@@ -1,0 +1,154 @@
+"""Askers with no terminal answered from another one: ``pi-ask attach`` in a real pty."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+from pathlib import Path
+
+from tests.e2e.terminal import pi_ask_command
+
+from .conftest import pending, wait_until
+
+
+def test_no_terminal_and_nobody_to_ask_answers_no_terminal_at_once(ask, runtime: Path) -> None:
+    result, status = ask().result()
+    assert status == 1
+    details = result["details"]
+    assert details["reason"] == "no_terminal"  # type: ignore[index]
+    assert result["content"][0]["text"].startswith("Needs user input")  # type: ignore[index]
+    # Nothing is left behind for a later attach to find.
+    assert [p for p in runtime.iterdir() if p.suffix == ".ask"] == []
+
+
+def test_a_waiting_asker_is_answered_by_attach_in_a_pty(ask, terminal, runtime: Path) -> None:
+    asker = ask("--wait")
+    (info,) = pending(runtime, 1)
+    assert info.title == "Pick a DB"
+    assert info.questions == 2
+    wait_until(lambda: f"pi-ask attach {info.ask_id}" in asker.stderr.read_text(), "the line")
+    mode = os.stat(info.path).st_mode & 0o777
+    assert mode == 0o600
+    assert os.stat(runtime).st_mode & 0o777 == 0o700
+    term = terminal("attach", info.ask_id[:8])
+    term.wait_for("Which database?")
+    term.press("2")  # SQLite, then the next question
+    term.wait_for("Which ORM?")
+    term.press("1")
+    term.wait_for("Submit")
+    term.press("1", "1")
+    assert term.exit_status() == 0
+    result, status = asker.result()
+    assert status == 0
+    answers = result["details"]["answers"]  # type: ignore[index]
+    assert answers["db"]["values"] == ["sqlite"]
+    assert answers["orm"]["values"] == ["sa"]
+    assert "reason" not in result["details"]  # type: ignore[operator]
+    assert not info.path.exists()
+
+
+def test_esc_in_attach_cancels_the_agents_ask(ask, terminal, runtime: Path) -> None:
+    asker = ask("--wait")
+    pending(runtime, 1)
+    term = terminal("attach")
+    term.wait_for("Which database?")
+    term.press("esc")
+    assert term.exit_status() == 0
+    result, status = asker.result()
+    assert status == 1
+    assert result["details"]["reason"] == "cancelled"  # type: ignore[index]
+
+
+def test_two_terminals_on_one_ask_first_answer_wins(ask, terminal, runtime: Path) -> None:
+    asker = ask("--wait")
+    (info,) = pending(runtime, 1)
+    first = terminal("attach", info.ask_id, name="first")
+    second = terminal("attach", info.ask_id, name="second")
+    first.wait_for("Which database?")
+    second.wait_for("Which database?")
+    first.press("1", "2")
+    first.wait_for("Submit")
+    first.press("1", "1")
+    assert first.exit_status() == 0
+    # The other terminal closes on its own and says why.
+    assert second.exit_status() == 1
+    assert "answered elsewhere" in second.text()
+    result, _ = asker.result()
+    assert result["details"]["answers"]["orm"]["values"] == ["none"]  # type: ignore[index]
+
+
+def test_an_attach_killed_mid_answer_leaves_its_drafts_for_the_next(
+    ask, terminal, runtime: Path
+) -> None:
+    asker = ask("--wait")
+    (info,) = pending(runtime, 1)
+    first = terminal("attach", name="first")
+    first.wait_for("Which database?")
+    first.press("2")
+    first.wait_for("Which ORM?")
+    first.child.kill(signal.SIGKILL)
+    first.exit_status()
+    # Still pending, with the committed draft.
+    (again,) = pending(runtime, 1)
+    assert again.ask_id == info.ask_id
+    second = terminal("attach", name="second")
+    second.wait_for("Which database?")
+    assert "☒ Q1" in second.text()  # the first terminal's committed answer is back
+    second.press("tab")
+    second.wait_for("Which ORM?")
+    second.press("2")
+    second.wait_for("Submit")
+    second.press("1", "1")
+    assert second.exit_status() == 0
+    result, status = asker.result()
+    assert status == 0
+    answers = result["details"]["answers"]  # type: ignore[index]
+    assert answers["db"]["values"] == ["sqlite"]
+    assert answers["orm"]["values"] == ["none"]
+
+
+def test_an_asker_killed_by_sigkill_disappears_from_the_list(
+    ask, env: dict[str, str], runtime: Path
+) -> None:
+    doomed_payload = {
+        "title": "Doomed",
+        "questions": [{"id": "x", "prompt": "X?", "options": [{"value": "a"}]}],
+    }
+    ask("--wait", name="keep")
+    gone = ask("--wait", name="gone", payload=doomed_payload)
+    found = pending(runtime, 2)
+    doomed = next(info for info in found if info.title == "Doomed")
+    gone.process.send_signal(signal.SIGKILL)
+    gone.process.wait()
+    assert doomed.path.exists()  # a killed asker cannot clean up after itself
+    listing = subprocess.run(
+        [*pi_ask_command(), "attach", "--list", "--json"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        check=False,
+    )
+    assert listing.returncode == 0, listing.stderr
+    assert [entry["title"] for entry in json.loads(listing.stdout)] == ["Pick a DB"]
+    assert not doomed.path.exists()  # cleaned up when seen
+
+
+def test_attach_in_the_plain_face(ask, terminal, runtime: Path) -> None:
+    asker = ask("--wait")
+    pending(runtime, 1)
+    term = terminal("attach", "--ui", "plain")
+    term.wait_for("Which database?")
+    term.press("text:2\r")
+    term.wait_for("Which ORM?")
+    term.press("text:1\r")
+    term.wait_for("Submit")
+    term.press("text:1\r")
+    assert term.exit_status() == 0
+    result, status = asker.result()
+    assert status == 0
+    answers = result["details"]["answers"]  # type: ignore[index]
+    assert answers["db"]["values"] == ["sqlite"]
+    assert answers["orm"]["values"] == ["sa"]

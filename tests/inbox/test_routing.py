@@ -1,0 +1,199 @@
+"""Where ``--ui auto`` goes without a terminal of its own: an inbox, tmux, or nowhere at once."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from pi_ask.inbox.paths import INBOX_SUFFIX
+from pi_ask.state.summary import REASON_LINES
+from tests.e2e.terminal import Terminal, pi_ask_command
+
+from .conftest import PAYLOAD, pending, wait_until
+
+
+def _titled(title: str) -> dict[str, object]:
+    return {**PAYLOAD, "title": title}
+
+
+def test_two_askers_one_inbox_oldest_first_nothing_crossed(ask, terminal, runtime: Path) -> None:
+    inbox = terminal("inbox")
+    inbox.wait_for("waiting for questions")
+    wait_until(lambda: any(p.name.endswith(INBOX_SUFFIX) for p in runtime.iterdir()), "inbox")
+    first = ask(name="first", payload=_titled("First ask"))
+    pending(runtime, 1)
+    second = ask(name="second", payload=_titled("Second ask"))
+    pending(runtime, 2)
+    inbox.wait_for("First ask")
+    # The second arrival never takes over the open flow; it shows in the footer.
+    inbox.wait_for("1 more waiting")
+    inbox.press("1", "1", "1", "1")  # PostgreSQL, SQLAlchemy, Submit (double press)
+    inbox.wait_for("Second ask")
+    inbox.wait_for("Which database?")
+    inbox.press("2", "2", "1", "1")  # SQLite, None, Submit
+    inbox.wait_for("waiting for questions")
+    one, one_status = first.result()
+    two, two_status = second.result()
+    assert (one_status, two_status) == (0, 0)
+    assert one["details"]["title"] == "First ask"  # type: ignore[index]
+    assert one["details"]["answers"]["db"]["values"] == ["pg"]  # type: ignore[index]
+    assert two["details"]["title"] == "Second ask"  # type: ignore[index]
+    assert two["details"]["answers"]["db"]["values"] == ["sqlite"]  # type: ignore[index]
+    inbox.press("q")
+    assert inbox.exit_status() == 0
+    assert not any(p.name.endswith(INBOX_SUFFIX) for p in runtime.iterdir())
+
+
+def test_a_background_child_of_a_terminal_does_not_draw(tmp_path: Path, env) -> None:
+    payload = tmp_path / "q.json"
+    payload.write_text(json.dumps(PAYLOAD), encoding="utf-8")
+    # A child in its own process group on the same terminal: not the foreground group (the
+    # pty's session leader cannot change its own group, so it forks first).
+    command = [*pi_ask_command(), "ask", str(payload)]
+    code = (
+        "import os, sys\n"
+        "pid = os.fork()\n"
+        "if pid == 0:\n"
+        "    os.setpgid(0, 0)\n"
+        f"    os.execv({command[0]!r}, {command!r})\n"
+        "sys.exit(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))\n"
+    )
+    term = Terminal(
+        [sys.executable, "-c", code], stdout=tmp_path / "bg.json", env=env, cwd=tmp_path
+    )
+    try:
+        assert term.exit_status(timeout=30) == 1
+    finally:
+        term.kill()
+    assert "Which database?" not in term.text()
+    result = json.loads((tmp_path / "bg.json").read_text(encoding="utf-8"))
+    assert result["details"]["reason"] == "no_terminal"
+
+
+def test_the_deadline_ends_a_waiting_ask_with_timeout(ask) -> None:
+    result, status = ask("--wait", "--timeout", "0.5").result()
+    assert status == 1
+    assert result["details"]["reason"] == "timeout"  # type: ignore[index]
+    assert result["details"]["answers"] == {}  # type: ignore[index]
+    text = result["content"][0]["text"]  # type: ignore[index]
+    assert text.splitlines()[-1] == REASON_LINES["timeout"]
+
+
+def test_the_tui_counts_down_then_closes_with_timeout(spawn_ask, tmp_path: Path) -> None:
+    term = spawn_ask("--timeout", "3")
+    term.wait_for("Which database?")
+    term.wait_for("Time left to answer:")
+    assert term.exit_status() == 1
+    result = json.loads((tmp_path / "tui.json").read_text(encoding="utf-8"))
+    assert result["details"]["reason"] == "timeout"
+
+
+def test_wait_with_ui_none_is_a_usage_error(ask) -> None:
+    asker = ask("--wait", "--ui", "none")
+    assert asker.process.wait(timeout=30) == 2
+    assert "--wait --ui none" in asker.stderr.read_text(encoding="utf-8")
+
+
+@pytest.fixture
+def spawn_ask(tmp_path: Path, env: dict[str, str]) -> Iterator[object]:
+    payload = tmp_path / "q.json"
+    payload.write_text(json.dumps(PAYLOAD), encoding="utf-8")
+    started: list[Terminal] = []
+
+    def start(*args: str) -> Terminal:
+        term = Terminal(
+            [*pi_ask_command(), "ask", str(payload), *args],
+            stdout=tmp_path / "tui.json",
+            env=env,
+            cwd=tmp_path,
+        )
+        started.append(term)
+        return term
+
+    yield start
+    for term in started:
+        term.kill()
+
+
+@pytest.fixture
+def tmux_server(env: dict[str, str]) -> Iterator[tuple[str, dict[str, str]]]:
+    if shutil.which("tmux") is None:
+        pytest.skip("tmux is not installed")
+    name = f"i14-{os.getpid()}-{uuid.uuid4().hex[:6]}"
+    base = ["tmux", "-L", name]
+    subprocess.run(
+        [*base, "-f", "/dev/null", "new-session", "-d", "-x", "100", "-y", "30", "sh"],
+        env=env,
+        check=True,
+        timeout=30,
+    )
+    socket_path = subprocess.run(
+        [*base, "display-message", "-p", "#{socket_path},#{pid},0"],
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    ).stdout.strip()
+    try:
+        yield name, {**env, "TMUX": socket_path}
+    finally:
+        subprocess.run([*base, "kill-server"], env=env, timeout=30, check=False)
+
+
+def test_inside_tmux_a_popup_runs_the_flow(
+    tmux_server: tuple[str, dict[str, str]], tmp_path: Path, runtime: Path
+) -> None:
+    name, tmux_env = tmux_server
+    client = Terminal(
+        ["tmux", "-L", name, "attach"],
+        stdout=tmp_path / "client.out",
+        env=tmux_env,
+        width=100,
+        height=30,
+        cwd=tmp_path,
+    )
+    try:
+
+        def clients() -> str:
+            listed = subprocess.run(
+                ["tmux", "-L", name, "list-clients"],
+                env=tmux_env,
+                capture_output=True,
+                text=True,
+                check=False,
+            )
+            return listed.stdout.strip()
+
+        wait_until(clients, "an attached client")
+        payload = tmp_path / "q.json"
+        payload.write_text(json.dumps(PAYLOAD), encoding="utf-8")
+        with (tmp_path / "popup.json").open("wb") as out:
+            asker = subprocess.Popen(
+                [*pi_ask_command(), "ask", str(payload)],
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=subprocess.DEVNULL,
+                env=tmux_env,
+                cwd=tmp_path,
+                start_new_session=True,
+            )
+        try:
+            client.wait_for("Which database?", timeout=30)
+            client.press("2", "1", "1", "1")
+            assert asker.wait(timeout=60) == 0
+        finally:
+            if asker.poll() is None:
+                asker.kill()
+    finally:
+        client.kill()
+    result = json.loads((tmp_path / "popup.json").read_text(encoding="utf-8"))
+    assert result["details"]["answers"]["db"]["values"] == ["sqlite"]
