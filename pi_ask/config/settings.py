@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Literal, cast
 
 from pi_ask.config.keys import DEFAULT_CHANNELS
-from pi_ask.keymaps import DEFAULT_KEYMAPS, Keymaps
+from pi_ask.keymaps.keymap import DEFAULT_KEYMAPS, Keymaps
 from pi_ask.state.model import Behaviour
 
 Extractor = Literal["auto", "offline", "model"]
