@@ -94,6 +94,8 @@ async def ask_user_async(
     ui: UiMode = "auto",
     config: Path | None = None,
     title: str | None = None,
+    wait: bool = False,
+    timeout: float | None = None,
 ) -> ToolResult:
     """``ask_user`` for asyncio agent loops: the caller's loop keeps running while the user answers.
 
@@ -107,7 +109,9 @@ async def ask_user_async(
     """
     import asyncio
 
-    return await asyncio.to_thread(ask_user, payload, ui=ui, config=config, title=title)
+    return await asyncio.to_thread(
+        ask_user, payload, ui=ui, config=config, title=title, wait=wait, timeout=timeout
+    )
 
 
 def ask_with_status(
@@ -181,8 +185,11 @@ def run_flow(
 
     recorder = AskRecorder.open(session)
     ask_id = recorder.start(loaded.params, payload_source_for(source), ask_id=ask_id)
+    settings = store.snapshot()
+    if timeout is None:
+        timeout = settings.routing.answer_timeout_s
     deadline_ms = _deadline_ms(timeout)
-    face = _pick_face(ui, store.snapshot().ui.face)
+    face = _pick_face(ui, terminal_face(store))
     if face != "tui":
         recorder.sync()  # the TUI syncs once its first frame is drawn
     if face == "elsewhere":
@@ -192,7 +199,7 @@ def run_flow(
             ask_id,
             store=store,
             recorder=recorder,
-            wait=wait,
+            wait=wait or settings.routing.no_terminal == "wait",
             timeout=timeout,
             initial_answers=initial_answers,
         )
@@ -252,6 +259,7 @@ def _run_elsewhere(
             ask_id,
             wait=wait,
             timeout_s=timeout,
+            tmux=store.snapshot().routing.tmux,
             hooks=hooks,
             initial_answers=initial_answers,
             store=store,
@@ -379,8 +387,18 @@ class SignalAbort:
         self.event.set()
 
 
+def terminal_face(store: SettingsStore) -> Literal["tui", "plain"]:
+    """The face a terminal gets when none was asked for: ``[ui] face``, plain on ``TERM=dumb``.
+
+    A terminal that cannot move its cursor gets the line-by-line face whatever the setting.
+    """
+    if os.environ.get("TERM") == "dumb":
+        return "plain"
+    return store.snapshot().ui.face
+
+
 def _pick_face(
-    ui: UiMode, terminal_face: str = "tui"
+    ui: UiMode, on_terminal: Literal["tui", "plain"] = "tui"
 ) -> Literal["tui", "plain", "rpc", "none", "elsewhere"]:
     if ui == "auto":
         from pi_ask.inbox.routing import in_foreground_terminal
@@ -388,10 +406,7 @@ def _pick_face(
         # A background child of a terminal must not draw over its host (python-port.md §11).
         if not in_foreground_terminal():
             return "elsewhere"
-        # A terminal that cannot move its cursor gets the line-by-line face; so does a
-        # user who chose it (``[ui] face``).
-        dumb = os.environ.get("TERM") == "dumb"
-        return "plain" if dumb or terminal_face == "plain" else "tui"
+        return on_terminal
     if ui in ("tui", "plain") and not has_terminal():
         # Asked for a terminal that is not there: the questions go back unanswered.
         print(

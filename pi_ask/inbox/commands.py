@@ -47,7 +47,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def _add_common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--ui", choices=_FACES, default="tui", help="Face to answer in (default: %(default)s)"
+        "--ui",
+        choices=_FACES,
+        help='Face to answer in (default: [ui] face, or "plain" when TERM=dumb)',
     )
     parser.add_argument("--config", metavar="FILE", help="Settings file to use")
 
@@ -107,13 +109,14 @@ def _pick(found: list[PendingInfo], wanted: str | None) -> PendingInfo | None:
 def _answer(info: PendingInfo, args: argparse.Namespace) -> int:
     from pathlib import Path
 
+    from pi_ask.api import terminal_face
     from pi_ask.config import open_store
     from pi_ask.inbox.attach import answer_one
     from pi_ask.tui import FlowInterrupted
 
     store = open_store(Path(args.config) if args.config else None)
     try:
-        return answer_one(info, store=store, face=args.ui)
+        return answer_one(info, store=store, face=args.ui or terminal_face(store))
     except FlowInterrupted as stop:
         # A hang-up or a signal: nothing was sent, the ask stays pending with its drafts.
         return 128 + stop.signal_number
@@ -148,8 +151,9 @@ def inbox_command(args: argparse.Namespace) -> int:
     """``pi-ask inbox``."""
     from pathlib import Path
 
+    from pi_ask.api import terminal_face
     from pi_ask.config import open_store
     from pi_ask.inbox.inbox_app import run_inbox
 
     store = open_store(Path(args.config) if args.config else None)
-    return run_inbox(store=store, face=args.ui)
+    return run_inbox(store=store, face=args.ui or terminal_face(store))
