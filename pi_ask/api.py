@@ -182,7 +182,7 @@ def run_flow(
     recorder = AskRecorder.open(session)
     ask_id = recorder.start(loaded.params, payload_source_for(source), ask_id=ask_id)
     deadline_ms = _deadline_ms(timeout)
-    face = _pick_face(ui, store.snapshot().ui.face)
+    face = _pick_face(ui, terminal_face(store))
     if face != "tui":
         recorder.sync()  # the TUI syncs once its first frame is drawn
     if face == "elsewhere":
@@ -385,8 +385,18 @@ class SignalAbort:
         self.event.set()
 
 
+def terminal_face(store: SettingsStore) -> Literal["tui", "plain"]:
+    """The face a terminal gets when none was asked for: ``[ui] face``, plain on ``TERM=dumb``.
+
+    A terminal that cannot move its cursor gets the line-by-line face whatever the setting.
+    """
+    if os.environ.get("TERM") == "dumb":
+        return "plain"
+    return store.snapshot().ui.face
+
+
 def _pick_face(
-    ui: UiMode, terminal_face: str = "tui"
+    ui: UiMode, on_terminal: Literal["tui", "plain"] = "tui"
 ) -> Literal["tui", "plain", "rpc", "none", "elsewhere"]:
     if ui == "auto":
         from pi_ask.inbox.routing import in_foreground_terminal
@@ -394,10 +404,7 @@ def _pick_face(
         # A background child of a terminal must not draw over its host (python-port.md §11).
         if not in_foreground_terminal():
             return "elsewhere"
-        # A terminal that cannot move its cursor gets the line-by-line face; so does a
-        # user who chose it (``[ui] face``).
-        dumb = os.environ.get("TERM") == "dumb"
-        return "plain" if dumb or terminal_face == "plain" else "tui"
+        return on_terminal
     if ui in ("tui", "plain") and not has_terminal():
         # Asked for a terminal that is not there: the questions go back unanswered.
         print(

@@ -313,7 +313,9 @@ def _ask(source: str | bytes, args: argparse.Namespace) -> int:
         wait=getattr(args, "wait", False),
         timeout=getattr(args, "timeout", None),
     )
-    _print_json(result.to_json())
+    from pi_ask.terminal_text import result_indent
+
+    _print_json(result.to_json(), indent=result_indent(sys.stdout, args.ui))
     return status
 
 

@@ -11,6 +11,7 @@ notification channels send with them; the result JSON keeps the payload's string
 from __future__ import annotations
 
 import re
+from typing import IO
 
 _TAB_SPACES = "    "
 _WHITESPACE_RUN = re.compile(r"\s+")
@@ -116,3 +117,14 @@ def json_text(value: object, *, indent: int | None = None) -> str:
 
     raw = json.dumps(value, ensure_ascii=False, indent=indent)
     return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", raw)
+
+
+def result_indent(stream: IO[str], ui: str) -> int | None:
+    """How to lay out a result printed on ``stream``: indented for a person reading a terminal,
+    one line when redirected (as ``jq`` and ``gh`` do) and always one line in RPC mode, whose
+    stdout is JSON lines."""
+    try:
+        on_terminal = stream.isatty()
+    except ValueError:  # closed
+        on_terminal = False
+    return 2 if on_terminal and ui != "rpc" else None

@@ -32,7 +32,7 @@ LAYERS: dict[str, float] = {
     "pi_ask.notifications": 3,
     "pi_ask.tui": 4,
     "pi_ask.dialogs": 4,
-    "pi_ask.mcp_face": 4,
+    "pi_ask.mcp_face": 4.75,  # above the inbox: its terminal route goes through it
     "pi_ask.plain": 4,
     # Answering from elsewhere runs the faces: above them, below the api that routes to it.
     "pi_ask.inbox": 4.5,

@@ -20,22 +20,22 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     """Add ``attach`` and ``inbox`` to the ``pi-ask`` parser."""
     attach = subparsers.add_parser(
         "attach",
-        help="answer a pending ask (one waiting for a terminal) here",
+        help="Answer a pending ask (one waiting for a terminal) here",
         description=(
             "Answer one pending ask in this terminal, then exit: the one named by ID (or a "
             "unique prefix), else the oldest. Exit status: 0 answered (or cancelled) here, "
             "1 nothing to answer or it was answered elsewhere."
         ),
     )
-    attach.add_argument("id", nargs="?", metavar="ID", help="ask id (or a unique prefix)")
-    attach.add_argument("--list", action="store_true", help="list the pending asks, oldest first")
-    attach.add_argument("--json", action="store_true", help="with --list: one JSON array")
+    attach.add_argument("id", nargs="?", metavar="ID", help="Ask id (or a unique prefix)")
+    attach.add_argument("--list", action="store_true", help="List the pending asks, oldest first")
+    attach.add_argument("--json", action="store_true", help="With --list: one JSON array")
     _add_common(attach)
     attach.set_defaults(handler=attach_command)
 
     inbox = subparsers.add_parser(
         "inbox",
-        help="wait for pending asks and answer them here, one after another",
+        help="Wait for pending asks and answer them here, one after another",
         description=(
             "Wait in this terminal for asks that have no terminal of their own (agents' tools, "
             "CI jobs, MCP servers) and answer each with the full flow. Ctrl+C or q quits."
@@ -46,8 +46,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def _add_common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--ui", choices=_FACES, default="tui", help="face to answer in")
-    parser.add_argument("--config", metavar="FILE", help="settings file to use")
+    parser.add_argument(
+        "--ui",
+        choices=_FACES,
+        help='Face to answer in (default: [ui] face, or "plain" when TERM=dumb)',
+    )
+    parser.add_argument("--config", metavar="FILE", help="Settings file to use")
 
 
 def attach_command(args: argparse.Namespace) -> int:
@@ -105,13 +109,14 @@ def _pick(found: list[PendingInfo], wanted: str | None) -> PendingInfo | None:
 def _answer(info: PendingInfo, args: argparse.Namespace) -> int:
     from pathlib import Path
 
+    from pi_ask.api import terminal_face
     from pi_ask.config import open_store
     from pi_ask.inbox.attach import answer_one
     from pi_ask.tui import FlowInterrupted
 
     store = open_store(Path(args.config) if args.config else None)
     try:
-        return answer_one(info, store=store, face=args.ui)
+        return answer_one(info, store=store, face=args.ui or terminal_face(store))
     except FlowInterrupted as stop:
         # A hang-up or a signal: nothing was sent, the ask stays pending with its drafts.
         return 128 + stop.signal_number
@@ -146,8 +151,9 @@ def inbox_command(args: argparse.Namespace) -> int:
     """``pi-ask inbox``."""
     from pathlib import Path
 
+    from pi_ask.api import terminal_face
     from pi_ask.config import open_store
     from pi_ask.inbox.inbox_app import run_inbox
 
     store = open_store(Path(args.config) if args.config else None)
-    return run_inbox(store=store, face=args.ui)
+    return run_inbox(store=store, face=args.ui or terminal_face(store))

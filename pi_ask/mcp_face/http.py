@@ -104,6 +104,8 @@ async def serve_http(server: AskUserServer, host: str, port: int, state_dir: Pat
     except OSError as err:
         listener.close()
         raise UsageError(f"mcp --http: cannot listen on {host}:{port}: {err.strerror}") from None
+    # Listening before the ready line: a client that reads it never finds the port shut.
+    listener.listen(128)
     bound = listener.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
     where = f"token in {written}" if written is not None else f"token from {TOKEN_ENV}"

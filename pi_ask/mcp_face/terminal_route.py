@@ -2,8 +2,7 @@
 
 An MCP server never draws on the ``/dev/tty`` it inherits: that terminal belongs to the
 agent's own UI (python-port.md §11). The full flow (notes, review, elaborate, previews) can
-only reach the user through a running ``pi-ask inbox`` or a tmux popup, which the pending-ask
-issue provides.
+only reach the user through a running ``pi-ask inbox`` or a tmux popup (``pi_ask.inbox``).
 """
 
 from __future__ import annotations
@@ -37,10 +36,13 @@ async def ask_in_terminal(
     store: SettingsStore,
     on_draft: Callable[[AskState], None],
 ) -> ToolResult | None:
-    """Ask ``loaded`` through a terminal other than the host's; ``None`` when none is there.
+    """Ask ``loaded`` through a running inbox or a tmux popup; ``None`` when neither is there.
 
-    Cancelling the calling task (a client's ``notifications/cancelled``) must close the flow
-    and leave its drafts resumable.
+    It never waits for an attach when nothing can take the ask at once: an MCP call must not
+    hang on nobody. Cancelling the calling task (a client's ``notifications/cancelled``)
+    closes the flow wherever it is open and leaves its drafts resumable.
     """
-    del loaded, ask_id, store, on_draft
-    return None
+    from pi_ask.inbox import ElsewhereHooks, ask_elsewhere_async
+
+    hooks = ElsewhereHooks(on_draft=on_draft)
+    return await ask_elsewhere_async(loaded, ask_id, hooks=hooks, store=store)

@@ -29,12 +29,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     """Add ``replay``, ``resume`` and ``answer`` to the ``pi-ask`` parser."""
     replay = subparsers.add_parser(
         "replay",
-        help="Reopen the latest ask_user form of this session",
+        help="Reopen the latest ask_user form asked in this folder",
         description=(
-            "Reopen the latest valid ask_user form on the current branch of the session "
-            "(our log for this directory, and --session when given)."
+            "Reopen the latest ask_user form that is still valid: from this folder's log, "
+            "--session when given, or with --all every folder's log."
         ),
     )
+    _add_all(replay)
     _add_common(replay)
     replay.set_defaults(handler=replay_command)
 
@@ -43,11 +44,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="Reopen an unanswered ask with its draft answers",
         description=(
             "Reopen the newest ask that was never submitted or cancelled (or the one named by "
-            "ID), with the answers, notes and text it had."
+            "ID), with the answers, notes and text it had: from this folder's log, --session "
+            "when given, or with --all every folder's log."
         ),
     )
     resume.add_argument("id", nargs="?", metavar="ID", help="Ask id (or a unique prefix)")
     resume.add_argument("--list", action="store_true", help="List the unanswered asks")
+    _add_all(resume)
     _add_common(resume)
     resume.set_defaults(handler=resume_command)
 
@@ -63,6 +66,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     answer.add_argument("--text", metavar="FILE", help="Read the message from FILE (- for stdin)")
     _add_common(answer)
     answer.set_defaults(handler=answer_command)
+
+
+def _add_all(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--all",
+        action="store_true",
+        help="Look in the logs of every folder, not only this one's",
+    )
 
 
 def _add_common(parser: argparse.ArgumentParser) -> None:
@@ -85,20 +96,23 @@ def resume_command(args: argparse.Namespace) -> int:
     from pi_ask.session.resume import NO_RESUME, find_resumables, pick, unknown_id_message
 
     store = _store(args)
+    files = _files(args)
     found = find_resumables(
-        _files(args), present_single_as_multi=store.snapshot().behaviour.present_single_as_multi
+        files, present_single_as_multi=store.snapshot().behaviour.present_single_as_multi
     )
     if getattr(args, "list", False):
         if not found:
-            print(NO_RESUME, file=sys.stderr)
+            print(f"{NO_RESUME} {_looked_in(args, files)}", file=sys.stderr)
             return EXIT_NOTHING
+        folders = _folders(files) if getattr(args, "all", False) else {}
         for resumable in found:
-            print(_describe(resumable))
+            print(_describe(resumable, folders.get(resumable.path)))
         return 0
     chosen = pick(found, getattr(args, "id", None))
     if chosen is None:
         wanted = getattr(args, "id", None)
-        print(unknown_id_message(wanted) if wanted else NO_RESUME, file=sys.stderr)
+        message = unknown_id_message(wanted) if wanted else NO_RESUME
+        print(f"{message} {_looked_in(args, files)}", file=sys.stderr)
         return EXIT_NOTHING
     return _resume(args, store, chosen)
 
@@ -151,15 +165,18 @@ def _replay(args: argparse.Namespace, wanted: PayloadSource, source: str) -> int
     from pi_ask.session.replay import NothingToReplay, find_replay, replaying_notice
 
     store = _store(args)
+    files = _files(args)
     found = find_replay(
-        _files(args),
+        files,
         wanted,
         present_single_as_multi=store.snapshot().behaviour.present_single_as_multi,
     )
     if isinstance(found, NothingToReplay):
-        print(found.message, file=sys.stderr)
+        print(f"{found.message} {_looked_in(args, files)}", file=sys.stderr)
         return EXIT_NOTHING
-    print(replaying_notice(wanted, len(found.loaded.payload.questions)), file=sys.stderr)
+    print(
+        replaying_notice(wanted, len(found.loaded.payload.questions), found.path), file=sys.stderr
+    )
     return _flow(args, store, found.loaded, source=source)[1]
 
 
@@ -194,8 +211,10 @@ def _flow(
     initial_answers: AnswerMap = (),
 ) -> tuple[ToolResult, int]:
     """Run the flow (recording a new ask, or continuing ``ask_id``) and print the result."""
+    import sys
+
     from pi_ask.api import run_flow
-    from pi_ask.terminal_text import json_text
+    from pi_ask.terminal_text import json_text, result_indent
 
     result, status = run_flow(
         loaded,
@@ -206,12 +225,13 @@ def _flow(
         ask_id=ask_id,
         initial_answers=initial_answers,
     )
-    print(json_text(result.to_json()), flush=True)
+    print(json_text(result.to_json(), indent=result_indent(sys.stdout, args.ui)), flush=True)
     return result, status
 
 
-def _describe(resumable: Resumable) -> str:
-    """One ``resume --list`` line: id, time, size, what it asks, how far the draft got."""
+def _describe(resumable: Resumable, folder: str | None = None) -> str:
+    """One ``resume --list`` line: id, time, size, what it asks, how far the draft got, and
+    (with ``--all``) the folder it was asked in."""
     from datetime import datetime
 
     from pi_ask.terminal_text import clean_line
@@ -224,20 +244,50 @@ def _describe(resumable: Resumable) -> str:
     subject = clean_line(subject)
     answered = sum(a.is_answered for _, a in resumable.draft.answers) if resumable.draft else 0
     count = len(payload.questions)
-    return f"{resumable.ask_id}  {when}  {answered}/{count} answered  {' '.join(subject.split())}"
+    line = f"{resumable.ask_id}  {when}  {answered}/{count} answered  {' '.join(subject.split())}"
+    return f"{line}  ({clean_line(folder)})" if folder else line
+
+
+def _folders(files: tuple[SessionFile, ...]) -> dict[Path, str]:
+    """The folder each log was written for, from its header (``cwd``), for ``--all`` lines."""
+    from pathlib import Path
+
+    from pi_ask.config.paths import display_path
+
+    found: dict[Path, str] = {}
+    for read in files:
+        cwd = (read.header or {}).get("cwd")
+        if isinstance(cwd, str) and cwd:
+            found[read.path] = display_path(Path(cwd))
+    return found
+
+
+def _looked_in(args: argparse.Namespace, files: tuple[SessionFile, ...]) -> str:
+    """Where replay and resume looked, for the "nothing found" line."""
+    from pi_ask.config.paths import display_path
+    from pi_ask.session.locations import sessions_dir
+
+    if getattr(args, "all", False):
+        where = display_path(sessions_dir())
+        return f"Looked in {len(files)} log(s) in {where}."
+    names = " and ".join(display_path(read.path) for read in files)
+    return f"Looked in {names}; pass --all to look in every folder's log."
 
 
 def _files(args: argparse.Namespace) -> tuple[SessionFile, ...]:
     from pathlib import Path
 
     from pi_ask.errors import UsageError
-    from pi_ask.session.locations import read_paths
+    from pi_ask.session.locations import every_log, read_paths
     from pi_ask.session.replay import read_files
 
     session = _path(args.session)
     if session is not None and not session.is_file():
         raise UsageError(f"--session {session}: no such file")
-    files = read_files(read_paths(session, Path.cwd()))
+    paths = read_paths(session, Path.cwd())
+    if getattr(args, "all", False):
+        paths = tuple(dict.fromkeys([*(p for p in paths if p.exists()), *every_log()]))
+    files = read_files(paths)
     for read in files:
         if read.skipped:
             _report_skipped(read)

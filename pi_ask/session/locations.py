@@ -37,10 +37,23 @@ def encode_claude_cwd(cwd: Path) -> str:
     return _CLAUDE_SEPARATORS.sub("-", str(cwd))
 
 
+def sessions_dir() -> Path:
+    """The folder of our session logs, one per working directory."""
+    return state_dir() / "sessions"
+
+
 def default_log_path(cwd: Path | None = None) -> Path:
     """Our session log for ``cwd`` (the current directory by default)."""
     where = (cwd or Path.cwd()).resolve()
-    return state_dir() / "sessions" / f"{encode_cwd(where)}.jsonl"
+    return sessions_dir() / f"{encode_cwd(where)}.jsonl"
+
+
+def every_log() -> tuple[Path, ...]:
+    """Every one of our logs (``--all``), in name order; none when the folder is missing."""
+    try:
+        return tuple(sorted(p for p in sessions_dir().glob("*.jsonl") if p.is_file()))
+    except OSError:
+        return ()
 
 
 def is_own_file(path: Path) -> bool:

@@ -23,16 +23,19 @@ from pi_ask.session.entries import (
 from pi_ask.session.locations import is_own_file
 from pi_ask.session.log import SessionFile, read_session, read_tail
 
-NO_REPLAY = "No previous ask_user form found on this branch."
-NO_AGAIN = "No previous pi-ask answer form found on this branch; use pi-ask answer first."
-INCOMPATIBLE = "Previous form exists on this branch but is no longer compatible."
+NO_REPLAY = "No previous ask_user form found."
+NO_AGAIN = "No previous pi-ask answer form found; use pi-ask answer first."
+INCOMPATIBLE = "A previous form was found but is no longer valid."
 
 
-def replaying_notice(source: PayloadSource, count: int) -> str:
-    """The info line shown when a previous form reopens."""
+def replaying_notice(source: PayloadSource, count: int, path: Path) -> str:
+    """The info line shown when a previous form reopens, naming the log it came from."""
+    from pi_ask.config.paths import display_path
+
+    where = display_path(path)
     if source == "answer-extraction":
-        return f"Reopening previous pi-ask answer form on this branch: {count} question(s)."
-    return f"Replaying previous ask_user form on this branch: {count} question(s)."
+        return f"Reopening the previous pi-ask answer form from {where}: {count} question(s)."
+    return f"Replaying the previous ask_user form from {where}: {count} question(s)."
 
 
 @dataclass(frozen=True, slots=True)

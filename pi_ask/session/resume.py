@@ -27,7 +27,7 @@ from pi_ask.session.log import Entry, SessionFile
 from pi_ask.session.replay import revalidate
 from pi_ask.state.model import Answer, Selection
 
-NO_RESUME = "No unanswered ask_user form found on this branch."
+NO_RESUME = "No unanswered ask_user form found."
 
 
 def reopening_notice(count: int) -> str:

@@ -7,6 +7,9 @@ rgb:... BEL`` for OSC 11). prompt_toolkit 3.0's parser would read ``ESC [ I`` as
 text first and hands each to whoever subscribed; everything else passes through unchanged,
 in order.
 
+Text the user pastes (between the bracketed-paste markers ``ESC [200~`` and ``ESC [201~``) is
+the user's, whatever it holds: it passes through untouched, an OSC sequence in it included.
+
 A report can arrive split over two reads. Text at the end of a read that could still become
 a report (``ESC``, ``ESC [``, ``ESC ] 11;rgb:00``) is held back until the next read decides
 it; ``flush`` (called by prompt_toolkit's own escape timeout) releases it as keys, so a lone
@@ -37,8 +40,10 @@ ENABLE_FOCUS_REPORTS = "\x1b[?1004h"
 DISABLE_FOCUS_REPORTS = "\x1b[?1004l"
 # An OSC reply: ESC ] <number> ; <body> ended by BEL or ST (ESC \).
 _OSC = re.compile(r"\x1b\](\d+);([^\x07\x1b]*)(?:\x07|\x1b\\)")
-# A prefix that may still grow into a report: held back at the end of a read.
-_PARTIAL = re.compile(r"\x1b(?:\[|\](?:\d+(?:;[^\x07\x1b]*(?:\x1b)?)?)?)?\Z")
+PASTE_START = "\x1b[200~"
+PASTE_END = "\x1b[201~"
+# A prefix that may still grow into a report or a paste start: held back at the end of a read.
+_PARTIAL = re.compile(r"\x1b(?:\[(?:2(?:0(?:0)?)?)?|\](?:\d+(?:;[^\x07\x1b]*(?:\x1b)?)?)?)?\Z")
 # A reply longer than this is not one we asked for: let it through as keys.
 MAX_REPORT = 1024
 
@@ -56,6 +61,7 @@ class TerminalReports:
         self._focus: list[Callable[[bool], None]] = []
         self._osc: dict[int, list[Callable[[str], None]]] = {}
         self._held = ""
+        self._pasting = False
         self.focused: bool | None = None
         """The last focus report: True (focused), False, or None when none came yet."""
 
@@ -89,11 +95,22 @@ class TerminalReports:
         kept: list[str] = []
         position = 0
         while True:
+            if self._pasting:
+                after = self._pass_paste(text, position, kept)
+                if after is None:
+                    break
+                position = after
+                continue
             start = text.find("\x1b", position)
             if start < 0:
                 kept.append(text[position:])
                 break
             kept.append(text[position:start])
+            if text.startswith(PASTE_START, start):
+                kept.append(PASTE_START)
+                position = start + len(PASTE_START)
+                self._pasting = True
+                continue
             taken = self._take(text, start)
             if taken is None:  # unfinished: hold it back for the next read
                 self._held = text[start:]
@@ -104,6 +121,21 @@ class TerminalReports:
             else:
                 position = taken
         return "".join(kept)
+
+    def _pass_paste(self, text: str, position: int, kept: list[str]) -> int | None:
+        """Pass pasted text through up to and with the paste end, and return where it ends;
+        ``None`` when the text ends inside the paste (a split end marker is held back)."""
+        end = text.find(PASTE_END, position)
+        if end >= 0:
+            self._pasting = False
+            kept.append(text[position : end + len(PASTE_END)])
+            return end + len(PASTE_END)
+        split = next(
+            (n for n in range(len(PASTE_END) - 1, 0, -1) if text.endswith(PASTE_END[:n])), 0
+        )
+        kept.append(text[position : len(text) - split])
+        self._held = text[len(text) - split :]
+        return None
 
     def flush(self) -> str:
         """Release held-back text as keys (the escape timeout passed without more input)."""
@@ -148,9 +180,19 @@ class _FilteringParser(Vt100Parser):
     def __init__(self, parser: Vt100Parser, reports: TerminalReports) -> None:
         super().__init__(parser.feed_key_callback)
         self.reports = reports
+        self._filtering = False
 
     def feed(self, data: str) -> None:
-        super().feed(self.reports.feed(data))
+        if self._filtering:
+            # prompt_toolkit's own feed calls feed again with the rest of a bracketed paste:
+            # that text was filtered already, and filtering it twice would eat pasted text.
+            super().feed(data)
+            return
+        self._filtering = True
+        try:
+            super().feed(self.reports.feed(data))
+        finally:
+            self._filtering = False
 
     def flush(self) -> None:
         held = self.reports.flush()

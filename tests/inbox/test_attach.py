@@ -152,3 +152,17 @@ def test_attach_in_the_plain_face(ask, terminal, runtime: Path) -> None:
     answers = result["details"]["answers"]  # type: ignore[index]
     assert answers["db"]["values"] == ["sqlite"]
     assert answers["orm"]["values"] == ["sa"]
+
+
+def test_attach_takes_the_face_setting(ask, terminal, runtime: Path, tmp_path: Path) -> None:
+    (tmp_path / "config.toml").write_text('[ui]\nface = "plain"\n', encoding="utf-8")
+    asker = ask("--wait")
+    pending(runtime, 1)
+    term = terminal("attach")  # no --ui: the setting says plain
+    term.wait_for("answer>")
+    assert "Question 1 of 2" in term.text()
+    term.press("text:/cancel\r")
+    assert term.exit_status() == 0  # the cancel was delivered, as with Esc in the TUI
+    result, status = asker.result()
+    assert status == 1
+    assert result["details"]["reason"] == "cancelled"  # type: ignore[index]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import anyio
 from mcp import types
 
 from pi_ask.session.locations import default_log_path
@@ -56,6 +57,22 @@ class FormHost:
         assert isinstance(params, types.ElicitRequestFormParams)
         self.forms.append(params)
         return types.ElicitResult(action=self.action, content=self.content)  # type: ignore[arg-type]
+
+
+class OpenForm:
+    """An elicitation callback whose form stays open until the server withdraws it."""
+
+    def __init__(self) -> None:
+        self.opened = anyio.Event()
+        self.closed = anyio.Event()
+
+    async def __call__(self, context: Any, params: Any) -> types.ElicitResult:
+        self.opened.set()
+        try:
+            await anyio.sleep_forever()
+        finally:
+            self.closed.set()
+        raise AssertionError("unreachable")
 
 
 def log_types(cwd: Path | None = None) -> list[str | None]:

@@ -23,7 +23,7 @@ from pi_ask.mcp_face.server import PROGRESS_MESSAGE, AskUserServer, build_server
 from pi_ask.session.entries import DISMISSED_TYPE, PAYLOAD_TYPE
 from pi_ask.state import CANCELLED_TEXT
 
-from .helpers import ERAS, PAYLOAD, FormHost, log_types
+from .helpers import ERAS, PAYLOAD, FormHost, OpenForm, log_types
 
 pytestmark = pytest.mark.anyio
 WAIT_CAP_S = 60  # a generous cap on waits for a condition, never the thing under test
@@ -250,24 +250,16 @@ async def test_progress_is_sent_while_the_form_waits(server: AskUserServer) -> N
 async def test_a_client_cancel_mid_wait_closes_the_form_and_keeps_the_ask(
     server: AskUserServer,
 ) -> None:
-    opened, closed = anyio.Event(), anyio.Event()
-
-    async def host(context: Any, params: Any) -> types.ElicitResult:
-        opened.set()
-        try:
-            await anyio.sleep_forever()
-        finally:
-            closed.set()
-        raise AssertionError("unreachable")
+    host = OpenForm()
 
     async with Client(server.server, mode="legacy", elicitation_callback=host) as client:
         async with anyio.create_task_group() as group:
             group.start_soon(client.call_tool, "ask_user", PAYLOAD)
             with anyio.fail_after(WAIT_CAP_S):
-                await opened.wait()
+                await host.opened.wait()
             group.cancel_scope.cancel()  # the SDK sends notifications/cancelled
         with anyio.fail_after(WAIT_CAP_S):
-            await closed.wait()  # the server withdrew its form
+            await host.closed.wait()  # the server withdrew its form
         # The server keeps serving.
         assert [tool.name for tool in (await client.list_tools()).tools] == ["ask_user"]
     assert log_types() == [PAYLOAD_TYPE]  # aborted: still resumable

@@ -6,15 +6,14 @@ import copy
 import os
 import sys
 from pathlib import Path
-from typing import Any
 
 import anyio
 import pytest
-from mcp import Client, StdioServerParameters, types
+from mcp import Client, StdioServerParameters
 
 from pi_ask.session.entries import DISMISSED_TYPE, PAYLOAD_TYPE
 
-from .helpers import ERAS, PAYLOAD, FormHost, log_types
+from .helpers import ERAS, PAYLOAD, FormHost, OpenForm, log_types
 
 pytestmark = pytest.mark.anyio
 WAIT_CAP_S = 120  # a generous cap on waits for a condition, never the thing under test
@@ -65,18 +64,12 @@ async def test_an_invalid_payload_over_stdio(tmp_path: Path) -> None:
 
 
 async def test_progress_and_cancel_over_stdio(tmp_path: Path) -> None:
-    progressed, opened, closed = anyio.Event(), anyio.Event(), anyio.Event()
+    progressed = anyio.Event()
 
     async def on_progress(progress: float, total: float | None, message: str | None) -> None:
         progressed.set()
 
-    async def host(context: Any, params: Any) -> types.ElicitResult:
-        opened.set()
-        try:
-            await anyio.sleep_forever()
-        finally:
-            closed.set()
-        raise AssertionError("unreachable")
+    host = OpenForm()
 
     server = pi_ask_mcp(tmp_path)
     async with Client(server, mode="legacy", elicitation_callback=host) as client:
@@ -85,11 +78,11 @@ async def test_progress_and_cancel_over_stdio(tmp_path: Path) -> None:
                 lambda: client.call_tool("ask_user", PAYLOAD, progress_callback=on_progress)
             )
             with anyio.fail_after(WAIT_CAP_S):
-                await opened.wait()
+                await host.opened.wait()
                 await progressed.wait()
             group.cancel_scope.cancel()
         with anyio.fail_after(WAIT_CAP_S):
-            await closed.wait()
+            await host.closed.wait()
         again = await client.call_tool("ask_user", {"questions": []})
         assert again.structured_content["error"]["kind"] == "invalid_input"  # type: ignore[index]
     assert log_types(tmp_path) == [PAYLOAD_TYPE]

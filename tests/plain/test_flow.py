@@ -257,3 +257,49 @@ def test_the_time_left_is_said_once_within_the_last_seconds(answer) -> None:
     assert len(said) == 1 and 10 < int(said[0]) <= 15
     # The input ended before the deadline: aborted, not timed out.
     assert run.details["reason"] == "aborted"
+
+
+def test_a_bridge_on_another_thread_answers_a_plain_flow(store, open_pipe) -> None:
+    from pi_ask.events import COMPLETED, STARTED, shared_registry
+
+    bus = shared_registry().bus
+    seen: dict[str, object] = {}
+    bridges: list[threading.Thread] = []
+
+    def answer_from_elsewhere(started: object) -> None:
+        assert isinstance(started, dict)
+        request = {
+            "version": 1,
+            "requestId": "r1",
+            "flowId": started["flowId"],
+            "response": {"kind": "answer", "answers": {"lang": {"values": ["rs"]}}},
+        }
+        # A bridge answers from its own thread while the flow waits for a typed line.
+        bridge = threading.Thread(
+            target=lambda: seen.update(reply=shared_registry().submit(request))
+        )
+        bridges.append(bridge)
+        bridge.start()
+
+    offs = [
+        bus.on(STARTED, answer_from_elsewhere),
+        bus.on(COMPLETED, lambda data: seen.setdefault("completed", data)),
+    ]
+    try:
+        flow = PlainFlow(
+            state_of(PAYLOAD_A.read_text()),
+            store=store,
+            terminal=open_pipe.terminal,
+            tool_call_id="call-9",
+        )
+        result = flow.run()
+        for bridge in bridges:
+            bridge.join(timeout=10)  # a cap: it ends once its reply is back
+    finally:
+        for off in offs:
+            off()
+    assert result.details.cancelled is False
+    assert result.to_json()["details"]["answers"]["lang"]["values"] == ["rs"]  # type: ignore[index]
+    assert flow.flow_id == "tool:call-9"
+    assert seen["reply"] == {"version": 1, "requestId": "r1", "flowId": "tool:call-9", "ok": True}
+    assert "completed" in seen

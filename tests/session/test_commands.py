@@ -66,6 +66,11 @@ class Env:
     def log(self) -> Path:
         return self.root / "state" / "sessions" / f"{encode_cwd(self.cwd)}.jsonl"
 
+    @property
+    def looked_in(self) -> str:
+        """What a "nothing found" line says about where replay and resume looked."""
+        return f"Looked in {self.log}; pass --all to look in every folder's log."
+
 
 @pytest.fixture
 def env(tmp_path: Path) -> Env:
@@ -116,8 +121,10 @@ def test_answer_reads_a_pi_session_and_again_reopens_the_form(env: Env) -> None:
     assert run.question_ids() == ["sessions_live_redis", "session_cookie"]
     again = env.run("answer", "--again", "--ui", "none")
     assert again.question_ids() == run.question_ids()
-    assert again.stderr == "Reopening previous pi-ask answer form on this branch: 2 question(s).\n"
-    assert env.run("replay", "--ui", "none").stderr == NO_REPLAY + "\n"
+    assert again.stderr == (
+        f"Reopening the previous pi-ask answer form from {env.log}: 2 question(s).\n"
+    )
+    assert env.run("replay", "--ui", "none").stderr == f"{NO_REPLAY} {env.looked_in}\n"
 
 
 def test_answer_reads_a_claude_code_transcript(env: Env) -> None:
@@ -175,7 +182,7 @@ def test_answer_refuses_an_unfinished_message_and_an_empty_history(env: Env) -> 
     )
     nothing = env.run("answer")
     assert (nothing.status, nothing.stdout, nothing.stderr) == (2, "", NO_MESSAGE + "\n")
-    assert env.run("answer", "--again").stderr == NO_AGAIN + "\n"
+    assert env.run("answer", "--again").stderr == f"{NO_AGAIN} {env.looked_in}\n"
     missing = env.run("answer", "--session", str(env.root / "absent.jsonl"))
     assert missing.status == 2
     assert "absent.jsonl" in missing.stderr
@@ -199,7 +206,7 @@ def test_replay_and_resume_read_our_log(env: Env) -> None:
         custom("e4", "e3", "ask:draft", draft),
     )
     replay = env.run("replay", "--ui", "none")
-    assert replay.stderr == "Replaying previous ask_user form on this branch: 1 question(s).\n"
+    assert replay.stderr == f"Replaying the previous ask_user form from {env.log}: 1 question(s).\n"
     assert replay.question_ids() == ["db"]
     listing = env.run("resume", "--list")
     assert listing.status == 0
@@ -219,7 +226,7 @@ def test_damaged_lines_are_reported_and_the_rest_is_used(env: Env) -> None:
     assert run.question_ids() == ["db"]
     assert run.stderr.splitlines() == [
         f"pi-ask: {pi_file}: skipped 2 unreadable line(s): 9, 13",
-        "Replaying previous ask_user form on this branch: 1 question(s).",
+        f"Replaying the previous ask_user form from {pi_file}: 1 question(s).",
     ]
     assert pi_file.read_text().count("\n") == 12  # read, never written
 
@@ -231,7 +238,7 @@ def test_nothing_to_replay_or_resume_is_one_line_and_exit_1(env: Env) -> None:
         (("resume", "--list"), NO_RESUME),
     ):
         run = env.run(*args)
-        assert (run.status, run.stdout, run.stderr) == (1, "", text + "\n")
+        assert (run.status, run.stdout, run.stderr) == (1, "", f"{text} {env.looked_in}\n")
 
 
 def test_the_model_extractor_and_its_offline_fallback(env: Env) -> None:

@@ -90,12 +90,15 @@ def test_replay_revalidates_with_the_current_presentation_setting() -> None:
     assert found.loaded.payload.questions[0].type == "multi"
 
 
-def test_notices() -> None:
+def test_notices_name_the_log_and_speak_no_pi_jargon(tmp_path: Path) -> None:
+    log = tmp_path / "log.jsonl"
     assert (
-        replaying_notice("tool", 2)
-        == "Replaying previous ask_user form on this branch: 2 question(s)."
+        replaying_notice("tool", 2, log)
+        == f"Replaying the previous ask_user form from {log}: 2 question(s)."
     )
     assert (
-        replaying_notice("answer-extraction", 1)
-        == "Reopening previous pi-ask answer form on this branch: 1 question(s)."
+        replaying_notice("answer-extraction", 1, log)
+        == f"Reopening the previous pi-ask answer form from {log}: 1 question(s)."
     )
+    for message in (NO_REPLAY, NO_AGAIN, INCOMPATIBLE):
+        assert "branch" not in message

@@ -14,6 +14,8 @@ from pi_ask.tui.terminal_reports import (
     ENABLE_FOCUS_REPORTS,
     FOCUS_IN,
     FOCUS_OUT,
+    PASTE_END,
+    PASTE_START,
     TerminalReports,
     terminal_reports,
 )
@@ -93,8 +95,26 @@ def test_a_failing_subscriber_does_not_break_the_keyboard() -> None:
     assert reports.feed(f"{FOCUS_IN}q") == "q"
 
 
+def test_pasted_text_is_the_users_whatever_it_holds() -> None:
+    reports, seen = _filter()
+    pasted = f"{PASTE_START}note\x1b]52;c;aGk=\x07{FOCUS_IN}\x1b]11;rgb:0/0/0\x07{PASTE_END}"
+    assert reports.feed(pasted + FOCUS_OUT) + reports.flush() == pasted
+    assert seen == [("focus", False)]
+
+
+def test_paste_markers_split_over_reads_are_still_seen() -> None:
+    pasted = f"{PASTE_START}a\x1b]52;c;x\x07b{PASTE_END}{FOCUS_IN}"
+    for cut in range(1, len(pasted)):
+        reports, seen = _filter()
+        out = reports.feed(pasted[:cut]) + reports.feed(pasted[cut:]) + reports.flush()
+        assert (out, seen) == (pasted[: -len(FOCUS_IN)], [("focus", True)]), cut
+
+
 _PIECES = st.sampled_from(
-    ["\x1b", "[", "]", "I", "O", "1", "11", ";", "rgb:0/0/0", "\x07", "\\", "a"]
+    [
+        *("\x1b", "[", "]", "I", "O", "1", "11", ";", "rgb:0/0/0", "\x07", "\\", "a"),
+        *(PASTE_START, PASTE_END, "200~", "201~", "2", "0"),
+    ]
 )
 
 
@@ -132,6 +152,18 @@ def test_installed_on_a_pipe_input_the_parser_sees_no_focus_keys() -> None:
         keys = pipe.read_keys() + pipe.flush_keys()
     assert [key.key for key in keys] == [Keys.Up]
     assert reports.focused is False
+
+
+def test_a_paste_reaches_the_parser_whole_through_the_filter() -> None:
+    pasted = "note\x1b]52;c;aGk=\x07\x1b[I end"
+    with create_pipe_input() as pipe:
+        keys: list[object] = []
+        terminal_reports(pipe)
+        parser = pipe.vt100_parser
+        parser.feed_key_callback = keys.append
+        parser.feed(f"{PASTE_START}{pasted}{PASTE_END}")
+    [paste] = keys
+    assert (paste.key, paste.data) == (Keys.BracketedPaste, pasted)  # type: ignore[attr-defined]
 
 
 def test_without_the_filter_prompt_toolkit_reads_a_focus_report_as_escape() -> None:

@@ -62,8 +62,8 @@ class SessionBus:
 
 
 def _stop(process: subprocess.Popen[bytes]) -> None:
-    process.kill()
-    process.wait()
+    with process:  # waits for it and closes its pipes
+        process.kill()
 
 
 @pytest.fixture
