@@ -43,6 +43,13 @@ def _block(text: str, indent: str) -> list[str]:
     return [indent + line for line in sanitize_block(text).split("\n")]
 
 
+def _labelled(label: str, text: str, indent: str = "") -> list[str]:
+    """``label`` then a multi-line text, its later lines indented under its first."""
+    first, *rest = sanitize_block(text).split("\n")
+    under = indent + " " * len(label)
+    return [indent + label + first, *(under + line for line in rest)]
+
+
 def title_lines(state: AskState) -> list[str]:
     """The flow's opening lines: its title and how many questions follow."""
     count = len(state.questions)
@@ -62,7 +69,7 @@ def question_lines(state: AskState, index: int) -> list[str]:
     for row in question_rows(question):
         lines += _row_lines(state, question, row)
     if answer is not None and answer.note:
-        lines += _block(answer.note, "Question note: ")
+        lines += _labelled("Question note: ", answer.note)
     lines.append(how_to_answer(question))
     return lines
 
@@ -109,7 +116,7 @@ def _row_lines(state: AskState, question: Question, row: Row) -> list[str]:
         lines += preview_lines(option, row.number or 0, PREVIEW_LINES)
     note = answer.option_note(option.value) if answer is not None else None
     if note:
-        lines += _block(note, _INDENT + "Note: ")
+        lines += _labelled("Note: ", note, _INDENT)
     return lines
 
 
