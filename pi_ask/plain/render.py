@@ -12,7 +12,9 @@ from dataclasses import replace
 
 from pi_ask.contract.payload import Option, Question
 from pi_ask.state import (
+    DISMISS_NOTICE,
     REVIEW_ACTIONS,
+    TYPE_CHANGE_CONFIRM_NOTICE,
     AskState,
     ReviewEntry,
     Row,
@@ -29,6 +31,29 @@ PREVIEW_LINES = 12
 QUESTION_PROMPT = "answer> "
 TEXT_PROMPT = "your answer> "
 REVIEW_PROMPT = "review> "
+
+HELP = """\
+How to answer:
+  a number (2) chooses that option; a list (1,3) chooses several on a multiple-choice question
+  any other line is your own answer; start it with \\ to begin it with / or a digit
+  an empty line keeps the answer as it is and goes to the next question
+Commands:
+  /note N text   write a note on option N (/note N alone removes it)
+  /qnote text    write a note on the question (/qnote alone removes it)
+  /back          go to the previous question
+  /review        go to the review
+  /skip          leave this question unanswered and go on
+  /type          switch the question between one answer and several
+  /preview N     show all of option N's preview
+  /cancel        cancel the ask (Ctrl+C too); with answers given, asked twice
+  /help          this help
+End of input (Ctrl+D) ends the ask without an answer; it can be resumed later."""
+
+# What the engine's notices say about keys, in the plain face's words.
+NOTICE_HINTS = {
+    DISMISS_NOTICE: " (Ctrl+C or /cancel again discards them.)",
+    TYPE_CHANGE_CONFIRM_NOTICE: " (Type /type again.)",
+}
 
 _INDENT = "     "
 ELABORATE = REVIEW_ACTIONS.index("Elaborate")
