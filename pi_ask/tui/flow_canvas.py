@@ -3,9 +3,9 @@
 prompt_toolkit asks a control for its height and then for its content, often more than
 once per redraw; the frame is cached so a key renders it once. The canvas also keeps where
 the body's window is: it follows the focus after every engine command and moves with the
-page keys (``page``, ``to_edge``). The settings overlay is a
-float over the frame, 72 columns wide (less in a narrow terminal) and at most 90 % of the
-terminal's height; while it is open the frame is at least as tall as it.
+page keys (``page``, ``to_edge``). The settings overlay is a float over the frame, centred,
+72 columns wide (less in a narrow terminal) and fitted to the terminal's height
+(``settings_screen.fit_overlay``); while it is open the frame is at least as tall as it.
 """
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ from pi_ask.tui.frame import (
     FlowView,
     Frame,
     render_frame,
-    scroll_to_focus,
     too_small,
 )
 from pi_ask.tui.scrolling import Scroll
@@ -29,8 +28,6 @@ from pi_ask.tui.styled_text import Line
 
 if TYPE_CHECKING:
     from pi_ask.tui.settings_panel import SettingsPanel
-
-_OVERLAY_HEIGHT_SHARE = 0.9
 
 
 class FlowCanvas:
@@ -122,11 +119,10 @@ class FlowCanvas:
         if panel is None:
             return 0
         # Imported on first use: most flows never open the overlay.
-        from pi_ask.tui.settings_screen import overlay_width, render_overlay
+        from pi_ask.tui.settings_screen import fit_overlay, overlay_width
 
-        lines = len(render_overlay(panel.view(), overlay_width(terminal_width)).lines)
-        tallest = max(1, int(self._size().rows * _OVERLAY_HEIGHT_SHARE))
-        return min(lines, tallest, max_height)
+        rows = min(self._size().rows, max_height)
+        return len(fit_overlay(panel.view(), overlay_width(terminal_width), rows))
 
     def overlay_width(self) -> int:
         # prompt_toolkit asks on every frame; while no overlay is open it draws nothing at any
@@ -148,6 +144,6 @@ class FlowCanvas:
         panel = self._panel()
         if panel is None:
             return ()
-        from pi_ask.tui.settings_screen import render_overlay
+        from pi_ask.tui.settings_screen import fit_overlay
 
-        return scroll_to_focus(render_overlay(panel.view(), width), height)
+        return fit_overlay(panel.view(), width, height)

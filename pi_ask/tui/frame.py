@@ -341,8 +341,3 @@ def _beside(
         )
         for i in range(max(len(column), len(lines)))
     )
-
-
-def scroll_to_focus(body: Body, height: int) -> tuple[Line, ...]:
-    """The ``height`` lines of ``body`` that show its focus (all of them when they fit)."""
-    return fit(body.lines, body.focus, height, Scroll()).lines

@@ -126,7 +126,9 @@ def fit(lines: Sequence[Line], focus: Focus, rows: int, scroll: Scroll) -> Windo
 
 
 def _following(lines: Sequence[Line], focus: Focus, rows: int, previous: int) -> Window:
-    if focus is not None and focus[1] - focus[0] + 1 > rows >= 3:
+    if focus is not None and focus[1] - focus[0] + 1 > rows:
+        if rows < 3:
+            return _plain(lines, focus[0], rows)  # no room for more than its first lines
         return _tall_focus(lines, focus, rows)
     return _plain(lines, follow_offset(focus, len(lines), rows, previous), rows)
 

@@ -16,11 +16,10 @@ from prompt_toolkit.output import Output
 from pi_ask.config import RESET_WINDOW_S, Settings, SettingsStore
 from pi_ask.keymaps.keymap import Keymaps
 from pi_ask.keymaps.ptk_bindings import load_context_bindings, set_escape_timeout
-from pi_ask.tui.frame import scroll_to_focus
 from pi_ask.tui.lines_control import LinesControl
 from pi_ask.tui.settings_panel import SettingsPanel
-from pi_ask.tui.settings_screen import overlay_width, render_overlay
-from pi_ask.tui.styled_text import Line
+from pi_ask.tui.settings_screen import fit_overlay, overlay_width
+from pi_ask.tui.styled_text import Line, join, span
 from pi_ask.tui.terminal import Terminal, open_terminal
 from pi_ask.tui.theme import theme_style
 
@@ -85,15 +84,14 @@ class SettingsApp:
             # Redraw when the window closes, so "[confirm reset]" turns back.
             loop.call_later(RESET_WINDOW_S + 0.05, event.app.invalidate)
 
-    def _lines(self, width: int) -> tuple[Line, ...]:
-        return render_overlay(self.panel.view(), overlay_width(width)).lines
-
     def _render(self, width: int, height: int) -> tuple[Line, ...]:
-        body = render_overlay(self.panel.view(), overlay_width(width))
-        return scroll_to_focus(body, height)
+        # Centred as the flow centres its float, so the box sits in the same columns.
+        inner = overlay_width(width)
+        margin = span("", " " * ((width - inner) // 2))
+        return tuple(join(margin, line) for line in fit_overlay(self.panel.view(), inner, height))
 
     def _measure(self, width: int, max_height: int) -> int:
-        return min(len(self._lines(width)), max_height)
+        return len(fit_overlay(self.panel.view(), overlay_width(width), max_height))
 
     def run(self) -> int:
         """Show the overlay until a close key; returns 0."""

@@ -10,12 +10,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import NamedTuple
 
+from pi_ask.keymaps.key_ids import keys_label
 from pi_ask.keymaps.keymap import Keymaps
 from pi_ask.terminal_text import sanitize_block, sanitize_line
-from pi_ask.tui import theme
+from pi_ask.tui import glyphs, theme
 from pi_ask.tui.body import Body
+from pi_ask.tui.scrolling import Scroll, fit, more_label
 from pi_ask.tui.settings_rows import SETTING_ROWS, SettingRow
-from pi_ask.tui.styled_text import EMPTY, Line, join, line_width, pad, span, truncate
+from pi_ask.tui.styled_text import EMPTY, Line, join, line_width, pad, span, text_width, truncate
 from pi_ask.tui.wrapping import wrap_text
 
 TITLE = "pi-ask settings"
@@ -81,47 +83,161 @@ def _indented(text: str, style: str, inner: int) -> list[Line]:
     return [span(style, " " + line) for line in wrap_text(text, inner - 2)]
 
 
-def render_overlay(view: OverlayView, width: int) -> Body:
-    """The overlay's lines for ``width`` columns; the focus is the focused row's lines."""
-    inner = max(24, width - 2)
-    content: list[Line] = [_center(span(theme.ACCENT, TITLE), inner), EMPTY]
-    content += _indented(INTRO, theme.MUTED, inner)
-    content += [
+class _Part(NamedTuple):
+    """Overlay content: the head (title, intro, path), the setting rows, the tail."""
+
+    head: list[Line]
+    rows: list[Line]
+    focus: tuple[int, int]
+    tail: list[Line]
+
+
+def _parts(view: OverlayView, inner: int, *, spacing: bool, description_lines: int) -> _Part:
+    head: list[Line] = [_center(span(theme.ACCENT, TITLE), inner)]
+    head += [EMPTY] if spacing else []
+    head += _indented(INTRO, theme.MUTED, inner)
+    head += [
         _center(span(theme.ACCENT, p), inner)
         for p in wrap_text(sanitize_line(view.config_path), inner - 2)
     ]
-    content.append(EMPTY)
+    head += [EMPTY] if spacing else []
+    rows: list[Line] = []
     focus = (0, 0)
     section = None
     for index, row in enumerate(SETTING_ROWS):
         if row.section != section:
-            if section is not None:
-                content.append(EMPTY)
-            content.append(span(theme.ACCENT, " " + row.section))
+            if section is not None and spacing:
+                rows.append(EMPTY)
+            rows.append(span(theme.ACCENT, " " + row.section))
             section = row.section
-        first = len(content)
-        content += _row_lines(row, view, index == view.focus, inner)
+        first = len(rows)
+        rows += _row_lines(row, view, index == view.focus, inner)
         if index == view.focus:
-            focus = (first, len(content) - 1)
-        if inner < _COMPACT_INNER and index < len(SETTING_ROWS) - 1:
-            content.append(EMPTY)
-    content.append(EMPTY)
+            focus = (first, len(rows) - 1)
+        if spacing and inner < _COMPACT_INNER and index < len(SETTING_ROWS) - 1:
+            rows.append(EMPTY)
+    tail: list[Line] = [EMPTY]
     description = SETTING_ROWS[view.focus].description
-    described = _indented(description, theme.MUTED, inner)[:_DESCRIPTION_LINES]
-    content += described + [EMPTY] * (_DESCRIPTION_LINES - len(described))
+    described = _indented(description, theme.MUTED, inner)[:description_lines]
+    tail += described + [EMPTY] * (description_lines - len(described))
     if view.notice:
         style = theme.ACCENT if view.notice_is_success else theme.WARNING
-        content += [EMPTY, *_indented(sanitize_block(view.notice), style, inner)]
+        tail += [EMPTY, *_indented(sanitize_block(view.notice), style, inner)]
     if view.error:
-        content += [EMPTY, *_indented(sanitize_block(view.error), theme.ERROR, inner)]
-    change = view.keymaps.label("settings_modal", "toggle")
-    close = view.keymaps.label("settings_modal", "close")
-    content += [EMPTY, *_indented(f"{change} to change · {close} to close", theme.DIM, inner)]
-    edge = span(theme.MUTED, "│")
-    lines = [span(theme.MUTED, f"╭{'─' * inner}╮")]
+        tail += [EMPTY, *_indented(sanitize_block(view.error), theme.ERROR, inner)]
+    tail += [EMPTY, *_footer(view, inner)]
+    return _Part(head, rows, focus, tail)
+
+
+def _footer(view: OverlayView, inner: int, *, short: bool = False) -> list[Line]:
+    """``Enter / Space to change · Esc / Ctrl+C / ? to close``; ``short``: first keys only."""
+    change = view.keymaps.keys("settings_modal", "toggle")
+    close = view.keymaps.keys("settings_modal", "close")
+    if short:
+        change, close = change[:1], close[:1]
+    text = f"{keys_label(change)} to change · {keys_label(close)} to close"
+    return _indented(text, theme.DIM, inner)
+
+
+def _boxed(
+    content: list[Line], inner: int, width: int, up: str = "", down: str = ""
+) -> tuple[Line, ...]:
+    edge = span(theme.MUTED, glyphs.EDGE)
+
+    def border(left: str, right: str, label: str) -> Line:
+        head = f"{glyphs.RULE} {label} " if label else ""
+        fill = glyphs.RULE * max(0, inner - len(head))
+        return span(theme.MUTED, f"{left}{head}{fill}"[: inner + 1] + right)
+
+    lines = [border(glyphs.ROUND_TOP_LEFT, glyphs.ROUND_TOP_RIGHT, up)]
     lines += [join(edge, pad(truncate(line, inner, _CLIP), inner), edge) for line in content]
-    lines.append(span(theme.MUTED, f"╰{'─' * inner}╯"))
-    return Body(tuple(truncate(line, width) for line in lines), (focus[0] + 1, focus[1] + 1))
+    lines.append(border(glyphs.ROUND_BOTTOM_LEFT, glyphs.ROUND_BOTTOM_RIGHT, down))
+    return tuple(truncate(line, width) for line in lines)
+
+
+def render_overlay(view: OverlayView, width: int) -> Body:
+    """The overlay's lines for ``width`` columns, all of them (``fit_overlay`` fits a height).
+
+    The focus is the focused row's lines.
+    """
+    inner = max(24, width - 2)
+    part = _parts(view, inner, spacing=True, description_lines=_DESCRIPTION_LINES)
+    lines = _boxed([*part.head, *part.rows, *part.tail], inner, width)
+    start = 1 + len(part.head)
+    return Body(lines, (part.focus[0] + start, part.focus[1] + start))
+
+
+def fit_overlay(view: OverlayView, width: int, height: int) -> tuple[Line, ...]:
+    """The overlay in at most ``height`` lines.
+
+    Spacing goes first, then the description's padding to three lines (it takes the most
+    any row's description needs), then the intro and the path shrink to one line each;
+    then the setting rows scroll with the focused row in view, the borders saying
+    ``↑ N more`` / ``↓ N more``. The title, the description, the messages (a save error
+    above all) and the footer are shortened last, and
+    never dropped: to what leaves the focused row room.
+    """
+    inner = max(24, width - 2)
+    budget = max(3, height - 2)
+    whole = _parts(view, inner, spacing=True, description_lines=_DESCRIPTION_LINES)
+    if len(whole.head) + len(whole.rows) + len(whole.tail) <= budget:
+        return _boxed([*whole.head, *whole.rows, *whole.tail], inner, width)
+    tallest = max(len(_indented(row.description, theme.MUTED, inner)) for row in SETTING_ROWS)
+    part = _parts(view, inner, spacing=False, description_lines=min(_DESCRIPTION_LINES, tallest))
+    head, tail = part.head, [line for line in part.tail if line] or part.tail
+    if len(head) + len(part.rows) + len(tail) <= budget:
+        return _boxed([*head, *part.rows, *tail], inner, width)
+    path = sanitize_line(view.config_path)
+    if text_width(path) > inner - 2:  # the file's name is at the path's end: keep that
+        path = _CLIP + path[len(path) - (inner - 3) :]
+    head = [
+        head[0],
+        truncate(span(theme.MUTED, " " + INTRO), inner, _CLIP),
+        _center(span(theme.ACCENT, path), inner),
+    ]
+    need = min(3, part.focus[1] - part.focus[0] + 1)  # the focused row, whole if it can be
+    room = budget - len(head) - len(tail)
+    if room < need:
+        head = head[:1]
+        footer = _footer(view, inner)
+        tail = tail[: len(tail) - len(footer)] + _footer(view, inner, short=True)
+        tail = _shortened_tail(tail, budget - len(head) - need, inner)
+        room = max(1, budget - len(head) - len(tail))
+    window = fit(part.rows, part.focus, room, Scroll())
+    up = more_label("up", window.above) if window.above else ""
+    down = more_label("down", window.below) if window.below else ""
+    return _boxed([*head, *window.lines, *tail], inner, width, up, down)
+
+
+def _one_line(lines: list[Line], inner: int) -> Line:
+    """Two lines of one text as one line, cut with an ellipsis."""
+    first, *rest = lines
+    words = [(style, " " + text.strip()) for line in rest for style, text in line]
+    return truncate(join(first, tuple(words)), inner, _CLIP)
+
+
+def _shortened_tail(tail: list[Line], room: int, inner: int) -> list[Line]:
+    """The description, messages and footer in ``room`` lines: each keeps a line at least,
+    the description gives way first, a save error last."""
+    groups: list[list[Line]] = []
+    for line in tail:
+        if groups and _kind(line) == _kind(groups[-1][0]):
+            groups[-1].append(line)
+        else:
+            groups.append([line])
+    order = sorted(range(len(groups)), key=lambda i: _KEEP.get(_kind(groups[i][0]), 0))
+    while sum(map(len, groups)) > max(len(groups), room):
+        index = next(i for i in order if len(groups[i]) > 1)
+        groups[index] = [*groups[index][:-2], _one_line(groups[index][-2:], inner)]
+    return [line for group in groups for line in group]
+
+
+_KEEP = {theme.ERROR: 3, theme.WARNING: 2, theme.DIM: 1}
+
+
+def _kind(line: Line) -> str:
+    styles = {style for style, _ in line}
+    return next((k for k in (theme.ERROR, theme.WARNING, theme.DIM) if k in styles), "")
 
 
 def overlay_width(terminal_width: int) -> int:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -29,6 +30,7 @@ from pi_ask.state import (
     SubmitEditor,
     apply,
 )
+from pi_ask.tui.styled_text import lines_text
 
 from .driver import state_for
 from .sweep import Screen, Tokens, headless, payload, tokens
@@ -175,3 +177,60 @@ def test_everything_is_reachable_at_drawn_sizes(
     store: SettingsStore, name: str, width: int, height: int
 ) -> None:
     sweep(name, store, width, height)
+
+
+def overlay_sweep(store: SettingsStore, width: int, height: int) -> list[list[str]]:
+    """Open the overlay, visit every row; every frame keeps its title, description, footer."""
+    from pi_ask.tui.settings_rows import SETTING_ROWS
+
+    state, _ = BUILT["single"]
+    frames: list[list[str]] = []
+    with headless(state, store, width, height) as screen:
+        screen.flow.open_settings()
+        for index, row in enumerate(SETTING_ROWS):
+            if index:
+                screen.flow.settings_action("move", 1)
+            screen.lines()
+            overlay = lines_text(screen.flow.canvas.render_overlay(*screen.overlay_size()))
+            shown = "\n".join(overlay)
+            assert len(overlay) <= height, shown
+            assert "pi-ask settings" in shown, shown
+            assert "to close" in shown, shown
+            assert row.description.split()[0] in shown, shown
+            assert row.label.split()[0] in shown, shown  # the focused row is in view
+            frames.append(overlay)
+        if store.notice is not None or "not-a-folder" in str(store.path):
+            screen.flow.settings_action("move", 1)  # back on the first toggle
+            screen.flow.settings_action("toggle", 0)
+            overlay = lines_text(screen.flow.canvas.render_overlay(*screen.overlay_size()))
+            assert "Unable to save" in "\n".join(overlay), "\n".join(overlay)
+            frames.append(overlay)
+    return frames
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_the_overlay_fits_and_shows_every_row(
+    width: int, height: int, store: SettingsStore
+) -> None:
+    frames = overlay_sweep(store, width, height)
+    if height >= 24 and width >= 80:
+        assert not any("more" in line for frame in frames for line in frame)  # whole at once
+
+
+@pytest.mark.parametrize(("width", "height"), [(40, 10), (60, 16), (80, 24)])
+def test_a_save_error_is_always_visible(width: int, height: int, tmp_path: Path) -> None:
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("", encoding="utf-8")
+    overlay_sweep(SettingsStore(blocker / "config.toml"), width, height)
+
+
+@pytest.mark.parametrize(("width", "height"), [(40, 10), (80, 24)])
+def test_a_broken_config_says_so_and_why_a_save_fails(
+    width: int, height: int, tmp_path: Path
+) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text("[behaviour\nnot toml at all", encoding="utf-8")
+    store = SettingsStore(path)
+    assert store.notice is not None
+    frames = overlay_sweep(store, width, height)
+    assert any("Unable to save" in "\n".join(frame) for frame in frames)
