@@ -57,10 +57,14 @@ class KeyCase:
 
 @dataclass(frozen=True, slots=True)
 class KeyTiming:
-    """Per-key cost of one case: wall milliseconds, and Python calls per key.
+    """Per-key cost of one case: wall milliseconds, bytes written, and Python calls per key.
 
-    ``calls_per_key`` is the median over ``COUNTED_KEYS`` keys of a separate round run
-    under ``CallCounter`` (its overhead would spoil the timings).
+    ``floor_*`` are the same keys sent to the floor: a bare prompt_toolkit application that
+    swaps between the very frames pi-ask drew (``_floor_round``), so it pays prompt_toolkit's
+    rendering of the same screen and none of pi-ask's work. ``floor_ratio`` is the median
+    over rounds of pi-ask's median / the floor's median in that round. ``calls_per_key`` is
+    the median over ``COUNTED_KEYS`` keys of a separate round run under ``CallCounter``
+    (its overhead would spoil the timings).
     """
 
     name: str
@@ -69,6 +73,10 @@ class KeyTiming:
     p95_ms: float
     max_ms: float
     calls_per_key: int
+    bytes_per_key: int
+    floor_median_ms: float
+    floor_bytes_per_key: int
+    floor_ratio: float
 
 
 def _options(question: int, count: int = 9) -> list[JsonObject]:
@@ -146,15 +154,29 @@ def cases() -> tuple[KeyCase, ...]:
 
 
 class _Discard:
-    """A text stream that drops what the renderer writes (the cost is in producing it)."""
+    """A text stream that drops what the renderer writes, counting its UTF-8 bytes."""
 
     encoding = "utf-8"
 
+    def __init__(self) -> None:
+        self.bytes = 0
+
     def write(self, data: str) -> int:
+        self.bytes += len(data.encode("utf-8"))
         return len(data)
 
     def flush(self) -> None:
         pass
+
+
+@dataclass(slots=True)
+class RoundResult:
+    """What one round measured: per timed key, seconds (or calls) and bytes written; and the
+    two frames the timed keys move between, for the floor."""
+
+    times: list[float]
+    bytes: list[int]
+    frames: tuple[tuple[object, ...], tuple[object, ...]] | None = None
 
 
 class CallCounter:
@@ -175,12 +197,12 @@ class CallCounter:
 
 async def _time_round(
     case: KeyCase, store_path: Path, keys: int, counter: CallCounter | None = None
-) -> list[float]:
+) -> RoundResult:
     """Open a flow on ``case``, send ``keys`` arrow keys, cancel it.
 
     Returns:
-        For each timed key, the seconds until its frame was drawn or, with ``counter``,
-        the Python calls made meanwhile.
+        For each timed key, the seconds until its frame was drawn (or, with ``counter``,
+        the Python calls made meanwhile) and the bytes written; the frames keys alternate.
     """
     from prompt_toolkit.data_structures import Size
     from prompt_toolkit.input import create_pipe_input
@@ -194,7 +216,8 @@ async def _time_round(
     loaded = load_payload(json.dumps(case.payload))
     assert isinstance(loaded, LoadedPayload), loaded
     size = Size(rows=SCREEN_ROWS, columns=SCREEN_COLUMNS)
-    output = Vt100_Output(_Discard(), lambda: size, enable_cpr=False)  # type: ignore[arg-type]
+    stream = _Discard()
+    output = Vt100_Output(stream, lambda: size, enable_cpr=False)  # type: ignore[arg-type]
     rendered = asyncio.Event()
     with create_pipe_input() as pipe:
         flow = AskFlow(
@@ -205,10 +228,11 @@ async def _time_round(
         flow.app.after_render += lambda _app: rendered.set()
         task = asyncio.ensure_future(flow.run_async())
 
-        async def send(data: str) -> float:
+        async def send(data: str) -> tuple[float, int]:
             rendered.clear()
             if counter is not None:
                 counter.calls, counter.on = 0, True
+            written = stream.bytes
             start = time.perf_counter()
             pipe.send_text(data)
             await rendered.wait()
@@ -217,7 +241,10 @@ async def _time_round(
                 counter.on = False
                 elapsed = counter.calls
             await asyncio.sleep(SETTLE_S)
-            return elapsed
+            return elapsed, stream.bytes - written
+
+        def frame() -> tuple[object, ...]:
+            return tuple(flow.canvas.render_frame(SCREEN_COLUMNS, SCREEN_ROWS))
 
         if counter is not None:
             sys.setprofile(counter)
@@ -225,19 +252,109 @@ async def _time_round(
         await asyncio.sleep(0.05)  # the services that start after the first frame
         for key in case.opening:
             await send(key)
-        times: list[float] = []
+        result = RoundResult([], [])
+        shown: dict[str, tuple[object, ...]] = {}
         for index in range(keys):
             key = DOWN if index % 2 == 0 else UP
-            elapsed = await send(key)
+            elapsed, written = await send(key)
+            shown[key] = frame()
             if case.timed_on == "all" or key == UP:
-                times.append(elapsed)
+                result.times.append(elapsed)
+                result.bytes.append(written)
         flow.dispatch(Abort())
         await task
         sys.setprofile(None)
-    return times
+    if DOWN in shown and UP in shown:
+        result.frames = (shown[DOWN], shown[UP])
+    return result
 
 
-def _summary(name: str, times: Sequence[float], calls: Sequence[float]) -> KeyTiming:
+async def _floor_round(
+    case: KeyCase, frames: tuple[tuple[object, ...], ...], keys: int
+) -> RoundResult:
+    """The floor of one case: prompt_toolkit alone, drawing the frames pi-ask drew.
+
+    A bare application on the same pipe input and discarding output, inline, whose only
+    window shows one of the two frames the timed keys move between; Down and Up swap them.
+    The keys are sent and timed exactly as ``_time_round`` does.
+    """
+    from prompt_toolkit.application import Application
+    from prompt_toolkit.data_structures import Size
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.key_binding import KeyBindings
+    from prompt_toolkit.layout import Layout
+    from prompt_toolkit.layout.containers import Window
+    from prompt_toolkit.layout.controls import FormattedTextControl
+    from prompt_toolkit.output.vt100 import Vt100_Output
+
+    texts = [_fragments(lines) for lines in frames]  # [after Down, after Up]
+    showing = [1]
+    bindings = KeyBindings()
+
+    @bindings.add("down")
+    def _down(event: object) -> None:
+        showing[0] = 0
+
+    @bindings.add("up")
+    def _up(event: object) -> None:
+        showing[0] = 1
+
+    @bindings.add("c-c")
+    def _quit(event: object) -> None:
+        app.exit()
+
+    size = Size(rows=SCREEN_ROWS, columns=SCREEN_COLUMNS)
+    stream = _Discard()
+    output = Vt100_Output(stream, lambda: size, enable_cpr=False)  # type: ignore[arg-type]
+    rendered = asyncio.Event()
+    with create_pipe_input() as pipe:
+        app: Application[None] = Application(
+            layout=Layout(Window(FormattedTextControl(lambda: texts[showing[0]]))),
+            key_bindings=bindings,
+            full_screen=False,
+            input=pipe,
+            output=output,
+        )
+        app.after_render += lambda _app: rendered.set()
+        task = asyncio.ensure_future(app.run_async())
+        await rendered.wait()
+        result = RoundResult([], [])
+        for index in range(keys):
+            key = DOWN if index % 2 == 0 else UP
+            rendered.clear()
+            written = stream.bytes
+            start = time.perf_counter()
+            pipe.send_text(key)
+            await rendered.wait()
+            elapsed = time.perf_counter() - start
+            await asyncio.sleep(SETTLE_S)
+            if case.timed_on == "all" or key == UP:
+                result.times.append(elapsed)
+                result.bytes.append(stream.bytes - written)
+        pipe.send_text("\x03")
+        await task
+    return result
+
+
+def _fragments(lines: Sequence[object]) -> list[tuple[str, str]]:
+    """pi-ask's frame lines as one formatted text, lines joined by newlines."""
+    out: list[tuple[str, str]] = []
+    for number, line in enumerate(lines):
+        if number:
+            out.append(("", "\n"))
+        out.extend((style, text) for style, text, *_ in line)  # type: ignore[attr-defined]
+    return out
+
+
+def _summary(
+    name: str,
+    times: Sequence[float],
+    calls: Sequence[float],
+    written: Sequence[int],
+    floor: Sequence[float],
+    floor_written: Sequence[int],
+    ratios: Sequence[float],
+) -> KeyTiming:
     ordered = sorted(times)
     return KeyTiming(
         name=name,
@@ -246,22 +363,51 @@ def _summary(name: str, times: Sequence[float], calls: Sequence[float]) -> KeyTi
         p95_ms=round(ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))] * 1000, 2),
         max_ms=round(ordered[-1] * 1000, 2),
         calls_per_key=round(statistics.median(calls)),
+        bytes_per_key=round(statistics.median(written)),
+        floor_median_ms=round(statistics.median(floor) * 1000, 2),
+        floor_bytes_per_key=round(statistics.median(floor_written)),
+        floor_ratio=round(statistics.median(ratios), 2),
     )
 
 
 def measure_keystrokes(workdir: Path) -> tuple[KeyTiming, ...]:
-    """Time keys on every case of ``cases()``, interleaved over ``ROUNDS`` rounds."""
+    """Time keys on every case of ``cases()`` and on its floor, interleaved over ``ROUNDS``
+    rounds: each round runs every case, then that case's floor right after it."""
     all_cases = cases()
     times: dict[str, list[float]] = {case.name: [] for case in all_cases}
+    written: dict[str, list[int]] = {case.name: [] for case in all_cases}
+    floor: dict[str, list[float]] = {case.name: [] for case in all_cases}
+    floor_written: dict[str, list[int]] = {case.name: [] for case in all_cases}
+    ratios: dict[str, list[float]] = {case.name: [] for case in all_cases}
     store_path = workdir / "keystrokes.toml"
     # One untimed round first: imports, caches and the config file are warm for all cases.
     asyncio.run(_time_round(all_cases[0], store_path, 4))
     for round_number in range(ROUNDS):
         shift = round_number % len(all_cases)
         for case in all_cases[shift:] + all_cases[:shift]:
-            times[case.name] += asyncio.run(_time_round(case, store_path, KEYS_PER_ROUND))
+            measured = asyncio.run(_time_round(case, store_path, KEYS_PER_ROUND))
+            assert measured.frames is not None
+            bare = asyncio.run(_floor_round(case, measured.frames, KEYS_PER_ROUND))
+            times[case.name] += measured.times
+            written[case.name] += measured.bytes
+            floor[case.name] += bare.times
+            floor_written[case.name] += bare.bytes
+            ratios[case.name].append(
+                statistics.median(measured.times) / statistics.median(bare.times)
+            )
     calls = {
-        case.name: asyncio.run(_time_round(case, store_path, COUNTED_KEYS, CallCounter()))
+        case.name: asyncio.run(_time_round(case, store_path, COUNTED_KEYS, CallCounter())).times
         for case in all_cases
     }
-    return tuple(_summary(case.name, times[case.name], calls[case.name]) for case in all_cases)
+    return tuple(
+        _summary(
+            case.name,
+            times[case.name],
+            calls[case.name],
+            written[case.name],
+            floor[case.name],
+            floor_written[case.name],
+            ratios[case.name],
+        )
+        for case in all_cases
+    )

@@ -94,6 +94,8 @@ async def ask_user_async(
     ui: UiMode = "auto",
     config: Path | None = None,
     title: str | None = None,
+    wait: bool = False,
+    timeout: float | None = None,
 ) -> ToolResult:
     """``ask_user`` for asyncio agent loops: the caller's loop keeps running while the user answers.
 
@@ -107,7 +109,9 @@ async def ask_user_async(
     """
     import asyncio
 
-    return await asyncio.to_thread(ask_user, payload, ui=ui, config=config, title=title)
+    return await asyncio.to_thread(
+        ask_user, payload, ui=ui, config=config, title=title, wait=wait, timeout=timeout
+    )
 
 
 def ask_with_status(
@@ -181,6 +185,9 @@ def run_flow(
 
     recorder = AskRecorder.open(session)
     ask_id = recorder.start(loaded.params, payload_source_for(source), ask_id=ask_id)
+    settings = store.snapshot()
+    if timeout is None:
+        timeout = settings.routing.answer_timeout_s
     deadline_ms = _deadline_ms(timeout)
     face = _pick_face(ui, terminal_face(store))
     if face != "tui":
@@ -192,7 +199,7 @@ def run_flow(
             ask_id,
             store=store,
             recorder=recorder,
-            wait=wait,
+            wait=wait or settings.routing.no_terminal == "wait",
             timeout=timeout,
             initial_answers=initial_answers,
         )
@@ -206,7 +213,13 @@ def run_flow(
 
         with SignalAbort() as stop, _Deadline(timeout, stop.event) as deadline:
             result = run_rpc(
-                payload, stdin=sys.stdin, stdout=sys.stdout, stderr=sys.stderr, abort=stop.event
+                payload,
+                stdin=sys.stdin,
+                stdout=sys.stdout,
+                stderr=sys.stderr,
+                abort=stop.event,
+                answers=initial_answers,
+                on_commit=recorder.draft,
             )
         if stop.signum is not None:
             return result, 128 + stop.signum
@@ -252,6 +265,7 @@ def _run_elsewhere(
             ask_id,
             wait=wait,
             timeout_s=timeout,
+            tmux=store.snapshot().routing.tmux,
             hooks=hooks,
             initial_answers=initial_answers,
             store=store,

@@ -215,3 +215,17 @@ def test_the_cli_result_validates_and_a_wrong_one_does_not(tmp_path: Path) -> No
     document["content"] = []
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate(document, result_schema())
+
+
+def test_every_command_and_option_the_skill_names_exists() -> None:
+    from pi_ask.cli import build_parser
+
+    parser = build_parser()
+    for command in re.findall(r"`(pi-ask [^`]+)`", skill_text()):
+        words = [w for w in command.split()[1:] if not w.startswith("<")]
+        if words and words[0] in ("ask",) and not any(w.endswith(".json") for w in words):
+            words.append("q.json")
+        try:
+            parser.parse_args(words)
+        except SystemExit as stop:  # --help style exits are 0; usage errors are 2
+            assert stop.code == 0, command

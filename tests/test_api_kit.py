@@ -325,3 +325,12 @@ def test_the_openai_loop_from_the_docs_registers_and_answers_the_tool(
     assert tool_message["tool_call_id"] == "call_1"
     # No terminal in this test: the model is told nobody could be asked.
     assert tool_message["content"] == ask_user(PAYLOAD, ui="none").text
+
+
+def test_ask_user_async_takes_every_option_ask_user_takes() -> None:
+    import inspect
+
+    sync = inspect.signature(ask_user).parameters
+    assert inspect.signature(ask_user_async).parameters.keys() == sync.keys()
+    for name, parameter in inspect.signature(ask_user_async).parameters.items():
+        assert parameter.default == sync[name].default, name

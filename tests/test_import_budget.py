@@ -33,8 +33,10 @@ HEAVY = (
     "requests",
 )
 # pi_ask modules the first frame does not draw with: the engine's commands and transitions,
-# the key bindings, the result classes. They load right after it (tui.flow_services).
+# the key bindings, the result classes (they load right after it, tui.flow_services), and
+# the keymap validation, which the default file's keymaps do not need.
 DEFERRED = (
+    "pi_ask.keymaps.validation",
     "pi_ask.state.commands",
     "pi_ask.state.flow",
     "pi_ask.state.results",

@@ -12,7 +12,6 @@ the two to the same result on every setting.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping
 
 from pi_ask.config.keys import KEYS, Kind, is_setting_env_var, is_valid
@@ -22,8 +21,7 @@ _BY_VARIABLE = {spec.env_var: spec for spec in KEYS}
 # pydantic's words for booleans (its lax mode, case-insensitive).
 _TRUE = frozenset({"1", "on", "t", "true", "y", "yes"})
 _FALSE = frozenset({"0", "off", "f", "false", "n", "no"})
-_DIGITS = re.compile(r"[0-9]{1,18}")
-_DECIMAL = re.compile(r"[0-9]{1,18}(\.[0-9]{1,18})?")
+_MAX_DIGITS = 18
 _UNDECODED = object()
 # Lists and tables: pydantic-settings reads their variables as JSON.
 _JSON_KINDS = ("models", "channels", "styles")
@@ -51,13 +49,20 @@ def decode(kind: Kind, raw: str) -> object:
     if kind == "bool":
         word = raw.lower()
         return True if word in _TRUE else False if word in _FALSE else _UNDECODED
-    if kind in ("schema_version", "milliseconds", "retries"):
-        return int(raw) if _DIGITS.fullmatch(raw) else _UNDECODED
-    if kind == "seconds":
-        return float(raw) if _DECIMAL.fullmatch(raw) else _UNDECODED
+    if kind in ("schema_version", "milliseconds", "retries", "reminders"):
+        return int(raw) if _is_digits(raw) else _UNDECODED
+    if kind in ("seconds", "interval", "deadline"):
+        whole, point, fraction = raw.partition(".")
+        plain = _is_digits(whole) and (not point or _is_digits(fraction))
+        return float(raw) if plain else _UNDECODED
     if kind in _JSON_KINDS:
         try:
             return json.loads(raw)
         except (ValueError, RecursionError):
             return _UNDECODED
     return raw  # a choice (extractor, theme, ...); any other kind then fails ``is_valid``
+
+
+def _is_digits(text: str) -> bool:
+    """ASCII digits only (``int`` alone would take ``+1``, `` 1``, ``1_000``, ``١``)."""
+    return 0 < len(text) <= _MAX_DIGITS and text.isascii() and text.isdigit()

@@ -21,6 +21,8 @@ Kind = Literal[
     "bool",
     "schema_version",
     "seconds",
+    "interval",
+    "reminders",
     "milliseconds",
     "retries",
     "extractor",
@@ -30,10 +32,13 @@ Kind = Literal[
     "theme",
     "styles",
     "face",
+    "deadline",
+    "no_terminal",
+    "tmux",
 ]
 """How a setting's value is checked: the fast loader and the model agree on each kind."""
 
-SECTIONS = ("behaviour", "notifications", "keymaps", "answer", "mcp", "theme", "ui")
+SECTIONS = ("behaviour", "notifications", "keymaps", "answer", "mcp", "theme", "ui", "inbox")
 """The tables of the file, in file order."""
 
 CURRENT_SCHEMA_VERSION = 1
@@ -41,10 +46,14 @@ CURRENT_SCHEMA_VERSION = 1
 
 MAX_RETRIES = 3
 MAX_TIMEOUT_S = 600.0
+MAX_INTERVAL_S = 86400.0
+MAX_REMINDERS = 10
 EXTRACTORS = ("auto", "offline", "model")
 CHANNEL_NAMES = ("terminal", "desktop", "bell", "osc9", "osc777", "osc99")
 """The named notification channels: the one registry (``pi_ask.notifications`` builds a
 channel for each, the config checks and the schema take their names from here)."""
+CHANNEL_WHEN = ("always", "unfocused")
+"""A channel table's ``when``: always, or only while the terminal does not have focus."""
 DEFAULT_CHANNELS = ("terminal", "desktop")
 """``notifications.channels`` when the file leaves it out or holds no valid entry."""
 ENV_PREFIX = "PI_ASK_"
@@ -71,6 +80,11 @@ THEME_ROLES = (
 """The style roles a theme gives a look to, and ``[theme.styles]`` may override."""
 FACES = ("tui", "plain")
 """What ``--ui auto`` opens on a terminal: the full-screen TUI or the line-by-line face."""
+NO_TERMINAL_CHOICES = ("answer", "wait")
+"""``behaviour.no_terminal``: answer ``no_terminal`` at once, or wait for ``pi-ask attach``."""
+TMUX_MODES = ("popup", "window", "off")
+"""``inbox.tmux``: how an ask with no terminal opens inside tmux."""
+MAX_DEADLINE_S = 86400.0
 # One word of a prompt_toolkit style string: an attribute, or a colour (fg:/bg: optional).
 _STYLE_WORD = re.compile(
     r"(no)?(bold|italic|underline|reverse|hidden|blink|strike|dim)|noinherit|"
@@ -186,6 +200,21 @@ KEYS: tuple[SettingKey, ...] = (
         _BOOL,
     ),
     SettingKey(
+        "behaviour.answer_timeout_s",
+        "deadline",
+        0,
+        "Seconds an ask may wait for an answer before it ends with reason timeout; 0: no limit.",
+        f"a number of seconds from 0 (no limit) to {MAX_DEADLINE_S:g}",
+    ),
+    SettingKey(
+        "behaviour.no_terminal",
+        "no_terminal",
+        "answer",
+        '"answer": with no terminal, inbox or tmux, return "Needs user input" at once;\n'
+        '"wait": wait for `pi-ask attach` (as --wait does).',
+        '"answer" or "wait"',
+    ),
+    SettingKey(
         "notifications.enabled",
         "bool",
         True,
@@ -200,14 +229,29 @@ KEYS: tuple[SettingKey, ...] = (
         f"a number of seconds above 0 and at most {MAX_TIMEOUT_S:g}",
     ),
     SettingKey(
+        "notifications.remind_after_s",
+        "interval",
+        300,
+        "While an ask still waits, remind after this many seconds (again after as many).",
+        f"a number of seconds above 0 and at most {MAX_INTERVAL_S:g}",
+    ),
+    SettingKey(
+        "notifications.remind_times",
+        "reminders",
+        1,
+        "How many reminders at most; 0: none. Any key you press stops them.",
+        f"a whole number from 0 to {MAX_REMINDERS}",
+    ),
+    SettingKey(
         "notifications.channels",
         "channels",
         list(DEFAULT_CHANNELS),
         '"terminal" (the terminal\'s own alert), "desktop" (a native desktop notification),\n'
         '"bell", "osc9", "osc777", "osc99", any apprise URL ("ntfys://topic", ...),\n'
-        'or { type = "command", command = "..." }; run in this order, best effort.',
+        '{ type = "command", command = "..." }, { type = "apprise", config = "...", tags = [] };\n'
+        'any entry as a table may add when = "unfocused". Run in this order, best effort.',
         "a list of " + ", ".join(f'"{name}"' for name in CHANNEL_NAMES) + ", apprise URLs and "
-        '{ type = "command", command = "..." } tables',
+        'channel tables ({ type = "command" | "apprise" | <name>, ... })',
     ),
     SettingKey(
         "answer.extractor",
@@ -267,6 +311,13 @@ KEYS: tuple[SettingKey, ...] = (
         "tui",
         '"tui", or "plain" to ask line by line (screen readers); TERM=dumb always gets plain.',
         '"tui" or "plain"',
+    ),
+    SettingKey(
+        "inbox.tmux",
+        "tmux",
+        "popup",
+        'Inside tmux, an ask with no terminal opens in a "popup", a new "window", or "off".',
+        '"popup", "window" or "off"',
     ),
 )
 """Every non-keymap setting, in file order."""
@@ -376,6 +427,10 @@ def is_valid(kind: Kind, value: object) -> bool:
         return type(value) is int and 1 <= value <= CURRENT_SCHEMA_VERSION
     if kind == "seconds":
         return _is_number(value) and 0 < float(value) <= MAX_TIMEOUT_S  # type: ignore[arg-type]
+    if kind == "interval":
+        return _is_number(value) and 0 < float(value) <= MAX_INTERVAL_S  # type: ignore[arg-type]
+    if kind == "reminders":
+        return type(value) is int and 0 <= value <= MAX_REMINDERS
     if kind == "milliseconds":
         return type(value) is int and value > 0
     if kind == "retries":
@@ -390,6 +445,12 @@ def is_valid(kind: Kind, value: object) -> bool:
         return value in THEME_NAMES
     if kind == "face":
         return value in FACES
+    if kind == "deadline":
+        return _is_number(value) and 0 <= float(value) <= MAX_DEADLINE_S  # type: ignore[arg-type]
+    if kind == "no_terminal":
+        return value in NO_TERMINAL_CHOICES
+    if kind == "tmux":
+        return value in TMUX_MODES
     if kind == "styles":
         return is_styles(value)
     return isinstance(value, list) and bool(value) and all(is_channel(item) for item in value)
@@ -420,12 +481,29 @@ def is_model_entry(value: object) -> bool:
 
 
 def is_channel(value: object) -> bool:
-    """A terminal channel name, an apprise URL, or a ``{ type = "command", command }`` table."""
+    """A channel name, an apprise URL, or a channel table (``is_channel_table``)."""
     if isinstance(value, str):
         return is_channel_name(value) or is_channel_url(value)
-    if not isinstance(value, Mapping) or set(value) - {"type", "command"}:
+    return isinstance(value, Mapping) and is_channel_table(value)
+
+
+def is_channel_table(value: Mapping[object, object]) -> bool:
+    """``{ type = "command", command }``, ``{ type = "apprise", url | config, tags? }`` or
+    ``{ type = "<name>" }``, each with an optional ``when = "always" | "unfocused"``."""
+    kind = value.get("type")
+    if value.get("when", "always") not in CHANNEL_WHEN:
         return False
-    return value.get("type") == "command" and _is_text(value.get("command"))
+    if kind == "command":
+        return not set(value) - {"type", "when", "command"} and _is_text(value.get("command"))
+    if kind == "apprise":
+        if set(value) - {"type", "when", "url", "config", "tags"}:
+            return False
+        url, config, tags = value.get("url"), value.get("config"), value.get("tags", [])
+        tags_ok = isinstance(tags, list) and all(_is_text(tag) for tag in tags)
+        if url is not None:
+            return config is None and not tags and isinstance(url, str) and is_channel_url(url)
+        return _is_text(config) and tags_ok
+    return not set(value) - {"type", "when"} and isinstance(kind, str) and is_channel_name(kind)
 
 
 def is_channel_name(value: str) -> bool:

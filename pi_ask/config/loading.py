@@ -13,7 +13,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pi_ask.config.document import CanonicalDocument, canonical_values
 from pi_ask.config.environment import fast_environment
@@ -22,7 +22,10 @@ from pi_ask.config.migrations import migrate
 from pi_ask.config.problems import ConfigProblem
 from pi_ask.config.settings import Settings, settings_from_values
 from pi_ask.guarded_parse import load_toml
-from pi_ask.keymaps import KeymapProblem, resolve_keymaps
+from pi_ask.keymaps.keymap import DEFAULT_DOCUMENT, DEFAULT_KEYMAPS, Keymaps
+
+if TYPE_CHECKING:
+    from pi_ask.keymaps.problems import KeymapProblem
 
 FileStatus = Literal["absent", "parsed", "not_toml", "unreadable"]
 """What reading the file gave: nothing, a document, text that is not TOML, or an error."""
@@ -120,10 +123,21 @@ def evaluate(
         values, keymaps_document = dict(explained.values), explained.keymaps
         sources = explained.sources
         problems.extend(explained.problems)
-    resolution = resolve_keymaps(keymaps_document)
-    problems.extend(keymap_problems(resolution.problems))
-    settings = settings_from_values(values, resolution.session_keymaps)
+    keymaps, found = _resolve_keymaps(keymaps_document)
+    problems.extend(keymap_problems(found))
+    settings = settings_from_values(values, keymaps)
     return Evaluation(settings, tuple(problems), not fast, sources)
+
+
+def _resolve_keymaps(document: object) -> tuple[Keymaps, tuple[KeymapProblem, ...]]:
+    """The session's keymaps and their problems; the default file's table (every action with
+    its default keys, as pi-ask writes it) or none at all are the defaults, unchecked."""
+    if not document or document == DEFAULT_DOCUMENT:
+        return DEFAULT_KEYMAPS, ()
+    from pi_ask.keymaps.validation import resolve_keymaps
+
+    resolution = resolve_keymaps(document)
+    return resolution.session_keymaps, resolution.problems
 
 
 def keymap_problems(found: tuple[KeymapProblem, ...]) -> list[ConfigProblem]:

@@ -7,11 +7,11 @@ value came from (file, environment or default) or how it was checked.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Literal, cast
 
 from pi_ask.config.keys import DEFAULT_CHANNELS
-from pi_ask.keymaps import DEFAULT_KEYMAPS, Keymaps
+from pi_ask.keymaps.keymap import DEFAULT_KEYMAPS, Keymaps
 from pi_ask.state.model import Behaviour
 
 Extractor = Literal["auto", "offline", "model"]
@@ -44,8 +44,39 @@ class CommandEntry(Mapping[str, str]):
         return 2
 
 
-ChannelEntry = str | CommandEntry
-"""One valid channel entry: a channel name (``"terminal"``, ...), an apprise URL, a command."""
+@dataclass(frozen=True, slots=True)
+class TableEntry(Mapping[str, object]):
+    """Any other channel table (``{ type = "apprise", config = "...", tags = [...] }``,
+    ``{ type = "desktop", when = "unfocused" }``), as plain read-only data; lists are tuples,
+    so it stays hashable."""
+
+    items_: tuple[tuple[str, object], ...]
+
+    @classmethod
+    def of(cls, table: Mapping[object, object]) -> TableEntry:
+        """A read-only copy of ``table``."""
+        return cls(
+            tuple(
+                (str(key), tuple(value) if isinstance(value, list) else value)
+                for key, value in table.items()
+            )
+        )
+
+    def __getitem__(self, key: str) -> object:
+        for name, value in self.items_:
+            if name == key:
+                return value
+        raise KeyError(key)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(name for name, _ in self.items_)
+
+    def __len__(self) -> int:
+        return len(self.items_)
+
+
+ChannelEntry = str | CommandEntry | TableEntry
+"""One valid channel entry: a channel name (``"terminal"``, ...), an apprise URL, a table."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,11 +88,15 @@ class NotificationSettings:
         timeout_s: Seconds each channel may take.
         channels: The valid channel entries in configured order (never empty); turn them into
             channels with ``pi_ask.notifications.parse_channels``.
+        remind_after_s: Seconds an ask waits before (each) reminder.
+        remind_times: How many reminders at most (0: none); a key press stops them.
     """
 
     enabled: bool = True
     timeout_s: float = 5.0
     channels: tuple[ChannelEntry, ...] = DEFAULT_CHANNELS
+    remind_after_s: float = 300.0
+    remind_times: int = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +161,25 @@ class UiSettings:
     face: Face = "tui"
 
 
+NoTerminal = Literal["answer", "wait"]
+TmuxMode = Literal["popup", "window", "off"]
+
+
+@dataclass(frozen=True, slots=True)
+class RoutingSettings:
+    """Where an ask goes when it has no terminal of its own, and how long it may wait.
+
+    Attributes:
+        answer_timeout_s: ``behaviour.answer_timeout_s``; ``None`` (written 0) for no limit.
+        no_terminal: ``behaviour.no_terminal``: ``answer`` at once, or ``wait`` for an attach.
+        tmux: ``inbox.tmux``: ``popup``, ``window`` or ``off``.
+    """
+
+    answer_timeout_s: float | None = None
+    no_terminal: NoTerminal = "answer"
+    tmux: TmuxMode = "popup"
+
+
 @dataclass(frozen=True, slots=True)
 class McpSettings:
     """The ``[mcp]`` table (``pi-ask mcp``).
@@ -151,6 +205,7 @@ class Settings:
         mcp: ``pi-ask mcp`` settings.
         theme: The look of the TUI.
         ui: Which face ``--ui auto`` opens on a terminal.
+        routing: Where an ask with no terminal goes, and its deadline.
     """
 
     behaviour: Behaviour = field(default_factory=Behaviour)
@@ -161,6 +216,7 @@ class Settings:
     mcp: McpSettings = field(default_factory=McpSettings)
     theme: ThemeSettings = field(default_factory=ThemeSettings)
     ui: UiSettings = field(default_factory=UiSettings)
+    routing: RoutingSettings = field(default_factory=RoutingSettings)
 
 
 _CHANNELS = "notifications.channels"
@@ -178,12 +234,14 @@ def settings_from_values(values: Mapping[str, object], keymaps: Keymaps) -> Sett
     flags = {
         key.partition(".")[2]: bool(value)
         for key, value in values.items()
-        if key.startswith("behaviour.")
+        if key.startswith("behaviour.") and key.partition(".")[2] in _FLAGS
     }
     notifications = NotificationSettings(
         enabled=bool(values.get("notifications.enabled", True)),
         timeout_s=float(cast(float, values.get("notifications.timeout_s", 5.0))),
         channels=tuple(map(_channel, cast(list[object], values.get(_CHANNELS, DEFAULT_CHANNELS)))),
+        remind_after_s=float(cast(float, values.get("notifications.remind_after_s", 300.0))),
+        remind_times=cast(int, values.get("notifications.remind_times", 1)),
     )
     defaults = AnswerSettings()
     models = cast("list[Mapping[str, str]] | None", values.get("answer.extraction_models"))
@@ -203,14 +261,34 @@ def settings_from_values(values: Mapping[str, object], keymaps: Keymaps) -> Sett
         styles=tuple((role.replace("_", "-"), style) for role, style in styles.items()),
     )
     ui = UiSettings(face=cast(Face, values.get("ui.face", "tui")))
-    return Settings(
-        Behaviour(**flags), notifications, keymaps, answer, version, mcp, theme=theme, ui=ui
+    deadline = float(cast(float, values.get("behaviour.answer_timeout_s", 0)))
+    routing = RoutingSettings(
+        answer_timeout_s=deadline or None,
+        no_terminal=cast(NoTerminal, values.get("behaviour.no_terminal", "answer")),
+        tmux=cast(TmuxMode, values.get("inbox.tmux", "popup")),
     )
+    return Settings(
+        Behaviour(**flags),
+        notifications,
+        keymaps,
+        answer,
+        version,
+        mcp,
+        theme=theme,
+        ui=ui,
+        routing=routing,
+    )
+
+
+# The behaviour keys the engine reads; the others (deadline, no-terminal) are routing's.
+_FLAGS = frozenset(f.name for f in fields(Behaviour))
 
 
 def _channel(entry: object) -> ChannelEntry:
     if isinstance(entry, Mapping):
-        return CommandEntry(str(entry["command"]))
+        if entry.get("type") == "command" and set(entry) == {"type", "command"}:
+            return CommandEntry(str(entry["command"]))
+        return TableEntry.of(entry)
     return str(entry)
 
 

@@ -28,10 +28,10 @@ PAYLOAD_SOURCES: tuple[PayloadSource, ...] = ("tool", "answer-extraction")
 
 AnswerMap = tuple[tuple[str, Answer], ...]
 
-# Retention (docs/architecture.md "Session logs"): replay and resume see the newest
-# RECENT_ASKS asks of one of our logs, as far back as its last RECENT_BYTES reach (always
-# at least the newest ask); a log past COMPACT_ABOVE bytes is cut down to that window when
-# the next ask finishes. So no reader, and no append, ever costs more than the window.
+# Retention (docs/architecture.md "Session logs: what history costs"): replay and resume see
+# the newest RECENT_ASKS asks of one of our logs, as far back as its last RECENT_BYTES reach
+# (always at least the newest ask); a log past COMPACT_ABOVE bytes is cut down to that window
+# when the next ask finishes. So no reader, and no append, ever costs more than the window.
 RECENT_ASKS = 500
 RECENT_BYTES = 8 * 1024 * 1024
 COMPACT_ABOVE = 16 * 1024 * 1024

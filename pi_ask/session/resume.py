@@ -3,7 +3,7 @@
 An ask is resumable while nothing closed it: no ``ask:pending-dismissed`` entry for its id and,
 in a pi session, no tool result for its tool call. Our own logs offer every such
 ``ask:payload``; a pi session offers its interrupted ``ask_user`` tool calls (contract.md
-"Interrupted ask resume"). Dismissals and drafts for a pi session live in our log, so all
+"Replay and resume"). Dismissals and drafts for a pi session live in our log, so all
 files are read together.
 """
 

@@ -77,3 +77,26 @@ def test_as_document_round_trips() -> None:
     keymaps = resolve_keymaps({"main": {"confirm": ["super+k", "ctrl+k"]}}).keymaps
     assert keymaps.as_document()["main"]["confirm"] == ["ctrl+k", "super+k"]
     assert resolve_keymaps(keymaps.as_document()).keymaps == keymaps
+
+
+def test_the_default_table_resolves_to_the_defaults_with_no_problem() -> None:
+    # config.loading takes DEFAULT_DOCUMENT for the defaults without validating it.
+    from pi_ask.keymaps import resolve_keymaps
+    from pi_ask.keymaps.keymap import DEFAULT_DOCUMENT
+
+    resolution = resolve_keymaps(DEFAULT_DOCUMENT)
+    assert resolution.problems == ()
+    assert resolution.session_keymaps == DEFAULT_KEYMAPS
+    assert resolve_keymaps(None).session_keymaps == DEFAULT_KEYMAPS
+
+
+def test_the_default_config_file_holds_the_default_table() -> None:
+    import tomllib
+
+    from pi_ask.config.document import canonical_values
+    from pi_ask.config.migrations import migrate
+    from pi_ask.config.toml_text import default_text
+    from pi_ask.keymaps.keymap import DEFAULT_DOCUMENT
+
+    document = canonical_values(migrate(tomllib.loads(default_text())))
+    assert document.keymaps == DEFAULT_DOCUMENT

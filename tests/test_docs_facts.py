@@ -1,0 +1,98 @@
+"""What the README and docs state is checked against the code: values, commands, references."""
+
+from __future__ import annotations
+
+import inspect
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pi_ask.cli import build_parser
+from pi_ask.cli_help import root_epilog
+from pi_ask.config.keys import KEYS
+from pi_ask.config.store import SettingsStore
+from pi_ask.config.toml_text import literal
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
+README = (ROOT / "README.md").read_text("utf-8")
+CONFIGURATION = (DOCS / "configuration.md").read_text("utf-8")
+
+
+def _headings(text: str) -> set[str]:
+    return {match.strip() for match in re.findall(r"^#+ (.+)$", text, flags=re.MULTILINE)}
+
+
+def test_every_named_docs_section_exists() -> None:
+    """``contract.md "Some section"`` in the code names a heading that is there."""
+    found = 0
+    for source in sorted((ROOT / "pi_ask").rglob("*.py")):
+        text = source.read_text("utf-8")
+        for name, section in re.findall(r"\b(\w+)\.md\s+\"([^\"\n]+)\"", text):
+            doc = DOCS / f"{name}.md"
+            if doc.is_file():
+                found += 1
+                assert section in _headings(doc.read_text("utf-8")), (source, name, section)
+    assert found >= 2
+
+
+def test_every_setting_row_states_its_real_default() -> None:
+    rows = dict(re.findall(r"^\| `([\w.]+)` \| [^|]+ \| `([^`]*)` \|", CONFIGURATION, re.M))
+    for spec in KEYS:
+        assert rows.get(spec.key) == literal(spec.default), spec.key
+
+
+def test_the_watch_rate_the_docs_state_is_the_code_s() -> None:
+    said = re.search(r"`stat` of the one file (\w+) times a\s+second", CONFIGURATION)
+    assert said is not None
+    words = {"five": 5, "ten": 10, "twenty": 20}
+    interval = inspect.signature(SettingsStore.start_watching).parameters["interval"].default
+    assert words[said.group(1)] == round(1 / interval)
+
+
+def _commands() -> set[str]:
+    parser = build_parser()
+    (action,) = [a for a in parser._actions if a.dest == "==SUPPRESS==" and a.choices]
+    return set(action.choices)  # type: ignore[arg-type]
+
+
+def test_the_readme_lists_every_command_and_no_other() -> None:
+    table = README.split("## Faces and commands")[1].split("\n## ")[0]
+    named = set(re.findall(r"`pi-ask ([a-z]\w*)", table))
+    assert named == _commands()
+
+
+@pytest.mark.parametrize("variable", ["PI_ASK_CONFIG", "PI_ASK_STATE_DIR", "NO_COLOR"])
+def test_the_readme_and_the_help_name_each_variable(variable: str) -> None:
+    assert f"| `{variable}` |" in README
+    assert f"  {variable} " in root_epilog()
+
+
+def test_the_readme_states_the_real_linux_defaults(tmp_path: Path) -> None:
+    probe = (
+        "from pi_ask.config.paths import config_path, state_dir\n"
+        "print(config_path()); print(state_dir())\n"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PI_ASK_", "XDG_"))}
+    env["HOME"] = str(tmp_path)
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, env=env, check=True
+    )
+    config, state = (line.replace(str(tmp_path), "~") for line in done.stdout.splitlines())
+    assert f"`{Path(config).parent}/` on Linux" in README
+    assert f"`{state}/` on Linux" in README
+
+
+def test_the_readme_exit_statuses_are_the_apis() -> None:
+    from pi_ask import api
+
+    table = README.split("| exit status | meaning |")[1].split("\n\n")[0]
+    assert [int(n) for n in re.findall(r"^\| (\d+) \|", table, re.M)] == [
+        api.EXIT_OK,
+        api.EXIT_CANCELLED,
+        api.EXIT_INVALID,
+    ]
