@@ -213,7 +213,13 @@ def run_flow(
 
         with SignalAbort() as stop, _Deadline(timeout, stop.event) as deadline:
             result = run_rpc(
-                payload, stdin=sys.stdin, stdout=sys.stdout, stderr=sys.stderr, abort=stop.event
+                payload,
+                stdin=sys.stdin,
+                stdout=sys.stdout,
+                stderr=sys.stderr,
+                abort=stop.event,
+                answers=initial_answers,
+                on_commit=recorder.draft,
             )
         if stop.signum is not None:
             return result, 128 + stop.signum
