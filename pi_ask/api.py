@@ -185,6 +185,9 @@ def run_flow(
 
     recorder = AskRecorder.open(session)
     ask_id = recorder.start(loaded.params, payload_source_for(source), ask_id=ask_id)
+    settings = store.snapshot()
+    if timeout is None:
+        timeout = settings.routing.answer_timeout_s
     deadline_ms = _deadline_ms(timeout)
     face = _pick_face(ui, terminal_face(store))
     if face != "tui":
@@ -196,7 +199,7 @@ def run_flow(
             ask_id,
             store=store,
             recorder=recorder,
-            wait=wait,
+            wait=wait or settings.routing.no_terminal == "wait",
             timeout=timeout,
             initial_answers=initial_answers,
         )
@@ -210,7 +213,13 @@ def run_flow(
 
         with SignalAbort() as stop, _Deadline(timeout, stop.event) as deadline:
             result = run_rpc(
-                payload, stdin=sys.stdin, stdout=sys.stdout, stderr=sys.stderr, abort=stop.event
+                payload,
+                stdin=sys.stdin,
+                stdout=sys.stdout,
+                stderr=sys.stderr,
+                abort=stop.event,
+                answers=initial_answers,
+                on_commit=recorder.draft,
             )
         if stop.signum is not None:
             return result, 128 + stop.signum
@@ -256,6 +265,7 @@ def _run_elsewhere(
             ask_id,
             wait=wait,
             timeout_s=timeout,
+            tmux=store.snapshot().routing.tmux,
             hooks=hooks,
             initial_answers=initial_answers,
             store=store,

@@ -11,6 +11,7 @@ import argparse
 import contextlib
 import importlib
 import json
+import os
 import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -35,6 +36,11 @@ CONFIG_HELP = "Settings file to use (default: $PI_ASK_CONFIG, else the platform'
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
+    if argv is None and "_ARGCOMPLETE" in os.environ:
+        # A shell asks for completions (pi-ask completion): answer and exit.
+        from pi_ask.completion import complete
+
+        complete(build_parser())
     arguments = list(sys.argv[1:] if argv is None else argv)
     if arguments[:1] and arguments[0] in _RESULT_COMMANDS:
         from pi_ask.signal_latch import held_signal, hold_ending_signals
@@ -266,6 +272,22 @@ def _add_notify(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
     notify.set_defaults(handler=_run_notify)
 
 
+def _add_completion(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from pi_ask.completion import INSTALL, SHELLS
+
+    completion = subparsers.add_parser(
+        "completion",
+        help="Print the shell completion script for bash, zsh or fish",
+        description="Print a script that completes pi-ask's commands, options and files.",
+        epilog=INSTALL,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    completion.add_argument(
+        "shell", choices=SHELLS, metavar="SHELL", help="The shell: bash, zsh or fish"
+    )
+    completion.set_defaults(handler=_run_completion)
+
+
 _BUILT_IN: dict[str, Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None]] = {
     "ask": _add_ask,
     "demo": _add_demo,
@@ -273,6 +295,7 @@ _BUILT_IN: dict[str, Callable[[argparse._SubParsersAction[argparse.ArgumentParse
     "tool": _add_tool,
     "notify": _add_notify,
     "skill": _add_skill,
+    "completion": _add_completion,
 }
 """The commands of this module, in ``pi-ask --help`` order."""
 
@@ -354,6 +377,13 @@ def _run_tool(args: argparse.Namespace) -> int:
     from pi_ask.contract.tool import tool_definition
 
     _print_json(tool_definition(args.format), indent=2)
+    return 0
+
+
+def _run_completion(args: argparse.Namespace) -> int:
+    from pi_ask.completion import shell_script
+
+    sys.stdout.write(shell_script(args.shell))
     return 0
 
 

@@ -24,6 +24,7 @@ EXAMPLES = (
     ("pi-ask tool --format openai", "The tool definition for an OpenAI tool loop"),
     ("pi-ask skill --install ~/.claude/skills", "Teach a skill-aware agent to use pi-ask"),
     ("pi-ask resume --list", "List the asks nobody answered yet"),
+    ("pi-ask inbox", "Answer here the asks of agents that have no terminal"),
 )
 
 
@@ -57,6 +58,7 @@ def root_epilog() -> str:
             "ENVIRONMENT",
             f"  {CONFIG_ENV:<17} Settings file to use instead of the default one",
             f"  {STATE_ENV:<17} Folder for session logs and drafts",
+            f"  {'PI_ASK_RUNTIME_DIR':<17} Private folder of pending asks (pi-ask attach, inbox)",
             f"  {'NO_COLOR':<17} When set (to anything), draw without colour",
             "",
             "FILES",

@@ -39,6 +39,7 @@ LAYERS: dict[str, float] = {
     "pi_ask.api": 5,
     "pi_ask.cli_help": 5,
     "pi_ask.skill": 5,
+    "pi_ask.completion": 5,
     "pi_ask.cli": 6,
     "pi_ask.__main__": 7,
 }

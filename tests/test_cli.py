@@ -252,3 +252,19 @@ def test_a_terminal_face_without_a_terminal_returns_the_questions(
         done.stderr.strip()
         == "pi-ask: no terminal to draw on; the questions are returned unanswered"
     )
+
+
+def test_notify_without_a_terminal_claims_no_terminal_channel_sent(
+    env: dict[str, str], tmp_path: Path
+) -> None:
+    config = Path(env["PI_ASK_CONFIG"])
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text('[notifications]\nchannels = ["bell", "osc9", "osc777"]\n')
+    done = run("notify", "--test", env=env)  # a new session: no controlling terminal
+    assert done.stdout.splitlines() == [
+        "1. bell: unavailable: no terminal",
+        "2. osc9: unavailable: no terminal",
+        "3. osc777: unavailable: no terminal",
+        "nothing was sent: no channel is available here",
+    ]
+    assert done.returncode == 1

@@ -51,7 +51,7 @@ def decode(kind: Kind, raw: str) -> object:
         return True if word in _TRUE else False if word in _FALSE else _UNDECODED
     if kind in ("schema_version", "milliseconds", "retries"):
         return int(raw) if _is_digits(raw) else _UNDECODED
-    if kind == "seconds":
+    if kind in ("seconds", "deadline"):
         whole, point, fraction = raw.partition(".")
         plain = _is_digits(whole) and (not point or _is_digits(fraction))
         return float(raw) if plain else _UNDECODED

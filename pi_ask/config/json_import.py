@@ -55,7 +55,8 @@ def import_json(data: bytes | str) -> ImportedConfig:
         )
     for step in _STEPS[version - 1 :]:
         document = step(document)
-    return _to_toml(document)
+    # A flat keymaps table is the legacy shape whatever schemaVersion says: converted, not lost.
+    return _to_toml(_flat_keymaps_to_contexts(document))
 
 
 def _v1_to_v2(document: _Document) -> _Document:
@@ -68,7 +69,7 @@ def _v2_to_v3(document: _Document) -> _Document:
     return {**document, "notifications": {"enabled": True, "channels": ["bell"]}}
 
 
-def _v3_to_v4(document: _Document) -> _Document:
+def _flat_keymaps_to_contexts(document: _Document) -> _Document:
     keymaps = document.get("keymaps")
     if isinstance(keymaps, Mapping) and is_legacy_keymaps(keymaps):
         return {**document, "keymaps": convert_legacy_keymaps(keymaps)}
@@ -93,7 +94,7 @@ def _v4_to_v5(document: _Document) -> _Document:
 _STEPS: tuple[Callable[[_Document], _Document], ...] = (
     _v1_to_v2,
     _v2_to_v3,
-    _v3_to_v4,
+    _flat_keymaps_to_contexts,  # v3 to v4
     _v4_to_v5,
 )
 

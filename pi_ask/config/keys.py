@@ -30,10 +30,13 @@ Kind = Literal[
     "theme",
     "styles",
     "face",
+    "deadline",
+    "no_terminal",
+    "tmux",
 ]
 """How a setting's value is checked: the fast loader and the model agree on each kind."""
 
-SECTIONS = ("behaviour", "notifications", "keymaps", "answer", "mcp", "theme", "ui")
+SECTIONS = ("behaviour", "notifications", "keymaps", "answer", "mcp", "theme", "ui", "inbox")
 """The tables of the file, in file order."""
 
 CURRENT_SCHEMA_VERSION = 1
@@ -71,6 +74,11 @@ THEME_ROLES = (
 """The style roles a theme gives a look to, and ``[theme.styles]`` may override."""
 FACES = ("tui", "plain")
 """What ``--ui auto`` opens on a terminal: the full-screen TUI or the line-by-line face."""
+NO_TERMINAL_CHOICES = ("answer", "wait")
+"""``behaviour.no_terminal``: answer ``no_terminal`` at once, or wait for ``pi-ask attach``."""
+TMUX_MODES = ("popup", "window", "off")
+"""``inbox.tmux``: how an ask with no terminal opens inside tmux."""
+MAX_DEADLINE_S = 86400.0
 # One word of a prompt_toolkit style string: an attribute, or a colour (fg:/bg: optional).
 _STYLE_WORD = re.compile(
     r"(no)?(bold|italic|underline|reverse|hidden|blink|strike|dim)|noinherit|"
@@ -186,6 +194,21 @@ KEYS: tuple[SettingKey, ...] = (
         _BOOL,
     ),
     SettingKey(
+        "behaviour.answer_timeout_s",
+        "deadline",
+        0,
+        "Seconds an ask may wait for an answer before it ends with reason timeout; 0: no limit.",
+        f"a number of seconds from 0 (no limit) to {MAX_DEADLINE_S:g}",
+    ),
+    SettingKey(
+        "behaviour.no_terminal",
+        "no_terminal",
+        "answer",
+        '"answer": with no terminal, inbox or tmux, return "Needs user input" at once;\n'
+        '"wait": wait for `pi-ask attach` (as --wait does).',
+        '"answer" or "wait"',
+    ),
+    SettingKey(
         "notifications.enabled",
         "bool",
         True,
@@ -267,6 +290,13 @@ KEYS: tuple[SettingKey, ...] = (
         "tui",
         '"tui", or "plain" to ask line by line (screen readers); TERM=dumb always gets plain.',
         '"tui" or "plain"',
+    ),
+    SettingKey(
+        "inbox.tmux",
+        "tmux",
+        "popup",
+        'Inside tmux, an ask with no terminal opens in a "popup", a new "window", or "off".',
+        '"popup", "window" or "off"',
     ),
 )
 """Every non-keymap setting, in file order."""
@@ -390,6 +420,12 @@ def is_valid(kind: Kind, value: object) -> bool:
         return value in THEME_NAMES
     if kind == "face":
         return value in FACES
+    if kind == "deadline":
+        return _is_number(value) and 0 <= float(value) <= MAX_DEADLINE_S  # type: ignore[arg-type]
+    if kind == "no_terminal":
+        return value in NO_TERMINAL_CHOICES
+    if kind == "tmux":
+        return value in TMUX_MODES
     if kind == "styles":
         return is_styles(value)
     return isinstance(value, list) and bool(value) and all(is_channel(item) for item in value)

@@ -110,7 +110,13 @@ def _values(settings: Settings) -> Mapping[str, object]:
     answer = settings.answer
     return {
         "schema_version": settings.schema_version,
-        **{spec.key: getattr(behaviour, spec.name) for spec in KEYS if spec.section == "behaviour"},
+        **{
+            spec.key: getattr(behaviour, spec.name)
+            for spec in KEYS
+            if spec.section == "behaviour" and hasattr(behaviour, spec.name)
+        },
+        "behaviour.answer_timeout_s": settings.routing.answer_timeout_s or 0,
+        "behaviour.no_terminal": settings.routing.no_terminal,
         "notifications.enabled": notifications.enabled,
         "notifications.timeout_s": notifications.timeout_s,
         "notifications.channels": list(notifications.channels),
@@ -122,6 +128,7 @@ def _values(settings: Settings) -> Mapping[str, object]:
         "theme.name": settings.theme.name,
         "theme.styles": dict(settings.theme.styles),
         "ui.face": settings.ui.face,
+        "inbox.tmux": settings.routing.tmux,
     }
 
 

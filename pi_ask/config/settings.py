@@ -7,7 +7,7 @@ value came from (file, environment or default) or how it was checked.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Literal, cast
 
 from pi_ask.config.keys import DEFAULT_CHANNELS
@@ -126,6 +126,25 @@ class UiSettings:
     face: Face = "tui"
 
 
+NoTerminal = Literal["answer", "wait"]
+TmuxMode = Literal["popup", "window", "off"]
+
+
+@dataclass(frozen=True, slots=True)
+class RoutingSettings:
+    """Where an ask goes when it has no terminal of its own, and how long it may wait.
+
+    Attributes:
+        answer_timeout_s: ``behaviour.answer_timeout_s``; ``None`` (written 0) for no limit.
+        no_terminal: ``behaviour.no_terminal``: ``answer`` at once, or ``wait`` for an attach.
+        tmux: ``inbox.tmux``: ``popup``, ``window`` or ``off``.
+    """
+
+    answer_timeout_s: float | None = None
+    no_terminal: NoTerminal = "answer"
+    tmux: TmuxMode = "popup"
+
+
 @dataclass(frozen=True, slots=True)
 class McpSettings:
     """The ``[mcp]`` table (``pi-ask mcp``).
@@ -151,6 +170,7 @@ class Settings:
         mcp: ``pi-ask mcp`` settings.
         theme: The look of the TUI.
         ui: Which face ``--ui auto`` opens on a terminal.
+        routing: Where an ask with no terminal goes, and its deadline.
     """
 
     behaviour: Behaviour = field(default_factory=Behaviour)
@@ -161,6 +181,7 @@ class Settings:
     mcp: McpSettings = field(default_factory=McpSettings)
     theme: ThemeSettings = field(default_factory=ThemeSettings)
     ui: UiSettings = field(default_factory=UiSettings)
+    routing: RoutingSettings = field(default_factory=RoutingSettings)
 
 
 _CHANNELS = "notifications.channels"
@@ -178,7 +199,7 @@ def settings_from_values(values: Mapping[str, object], keymaps: Keymaps) -> Sett
     flags = {
         key.partition(".")[2]: bool(value)
         for key, value in values.items()
-        if key.startswith("behaviour.")
+        if key.startswith("behaviour.") and key.partition(".")[2] in _FLAGS
     }
     notifications = NotificationSettings(
         enabled=bool(values.get("notifications.enabled", True)),
@@ -203,9 +224,27 @@ def settings_from_values(values: Mapping[str, object], keymaps: Keymaps) -> Sett
         styles=tuple((role.replace("_", "-"), style) for role, style in styles.items()),
     )
     ui = UiSettings(face=cast(Face, values.get("ui.face", "tui")))
-    return Settings(
-        Behaviour(**flags), notifications, keymaps, answer, version, mcp, theme=theme, ui=ui
+    deadline = float(cast(float, values.get("behaviour.answer_timeout_s", 0)))
+    routing = RoutingSettings(
+        answer_timeout_s=deadline or None,
+        no_terminal=cast(NoTerminal, values.get("behaviour.no_terminal", "answer")),
+        tmux=cast(TmuxMode, values.get("inbox.tmux", "popup")),
     )
+    return Settings(
+        Behaviour(**flags),
+        notifications,
+        keymaps,
+        answer,
+        version,
+        mcp,
+        theme=theme,
+        ui=ui,
+        routing=routing,
+    )
+
+
+# The behaviour keys the engine reads; the others (deadline, no-terminal) are routing's.
+_FLAGS = frozenset(f.name for f in fields(Behaviour))
 
 
 def _channel(entry: object) -> ChannelEntry:

@@ -2,8 +2,14 @@
 
 Every write goes to a temporary file in the same folder, is flushed to disk, then renamed
 over the file (python-port.md §3), so a reader — or a crash — sees the old version or the
-new one. Writers hold ``config.toml.lock`` (``filelock``) while they read, change and write,
-so two processes saving at once both keep their change.
+new one. Writers hold a lock (``filelock``) while they read, change and write, so two
+processes saving at once both keep their change.
+
+The lock is keyed by the real path of the file written (a config reached through a symlink
+and through its target is one file, one lock) and kept in a folder of the user's own under
+``/tmp`` (``pi-ask-<uid>/locks``, 0700, checked like tmux checks its socket folder): not
+beside the user's file, where a stray ``config.toml.lock`` would be noise in a dotfiles
+repository, and not under ``PI_ASK_STATE_DIR``, which two writers may set differently.
 """
 
 from __future__ import annotations
@@ -13,12 +19,14 @@ import errno
 import glob
 import os
 import stat
+import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 LOCK_TIMEOUT_S = 10.0
 _NEW_FILE_MODE = 0o644
+_LOCKS_MODE = 0o700
 
 
 def target_of(path: Path) -> Path:
@@ -29,9 +37,57 @@ def target_of(path: Path) -> Path:
         return path
 
 
+def lock_path(path: Path) -> Path:
+    """Where the lock of the file ``path`` really is (symlinks followed) lives.
+
+    Raises:
+        OSError: The locks folder cannot be made, or is not safely ours.
+    """
+    import hashlib
+
+    real = os.path.realpath(path)
+    key = hashlib.sha256(os.fsencode(real)).hexdigest()[:32]
+    return locks_folder() / f"{key}.lock"
+
+
+def locks_folder() -> Path:
+    """The user's own folder for config locks: ``/tmp/pi-ask-<uid>/locks``, made 0700.
+
+    Raises:
+        PermissionError: The folder (or its parent) is a symlink, belongs to someone else,
+            or others may write to it: another user could then hold or swap our locks.
+    """
+    if sys.platform == "win32":  # pragma: no cover - one user per profile's temp folder
+        folder = Path(tempfile.gettempdir()) / "pi-ask-locks"
+        folder.mkdir(parents=True, exist_ok=True)
+        return folder
+    base = Path("/tmp") if os.path.isdir("/tmp") else Path(tempfile.gettempdir())
+    own = base / f"pi-ask-{os.getuid()}"
+    for folder in (own, own / "locks"):
+        with contextlib.suppress(FileExistsError):
+            folder.mkdir(mode=_LOCKS_MODE)
+        _check_private(folder)
+    return own / "locks"
+
+
+def _check_private(folder: Path) -> None:
+    info = os.lstat(folder)
+    if (
+        not stat.S_ISDIR(info.st_mode)
+        or info.st_uid != os.getuid()
+        or stat.S_IMODE(info.st_mode) & 0o077
+    ):
+        raise PermissionError(
+            errno.EACCES,
+            "the locks folder is not private to this user (a symlink, someone else's, or "
+            "open to others); remove it and save again",
+            str(folder),
+        )
+
+
 @contextlib.contextmanager
 def locked(path: Path) -> Iterator[None]:
-    """Hold the config's lock (``<file>.lock`` beside it), creating its folder if needed.
+    """Hold the lock of the file ``path`` really is, creating its folder if needed.
 
     Raises:
         OSError: The folder cannot be created or the lock not taken within 10 s.
@@ -40,26 +96,49 @@ def locked(path: Path) -> Iterator[None]:
     import filelock
 
     path.parent.mkdir(parents=True, exist_ok=True)
-    lock = filelock.FileLock(f"{path}.lock", timeout=LOCK_TIMEOUT_S)
+    where = lock_path(path)
+    lock = filelock.FileLock(where, timeout=LOCK_TIMEOUT_S)
     try:
         lock.acquire()
     except filelock.Timeout as err:
         raise TimeoutError(
-            errno.ETIMEDOUT, f"another process holds {path.name}.lock", f"{path}.lock"
+            errno.ETIMEDOUT, f"another process is saving {path.name} (lock {where})", str(where)
         ) from err
     try:
-        _remove_stale_temporaries(path)
+        _remove_stale_temporaries(target_of(path))
         yield
     finally:
         lock.release()
 
 
+def _temporary_prefix(path: Path) -> str:
+    # The writer's pid is in the name, so a cleanup can tell a live writer's file.
+    return f".{path.name}.{os.getpid()}."
+
+
 def _remove_stale_temporaries(path: Path) -> None:
-    # Writers hold the lock while their temporary file exists, so any found now was left by
-    # a writer that died (kill -9, power cut) and can go.
+    """Remove temporary files of ``path`` whose writer is gone (kill -9, power cut).
+
+    A writer outside our lock (an older pi-ask, another tool using the same naming) may be
+    writing one right now: only a file whose pid names no live process goes.
+    """
     for leftover in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
-        with contextlib.suppress(OSError):
-            leftover.unlink()
+        pid_text = leftover.name[len(path.name) + 2 :].split(".", 1)[0]
+        if pid_text.isdigit() and not _is_running(int(pid_text)):
+            with contextlib.suppress(OSError):
+                leftover.unlink()
+
+
+def _is_running(pid: int) -> bool:
+    if pid == os.getpid() or sys.platform == "win32":  # Windows' os.kill(pid, 0) is no probe
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # alive, but someone else's (EPERM)
+        return True
+    return True
 
 
 def check_writable(path: Path) -> None:
@@ -89,7 +168,9 @@ def write_atomic(path: Path, data: bytes) -> None:
         mode = stat.S_IMODE(path.stat().st_mode)
     except FileNotFoundError:
         mode = _NEW_FILE_MODE
-    handle, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    handle, temp_name = tempfile.mkstemp(
+        prefix=_temporary_prefix(path), suffix=".tmp", dir=path.parent
+    )
     try:
         with os.fdopen(handle, "wb") as temp:
             temp.write(data)

@@ -115,14 +115,17 @@ def run_dialog_flow(
     *,
     abort: AbortSignal | None = None,
     report: Callable[[str], None] | None = None,
+    on_commit: Callable[[AskState], None] | None = None,
 ) -> ToolResult:
     """Ask every question of ``state`` through ``port`` and return the tool result.
 
     Args:
-        state: a fresh flow state (``pi_ask.state.new_state``).
+        state: the flow state (``pi_ask.state.new_state``, with a draft's answers when the
+            ask is resumed: a dismissed card keeps its question's answer).
         port: the host's dialogs.
         abort: checked before and after every dialog; once set, the flow is cancelled.
         report: told in one line why a flow was cancelled by an unreadable answer.
+        on_commit: called with the state after every answered card (the draft hook).
 
     Returns:
         A submit result, or a cancelled one keeping the answers given so far.
@@ -135,7 +138,9 @@ def run_dialog_flow(
     signal = abort if abort is not None else _NeverAborted()
     try:
         for index in range(len(state.questions)):
-            state = _ask(state, index, port, signal)
+            before, state = state, _ask(state, index, port, signal)
+            if on_commit is not None and state.answers != before.answers:
+                on_commit(state)
     except _Cancelled:
         return build_result(apply(state, Abort(), Behaviour()))
     except InvalidResponse as err:
@@ -157,7 +162,7 @@ def _ask(state: AskState, index: int, port: DialogPort, signal: AbortSignal) -> 
     if signal.is_set():
         raise _Cancelled
     if choice is None:
-        return put_answer(state, question.id, Answer())
+        return state  # skipped: the question keeps what it had (nothing, or a draft's answer)
     chosen = dict(rows)
     if choice not in chosen:
         raise InvalidResponse(
@@ -172,6 +177,6 @@ def _ask(state: AskState, index: int, port: DialogPort, signal: AbortSignal) -> 
     if signal.is_set():
         raise _Cancelled
     if text is None:
-        return put_answer(state, question.id, Answer())
+        return state
     # Trimmed like every other save path (python-port.md §6 decision 5); blank = unanswered.
     return put_answer(state, question.id, save_custom_text(Answer(), text.strip(), True))

@@ -21,7 +21,8 @@ import json
 import queue
 import threading
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import TextIO
 
 from pi_ask.contract.payload import AskPayload
@@ -29,7 +30,7 @@ from pi_ask.contract.results import ToolResult
 from pi_ask.dialogs.flow import InvalidResponse, run_dialog_flow
 from pi_ask.dialogs.jsonl import MAX_LINE_BYTES, OverlongLine, read_lines, write_line
 from pi_ask.guarded_parse import load_json
-from pi_ask.state import new_state
+from pi_ask.state import Answer, AskState, new_state
 
 REQUEST = "extension_ui_request"
 RESPONSE = "extension_ui_response"
@@ -198,6 +199,8 @@ def run_rpc(
     stdout: TextIO,
     stderr: TextIO,
     abort: threading.Event | None = None,
+    answers: tuple[tuple[str, Answer], ...] = (),
+    on_commit: Callable[[AskState], None] | None = None,
 ) -> ToolResult:
     """Ask ``payload``'s questions as pi RPC dialogs and return the tool result.
 
@@ -209,6 +212,8 @@ def run_rpc(
         stdout: the request lines.
         stderr: notes about lines that were ignored and why a flow was cancelled.
         abort: set it to end the flow as cancelled (the host is not told, as in pi).
+        answers: answers to start from (a resumed draft); a dismissed card keeps them.
+        on_commit: called with the state after every answered card (the draft hook).
 
     Returns:
         A submit result, or a cancelled one (abort, end of stdin, an unreadable answer).
@@ -219,6 +224,9 @@ def run_rpc(
     """
     port = RpcDialogs(stdin=stdin, stdout=stdout, stderr=stderr, abort=abort)
     try:
-        return run_dialog_flow(new_state(payload), port, abort=port.aborted, report=port.note)
+        state = replace(new_state(payload), answers=answers) if answers else new_state(payload)
+        return run_dialog_flow(
+            state, port, abort=port.aborted, report=port.note, on_commit=on_commit
+        )
     finally:
         port.close()

@@ -130,6 +130,7 @@ def test_schema_describes_every_section(capsys: pytest.CaptureFixture[str], conf
         "mcp",
         "theme",
         "ui",
+        "inbox",
     }
     assert schema["$defs"]["Theme"]["properties"]["name"]["enum"] == [
         "dark",
@@ -139,6 +140,7 @@ def test_schema_describes_every_section(capsys: pytest.CaptureFixture[str], conf
         "auto",
     ]
     assert schema["$defs"]["Ui"]["properties"]["face"]["enum"] == ["tui", "plain"]
+    assert schema["$defs"]["Inbox"]["properties"]["tmux"]["enum"] == ["popup", "window", "off"]
     behaviour = schema["$defs"]["Behaviour"]["properties"]
     assert behaviour["show_footer_hints"] == {
         "default": True,

@@ -32,6 +32,9 @@ _RAW: dict[str, st.SearchStrategy[str]] = {
     "mcp_face": st.sampled_from(["auto", "elicitation", "terminal", "Terminal", "tty"]),
     "theme": st.sampled_from(["dark", "light", "high-contrast", "ansi", "Dark", "solarized"]),
     "face": st.sampled_from(["tui", "plain", "TUI", "rpc"]),
+    "deadline": st.sampled_from(["0", "30", "0.5", "86400", "86401", "-1", "1."]),
+    "no_terminal": st.sampled_from(["answer", "wait", "Wait", "hang"]),
+    "tmux": st.sampled_from(["popup", "window", "off", "Popup", "pane"]),
     "styles": st.sampled_from(
         [
             json.dumps({"accent": "#005f87 bold"}),
@@ -107,6 +110,9 @@ def test_each_setting_is_read_on_the_fast_path(spec: SettingKey) -> None:
         "mcp_face": "terminal",
         "theme": "light",
         "face": "plain",
+        "deadline": "90",
+        "no_terminal": "wait",
+        "tmux": "window",
         "styles": json.dumps({"accent": "bold"}),
         "models": json.dumps([{"provider": "ollama", "id": "llama"}]),
         "channels": json.dumps(["osc9"]),

@@ -97,6 +97,17 @@ def test_version_3_flat_keymaps_become_contexts() -> None:
     assert keymaps.keys("main", "toggle") == ("space",)
 
 
+@pytest.mark.parametrize("version", [4, 5])
+def test_flat_keymaps_of_a_later_version_become_contexts_too(version: int) -> None:
+    text, result = imported({"schemaVersion": version, "keymaps": {"cancel": "q"}})
+    assert result.problems == ()
+    keymaps = result.settings.keymaps
+    assert keymaps.keys("main", "cancel") == ("q",)
+    assert keymaps.keys("editor", "close") == ("q",)
+    assert keymaps.keys("note_editor", "close") == ("q",)
+    assert tomllib.loads(text)["keymaps"]["main"]["cancel"] == "q"
+
+
 def test_version_4_keeps_present_single_as_multi_and_adds_the_type_key() -> None:
     text, result = imported(
         {

@@ -41,6 +41,9 @@ _VALID: dict[str, st.SearchStrategy[object]] = {
     ),
     "theme": st.sampled_from(["dark", "light", "high-contrast", "ansi", "auto"]),
     "face": st.sampled_from(["tui", "plain"]),
+    "deadline": st.one_of(st.integers(0, 86400), st.floats(0, 86400)),
+    "no_terminal": st.sampled_from(["answer", "wait"]),
+    "tmux": st.sampled_from(["popup", "window", "off"]),
     "styles": st.dictionaries(
         st.sampled_from(["accent", "muted", "syntax_string", "selected-bg"]),
         st.sampled_from(["bold", "#005f87", "bg:ansiblue underline", "fg:#fff nobold"]),

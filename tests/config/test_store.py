@@ -120,10 +120,8 @@ def test_an_unparsable_file_loads_defaults_refuses_toggles_and_stays_untouched(
     assert not result.ok and result.error is not None
     assert "not valid TOML" in result.error and "nothing was written" in result.error
     assert config.read_bytes() == broken
-    assert sorted(path.name for path in config.parent.iterdir()) == [
-        "config.toml",
-        "config.toml.lock",
-    ]
+    # Nothing beside the file: no temporary, and the lock lives in the locks folder.
+    assert sorted(path.name for path in config.parent.iterdir()) == ["config.toml"]
 
 
 def test_reset_needs_two_requests_inside_two_seconds(config: Path) -> None:
@@ -245,9 +243,15 @@ def test_a_symlinked_config_is_written_through(tmp_path: Path) -> None:
     real.write_text("# managed by dotfiles\n")
     link = tmp_path / "config.toml"
     link.symlink_to(real)
-    SettingsStore(link).set("behaviour.show_footer_hints", False)
-    assert link.is_symlink()
+    saved = SettingsStore(link).set("behaviour.show_footer_hints", False)
+    assert saved.ok, saved.error
+    assert link.is_symlink() and link.resolve() == real
+    assert tomllib.loads(real.read_text()) == {"behaviour": {"show_footer_hints": False}}
     assert real.read_text().startswith("# managed by dotfiles\n")
+    assert SettingsStore(real).snapshot().behaviour.show_footer_hints is False
+    # Nothing written beside either name: no lock, no temporary file.
+    assert sorted(entry.name for entry in tmp_path.iterdir()) == ["config.toml", "dotfiles"]
+    assert [entry.name for entry in real.parent.iterdir()] == ["pi-ask.toml"]
 
 
 def test_open_store_is_cached_per_path_and_creates_only_when_asked(tmp_path: Path) -> None:

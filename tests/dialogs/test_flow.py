@@ -78,8 +78,10 @@ def payload(data: Mapping[str, object] = PAYLOAD, *, as_multi: bool = False) -> 
 class Script:
     """A host that answers each dialog with the next scripted reply and records what it saw.
 
-    A reply is a string, ``None`` (dismiss), an exception to raise, or ``"<abort>"`` which
-    sets the abort signal and then returns ``None`` as a real port does.
+    A reply is a string, ``None`` (dismiss), an exception to raise, ``"<abort>"`` which
+    sets the abort signal and then returns ``None`` as a real port does, or
+    ``("<late>", answer)``: the abort comes first and the answer right after it, as when a
+    host's answer crosses a signal.
     """
 
     replies: list[object]
@@ -101,6 +103,9 @@ class Script:
         if reply == "<abort>":
             self.abort.set()
             return None
+        if isinstance(reply, tuple) and reply[0] == "<late>":
+            self.abort.set()
+            return str(reply[1])
         assert reply is None or isinstance(reply, str)
         return reply
 
@@ -236,6 +241,10 @@ def test_a_port_that_reads_no_answer_cancels() -> None:
         (["<abort>"], {}),
         ([DB_OPTIONS[1], "Type something…", "<abort>"], {"db": ["sqlite"]}),
         ([DB_OPTIONS[1], FW_OPTIONS[0], "<abort>"], {"db": ["sqlite"], "fw": ["react"]}),
+        # An answer that arrives after the abort changes nothing.
+        ([("<late>", DB_OPTIONS[1])], {}),
+        ([DB_OPTIONS[1], ("<late>", FW_OPTIONS[0])], {"db": ["sqlite"]}),
+        ([DB_OPTIONS[1], "Type something…", ("<late>", "typed")], {"db": ["sqlite"]}),
     ],
 )
 def test_abort_cancels_with_the_answers_so_far(

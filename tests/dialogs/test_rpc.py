@@ -283,11 +283,19 @@ def test_an_abort_gives_up_the_open_dialog_and_late_answers_change_nothing() -> 
         abort.set()
         flow.join(10)
         assert not flow.is_alive()
+        before = box[0].to_json()
         late = {"type": "extension_ui_response", "id": first["id"], "value": "2. SQLite"}
         responses.write(json.dumps(late).encode() + b"\n")
+        responses.close()
+        # The reader reads the late line, then the end of input, and stops: only now has the
+        # late line certainly been seen.
+        for reader in [t for t in threading.enumerate() if t.name == "pi-ask rpc stdin"]:
+            reader.join(60)
+            assert not reader.is_alive()
         assert box[0].details.cancelled is True
         assert box[0].details.answers == {}
-    assert stderr.getvalue() == ""
+        assert box[0].to_json() == before
+    assert stderr.getvalue() == ""  # nothing noted about a line that came after the end
 
 
 def test_in_memory_streams_work_too() -> None:

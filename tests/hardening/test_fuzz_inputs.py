@@ -365,10 +365,15 @@ def check_store(store: SettingsStore) -> None:
     assert isinstance(store.snapshot().keymaps, type(DEFAULT_KEYMAPS))
     for problem in store.problems:
         assert isinstance(problem, ConfigProblem)
-        assert isinstance(problem.key, str) and isinstance(problem.message, str)
-        assert str(problem)
+        _check_problem(problem)
     notice = store.notice
-    assert notice is None or (isinstance(notice, Notice) and isinstance(notice.text, str))
+    # A notice exactly when there is a problem to tell: one line, naming the file.
+    assert (notice is None) == (not store.problems), (notice, store.problems)
+    if notice is not None:
+        assert isinstance(notice, Notice)
+        assert notice.kind in ("error", "warning")
+        assert notice.text.split(": ", 1)[0].endswith("config.toml"), notice.text
+        assert "\n" not in notice.text
     # The notice may hold characters of unknown key names as they are: the faces sanitize
     # it when they draw it (test_terminal_injection.py).
 
@@ -449,7 +454,19 @@ def test_setting_variables_never_break_loading(
 ) -> None:
     evaluation = evaluate(document, environ)
     assert isinstance(evaluation.settings, Settings)
-    assert all(isinstance(str(problem), str) for problem in evaluation.problems)
+    for problem in evaluation.problems:
+        _check_problem(problem)
+        if problem.key.startswith("PI_ASK_"):  # a variable's problem names a variable given
+            assert problem.key in environ, (problem, environ)
+    # Both loaders agree, with the variables as with the file alone.
+    assert evaluate(document, environ, thorough=True).settings == evaluation.settings
+
+
+def _check_problem(problem: ConfigProblem) -> None:
+    """A problem is one non-empty line, of a known severity."""
+    assert problem.message.strip(), problem
+    assert "\n" not in str(problem), problem
+    assert problem.severity in ("error", "warning"), problem
 
 
 # --- pi RPC streams -----------------------------------------------------------------------
@@ -806,8 +823,31 @@ def test_resumed_drafts_give_results_in_shape(log: tuple[AskPayload, list]) -> N
         restored, answers = restore(found[0].loaded, found[0].draft)
         state = new_state(restored.payload)
         state = type(state)(**{**_fields(state), "answers": answers})
-        check_result(build_result(state).to_json(), payload)
+        details = check_result(build_result(state).to_json(), payload)
         check_result(build_result(apply(state, Abort(), _behaviour())).to_json(), payload)
+        _check_resumed_answers(payload, entries[1]["answers"], details["answers"])  # type: ignore[arg-type]
+
+
+def _check_resumed_answers(
+    payload: AskPayload, drafted: dict[str, dict[str, object]], got: dict[str, dict[str, object]]
+) -> None:
+    """What resuming keeps: every drafted option that still exists is answered, none invented.
+
+    A draft naming at least one of a question's current options resumes with at least one of
+    them selected (a single question keeps one); the result holds no value that is neither
+    an option of the question nor the draft's own text.
+    """
+    for question in payload.questions:
+        answer = drafted.get(question.id, {})
+        offered = [option.value for option in question.options]
+        selected = answer.get("selected", [])
+        wanted = {item["value"] for item in selected if item["value"] in offered}  # type: ignore[index]
+        values = got.get(question.id, {}).get("values", [])
+        assert isinstance(values, list)
+        own = str(answer.get("customText", "")).strip()
+        assert all(value in offered or value == own for value in values), (values, answer)
+        if wanted:
+            assert wanted & set(values), (question.id, wanted, got.get(question.id))
 
 
 def _fields(state: object) -> dict[str, object]:
@@ -866,19 +906,8 @@ def test_a_resumed_draft_keeps_one_choice_on_a_single_question(tmp_path: Path) -
         "customSelected": True,
     }
     resumed = _resumed_answers(tmp_path, answer)
-    check_result(
-        {
-            "content": [{"type": "text", "text": "t"}],
-            "details": {
-                "cancelled": False,
-                "mode": "submit",
-                "questions": [
-                    {"id": "db", "label": "Q1", "prompt": "Which database?", "type": "single"}
-                ],
-                "answers": resumed,
-            },
-        }
-    )
+    # One choice: the option (the custom text stays in its editor, unselected).
+    assert resumed == {"db": {"values": ["pg"], "labels": ["Pg"], "indices": [1]}}
 
 
 def test_a_toml_date_where_a_flag_belongs_is_one_wrong_value() -> None:

@@ -197,3 +197,60 @@ def test_inside_tmux_a_popup_runs_the_flow(
         client.kill()
     result = json.loads((tmp_path / "popup.json").read_text(encoding="utf-8"))
     assert result["details"]["answers"]["db"]["values"] == ["sqlite"]
+
+
+def test_the_settings_can_wait_and_set_a_deadline(tmp_path: Path, env: dict[str, str]) -> None:
+    """``behaviour.no_terminal = "wait"`` waits (no "Needs user input" at once); then
+    ``behaviour.answer_timeout_s`` ends it with ``timeout``."""
+    payload = tmp_path / "q.json"
+    payload.write_text(json.dumps(PAYLOAD), encoding="utf-8")
+    done = subprocess.run(
+        [*pi_ask_command(), "ask", str(payload)],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        env={
+            **env,
+            "PI_ASK_BEHAVIOUR__NO_TERMINAL": "wait",
+            "PI_ASK_BEHAVIOUR__ANSWER_TIMEOUT_S": "0.5",
+        },
+        timeout=60,
+        check=False,
+        start_new_session=True,
+    )
+    assert done.returncode == 1
+    assert json.loads(done.stdout)["details"]["reason"] == "timeout"
+    assert "pi-ask attach" in done.stderr
+
+
+def test_tmux_off_in_the_settings_never_opens_a_popup(
+    tmux_server: tuple[str, dict[str, str]], tmp_path: Path
+) -> None:
+    name, tmux_env = tmux_server
+    client = Terminal(
+        ["tmux", "-L", name, "attach"],
+        stdout=tmp_path / "client.out",
+        env=tmux_env,
+        width=100,
+        height=30,
+        cwd=tmp_path,
+    )
+    try:
+        client.wait(lambda: bool(client.text().strip()), timeout=30)
+        payload = tmp_path / "q.json"
+        payload.write_text(json.dumps(PAYLOAD), encoding="utf-8")
+        done = subprocess.run(
+            [*pi_ask_command(), "ask", str(payload)],
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            env={**tmux_env, "PI_ASK_INBOX__TMUX": "off"},
+            timeout=60,
+            check=False,
+            start_new_session=True,
+        )
+    finally:
+        client.kill()
+    assert done.returncode == 1
+    assert json.loads(done.stdout)["details"]["reason"] == "no_terminal"
+    assert "Which database?" not in client.text()
