@@ -32,7 +32,8 @@ RUNS = 15
 
 @dataclass(frozen=True, slots=True)
 class FirstFrameWork:
-    """Medians over ``runs`` interleaved rounds, and the per-round ratios ask / floor."""
+    """Medians over ``runs`` interleaved rounds, and the per-round ratios ask / floor; and
+    ``pi-ask ask`` with a long session log (``history_*``), its ratio to ``ask`` per round."""
 
     runs: int
     floor_cpu_ms: float
@@ -43,6 +44,9 @@ class FirstFrameWork:
     calls_ratio: float
     floor_modules: int
     ask_modules: int
+    history_cpu_ms: float
+    history_cpu_ratio: float
+    history_calls: int
 
 
 def _run_once(
@@ -64,25 +68,39 @@ def _run_once(
 
 
 def measure_first_frame_work(
-    env: Mapping[str, str], payload: Path, out: Path, runs: int = RUNS
+    env: Mapping[str, str],
+    history_env: Mapping[str, str],
+    payload: Path,
+    out: Path,
+    runs: int = RUNS,
 ) -> FirstFrameWork:
-    """Run the floor and ``pi-ask ask payload`` under the harness, ``runs`` rounds each."""
+    """Run the floor, ``pi-ask ask payload`` and the same with ``history_env`` (a long
+    session log) under the harness, ``runs`` interleaved rounds each."""
     floor: list[dict[str, Any]] = []
     ask: list[dict[str, Any]] = []
-    _run_once("ask", [str(payload)], env, out)  # warm-up: disk cache, config file
+    history: list[dict[str, Any]] = []
+    launches = [
+        ("floor", [], env, floor),
+        ("ask", [str(payload)], env, ask),
+        ("ask", [str(payload)], history_env, history),
+    ]
+    for mode, args, launch_env, _ in launches:  # warm-up: disk cache, config file
+        _run_once(mode, args, launch_env, out)
     for round_number in range(runs):
-        pair = [("floor", [], floor), ("ask", [str(payload)], ask)]
-        for mode, args, into in pair if round_number % 2 else reversed(pair):
-            into.append(_run_once(mode, args, env, out))
+        shift = round_number % len(launches)
+        for mode, args, launch_env, into in [*launches[shift:], *launches[:shift]]:
+            into.append(_run_once(mode, args, launch_env, out))
 
     # Calls do not depend on the load: one counted run each.
     floor_calls = _run_once("floor", [], env, out, count=True)["calls"]
     ask_calls = _run_once("ask", [str(payload)], env, out, count=True)["calls"]
+    history_calls = _run_once("ask", [str(payload)], history_env, out, count=True)["calls"]
 
     def median(rows: list[dict[str, Any]], key: str) -> float:
         return float(statistics.median(row[key] for row in rows))
 
     cpu_ratios = [a["cpu_ms"] / f["cpu_ms"] for a, f in zip(ask, floor, strict=True)]
+    history_ratios = [h["cpu_ms"] / a["cpu_ms"] for h, a in zip(history, ask, strict=True)]
     return FirstFrameWork(
         runs=runs,
         floor_cpu_ms=round(median(floor, "cpu_ms"), 1),
@@ -93,6 +111,9 @@ def measure_first_frame_work(
         calls_ratio=round(ask_calls / floor_calls, 2),
         floor_modules=round(median(floor, "modules")),
         ask_modules=round(median(ask, "modules")),
+        history_cpu_ms=round(median(history, "cpu_ms"), 1),
+        history_cpu_ratio=round(statistics.median(history_ratios), 2),
+        history_calls=history_calls,
     )
 
 

@@ -439,6 +439,11 @@ def report(
                 ),
             ],
         ),
+        (
+            f"With the 26 MiB session log, `pi-ask ask` took {work.history_cpu_ms} CPU ms "
+            f"({work.history_cpu_ratio}x its fresh-state run, per round) and made "
+            f"{work.history_calls} Python calls ({work.ask_calls} with a fresh state)."
+        ),
         "## Keystroke to frame, in-process (ms), against prompt_toolkit drawing the same frames",
         _table(
             (
@@ -520,7 +525,10 @@ def main() -> int:
             keys = measure_keystrokes(workdir)
             resume_list = measure_resume_list(_pi_ask(), _env(workdir), workdir, readme_payload())
             work = measure_first_frame_work(
-                _env(workdir), workdir / "readme_payload.json", workdir / "work.json"
+                _env(workdir),
+                by_name["ask_history"].env,
+                workdir / "readme_payload.json",
+                workdir / "work.json",
             )
             reload = measure_reload(workdir, PAYLOAD_A.read_text(encoding="utf-8"))
             loaded = measure_loaded_modules(_env(workdir), PAYLOAD_A, workdir / "modules.json")
