@@ -77,6 +77,7 @@ if TYPE_CHECKING:
 
 OnCommit = Callable[[AskState], None]
 BELL = "\a"
+LIVE_NOTICE_S = 1.0
 COUNTDOWN_MARKS = (20, 10, 5)
 """Seconds before the deadline at which the plain face says how long is left."""
 ESCAPES = re.compile("[\x1b\x9b]")
@@ -100,6 +101,8 @@ class PlainFlow:
         tool_call_id: The ask's id; bridges then address the flow as ``tool:<id>``.
         deadline_ms: When the ask times out (epoch ms): the time left is said at 20, 10 and
             5 seconds, then the flow ends with reason ``timeout``.
+        live_notice: Asked about once a second; a new text is said as a notice (the inbox's
+            "2 more waiting").
     """
 
     def __init__(
@@ -114,8 +117,12 @@ class PlainFlow:
         source: str = "tool",
         tool_call_id: str | None = None,
         deadline_ms: int | None = None,
+        live_notice: Callable[[], str | None] | None = None,
     ) -> None:
         self._store = store
+        self._live_notice = live_notice
+        self._live_said: str | None = None
+        self._prompted = False
         self._deadline = deadline_ms / 1000 if deadline_ms is not None else None
         self._countdown_said: set[int] = set()
         self._source = source
@@ -161,10 +168,14 @@ class PlainFlow:
     def _ask(self) -> None:
         while not self.state.completed:
             self._show()
-            self._terminal.write(self._prompt())
+            if not self._prompted:
+                self._terminal.write(self._prompt())
+                self._prompted = True
             event = self._terminal.reader.read(self._abort, until=self._next_tick())
+            if not isinstance(event, TimedOut | Woken):
+                self._prompted = False  # a line was entered (or the flow ends): prompt anew
             if isinstance(event, TimedOut):
-                self._tick_deadline()
+                self._tick()
             elif isinstance(event, str):
                 self._reload_settings()
                 self._line(event)
@@ -180,19 +191,30 @@ class PlainFlow:
                 self._terminal.write("\n")
                 self._send(Abort())
 
-    # --- the deadline -------------------------------------------------------------------------
+    # --- the deadline and the live notice ------------------------------------------------------
 
     def _next_tick(self) -> float | None:
-        """When to look at the deadline next: a countdown mark not yet said, or the end."""
-        if self._deadline is None:
-            return None
-        # A mark already passed and not said yet comes at once (an ask resumed late).
-        marks = [self._deadline - s for s in COUNTDOWN_MARKS if s not in self._countdown_said]
-        return min([*marks, self._deadline])
+        """When to look again: a countdown mark not yet said, the deadline, the live notice."""
+        times = []
+        if self._deadline is not None:
+            # A mark already passed and not said yet comes at once (an ask resumed late).
+            times += [self._deadline - s for s in COUNTDOWN_MARKS if s not in self._countdown_said]
+            times.append(self._deadline)
+        if self._live_notice is not None:
+            times.append(time.time() + LIVE_NOTICE_S)
+        return min(times) if times else None
 
-    def _tick_deadline(self) -> None:
-        assert self._deadline is not None
-        left = self._deadline - time.time()
+    def _tick(self) -> None:
+        if self._live_notice is not None:
+            notice = self._live_notice()
+            if notice and notice != self._live_said:
+                self._say("", f"Notice: {sanitize_line(notice)}")
+            self._live_said = notice
+        if self._deadline is not None:
+            self._tick_deadline(self._deadline)
+
+    def _tick_deadline(self, deadline: float) -> None:
+        left = deadline - time.time()
         if left <= 0:
             self._terminal.write("\n")
             self._send(Abort(reason="timeout"))
@@ -257,6 +279,7 @@ class PlainFlow:
             write_terminal=self._ring,
             timeout_s=settings.timeout_s,
             enabled=settings.enabled,
+            bell_only=True,  # so "desktop" is not skipped for an OSC alert never sent
         )
 
     def _ring(self, text: str) -> None:
@@ -288,6 +311,7 @@ class PlainFlow:
     def _say(self, *lines: str) -> None:
         if lines:
             self._terminal.write("".join(line + "\n" for line in lines))
+            self._prompted = False
 
     # --- the engine ---------------------------------------------------------------------------
 
@@ -535,6 +559,7 @@ def run_plain_flow(
     source: str = "tool",
     tool_call_id: str | None = None,
     deadline_ms: int | None = None,
+    live_notice: Callable[[], str | None] | None = None,
 ) -> ToolResult:
     """Ask the questions of ``state`` line by line on the terminal and return the result.
 
@@ -549,6 +574,7 @@ def run_plain_flow(
         source: Who asked: ``tool``, ``answer``, ``ask:replay``... (for the event bus).
         tool_call_id: The ask's id; bridges then address the flow as ``tool:<id>``.
         deadline_ms: When the ask times out (epoch ms); it then ends with reason ``timeout``.
+        live_notice: Asked about once a second for a notice to say when it changes.
 
     Returns:
         The tool result, as the TUI would return it for the same answers.
@@ -568,6 +594,7 @@ def run_plain_flow(
         source=source,
         tool_call_id=tool_call_id,
         deadline_ms=deadline_ms,
+        live_notice=live_notice,
     )
     return build_result(flow.state)
 
@@ -583,6 +610,7 @@ def _run_to_end(
     source: str = "tool",
     tool_call_id: str | None = None,
     deadline_ms: int | None = None,
+    live_notice: Callable[[], str | None] | None = None,
 ) -> PlainFlow:
     from pi_ask.plain.terminal import signals_to
 
@@ -598,6 +626,7 @@ def _run_to_end(
             source=source,
             tool_call_id=tool_call_id,
             deadline_ms=deadline_ms,
+            live_notice=live_notice,
         )
         with signals_to(line_terminal.reader):
             result = flow.run()
