@@ -37,8 +37,6 @@ from pi_ask.plain.terminal import (
     open_line_terminal,
 )
 from pi_ask.state import (
-    DISMISS_NOTICE,
-    TYPE_CHANGE_CONFIRM_NOTICE,
     Abort,
     AskState,
     BehaviourChanged,
@@ -82,29 +80,6 @@ BELL = "\a"
 COUNTDOWN_MARKS = (20, 10, 5)
 """Seconds before the deadline at which the plain face says how long is left."""
 ESCAPES = re.compile("[\x1b\x9b]")
-
-HELP = """\
-How to answer:
-  a number (2) chooses that option; a list (1,3) chooses several on a multiple-choice question
-  any other line is your own answer; start it with \\ to begin it with / or a digit
-  an empty line keeps the answer as it is and goes to the next question
-Commands:
-  /note N text   write a note on option N (/note N alone removes it)
-  /qnote text    write a note on the question (/qnote alone removes it)
-  /back          go to the previous question
-  /review        go to the review
-  /skip          leave this question unanswered and go on
-  /type          switch the question between one answer and several
-  /preview N     show all of option N's preview
-  /cancel        cancel the ask (Ctrl+C too); with answers given, asked twice
-  /help          this help
-End of input (Ctrl+D) ends the ask without an answer; it can be resumed later."""
-
-# What the engine's notices say about keys, in the plain face's words.
-_NOTICE_HINTS = {
-    DISMISS_NOTICE: " (Ctrl+C or /cancel again discards them.)",
-    TYPE_CHANGE_CONFIRM_NOTICE: " (Type /type again.)",
-}
 
 
 class _Problem(Exception):
@@ -296,7 +271,7 @@ class PlainFlow:
         """Print the question or the review when it changed, and any new notice."""
         notice = footer_notice(self.state)
         if notice is not None and notice != self._said_notice:
-            self._say(f"Notice: {sanitize_line(notice)}{_NOTICE_HINTS.get(notice, '')}")
+            self._say(f"Notice: {sanitize_line(notice)}{render.NOTICE_HINTS.get(notice, '')}")
         self._said_notice = notice
         if self.state.completed:
             return
@@ -491,7 +466,7 @@ class PlainFlow:
     def _command(self, typed: Slash) -> None:
         name, rest = typed.name, typed.rest
         if name == "help":
-            self._say(HELP)
+            self._say(render.HELP)
         elif name == "cancel":
             self._send(Cancel())
         elif name == "review":

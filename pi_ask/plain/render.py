@@ -12,7 +12,9 @@ from dataclasses import replace
 
 from pi_ask.contract.payload import Option, Question
 from pi_ask.state import (
+    DISMISS_NOTICE,
     REVIEW_ACTIONS,
+    TYPE_CHANGE_CONFIRM_NOTICE,
     AskState,
     ReviewEntry,
     Row,
@@ -30,6 +32,29 @@ QUESTION_PROMPT = "answer> "
 TEXT_PROMPT = "your answer> "
 REVIEW_PROMPT = "review> "
 
+HELP = """\
+How to answer:
+  a number (2) chooses that option; a list (1,3) chooses several on a multiple-choice question
+  any other line is your own answer; start it with \\ to begin it with / or a digit
+  an empty line keeps the answer as it is and goes to the next question
+Commands:
+  /note N text   write a note on option N (/note N alone removes it)
+  /qnote text    write a note on the question (/qnote alone removes it)
+  /back          go to the previous question
+  /review        go to the review
+  /skip          leave this question unanswered and go on
+  /type          switch the question between one answer and several
+  /preview N     show all of option N's preview
+  /cancel        cancel the ask (Ctrl+C too); with answers given, asked twice
+  /help          this help
+End of input (Ctrl+D) ends the ask without an answer; it can be resumed later."""
+
+# What the engine's notices say about keys, in the plain face's words.
+NOTICE_HINTS = {
+    DISMISS_NOTICE: " (Ctrl+C or /cancel again discards them.)",
+    TYPE_CHANGE_CONFIRM_NOTICE: " (Type /type again.)",
+}
+
 _INDENT = "     "
 ELABORATE = REVIEW_ACTIONS.index("Elaborate")
 _KIND = {
@@ -41,6 +66,13 @@ _KIND = {
 
 def _block(text: str, indent: str) -> list[str]:
     return [indent + line for line in sanitize_block(text).split("\n")]
+
+
+def _labelled(label: str, text: str, indent: str = "") -> list[str]:
+    """``label`` then a multi-line text, its later lines indented under its first."""
+    first, *rest = sanitize_block(text).split("\n")
+    under = indent + " " * len(label)
+    return [indent + label + first, *(under + line for line in rest)]
 
 
 def title_lines(state: AskState) -> list[str]:
@@ -62,7 +94,7 @@ def question_lines(state: AskState, index: int) -> list[str]:
     for row in question_rows(question):
         lines += _row_lines(state, question, row)
     if answer is not None and answer.note:
-        lines += _block(answer.note, "Question note: ")
+        lines += _labelled("Question note: ", answer.note)
     lines.append(how_to_answer(question))
     return lines
 
@@ -109,7 +141,7 @@ def _row_lines(state: AskState, question: Question, row: Row) -> list[str]:
         lines += preview_lines(option, row.number or 0, PREVIEW_LINES)
     note = answer.option_note(option.value) if answer is not None else None
     if note:
-        lines += _block(note, _INDENT + "Note: ")
+        lines += _labelled("Note: ", note, _INDENT)
     return lines
 
 

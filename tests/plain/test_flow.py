@@ -9,9 +9,10 @@ from __future__ import annotations
 import re
 import threading
 import time
+from dataclasses import replace
 
 from pi_ask.plain import PlainFlow
-from pi_ask.state import is_draft_change
+from pi_ask.state import Answer, Selection, is_draft_change
 
 from .conftest import PAYLOAD_A, state_of
 
@@ -303,3 +304,10 @@ def test_a_bridge_on_another_thread_answers_a_plain_flow(store, open_pipe) -> No
     assert flow.flow_id == "tool:call-9"
     assert seen["reply"] == {"version": 1, "requestId": "r1", "flowId": "tool:call-9", "ok": True}
     assert "completed" in seen
+
+
+def test_a_note_of_several_lines_stays_under_its_label(answer) -> None:
+    state = state_of(PAYLOAD_A.read_text())
+    resumed = Answer(selected=(Selection("go", "Go", 2),), note="first\nsecond")
+    run = answer(replace(state, answers=(("lang", resumed),)))
+    assert "Question note: first\n               second\n" in run.output
