@@ -16,6 +16,7 @@ from pi_ask.config.settings import (
     ModelEntry,
     NotificationSettings,
     Settings,
+    TableEntry,
     ThemeSettings,
     UiSettings,
 )
@@ -44,6 +45,7 @@ __all__ = [
     "SettingKey",
     "Settings",
     "SettingsStore",
+    "TableEntry",
     "ThemeSettings",
     "ToggleRow",
     "UiSettings",

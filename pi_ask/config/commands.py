@@ -150,14 +150,15 @@ def _run_validate(args: argparse.Namespace) -> int:
 def _apprise_problems(report: FileReport) -> tuple[ConfigProblem, ...]:
     """Ask apprise about each URL channel (python-port.md §10): slow, so only here."""
     from pi_ask.config.problems import ConfigProblem, describe
-    from pi_ask.notifications.channels.apprise_url import describe_apprise_url_problem
+    from pi_ask.notifications.channels.apprise_channels import describe_apprise_url_problem
 
     found: list[ConfigProblem] = []
     for channel in report.evaluation.settings.notifications.channels:
-        if isinstance(channel, str) and "://" in channel:
-            problem = describe_apprise_url_problem(channel)
+        url = channel.get("url") if not isinstance(channel, str) else channel
+        if isinstance(url, str) and "://" in url:
+            problem = describe_apprise_url_problem(url)
             if problem is not None:
-                message = f"{describe(channel)}: {problem}; it will fail when used"
+                message = f"{describe(url)}: {problem}; it will fail when used"
                 found.append(ConfigProblem("notifications.channels", message, "warning"))
     return tuple(found)
 

@@ -49,9 +49,9 @@ def decode(kind: Kind, raw: str) -> object:
     if kind == "bool":
         word = raw.lower()
         return True if word in _TRUE else False if word in _FALSE else _UNDECODED
-    if kind in ("schema_version", "milliseconds", "retries"):
+    if kind in ("schema_version", "milliseconds", "retries", "reminders"):
         return int(raw) if _is_digits(raw) else _UNDECODED
-    if kind in ("seconds", "deadline"):
+    if kind in ("seconds", "interval", "deadline"):
         whole, point, fraction = raw.partition(".")
         plain = _is_digits(whole) and (not point or _is_digits(fraction))
         return float(raw) if plain else _UNDECODED

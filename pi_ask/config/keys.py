@@ -21,6 +21,8 @@ Kind = Literal[
     "bool",
     "schema_version",
     "seconds",
+    "interval",
+    "reminders",
     "milliseconds",
     "retries",
     "extractor",
@@ -44,10 +46,14 @@ CURRENT_SCHEMA_VERSION = 1
 
 MAX_RETRIES = 3
 MAX_TIMEOUT_S = 600.0
+MAX_INTERVAL_S = 86400.0
+MAX_REMINDERS = 10
 EXTRACTORS = ("auto", "offline", "model")
 CHANNEL_NAMES = ("terminal", "desktop", "bell", "osc9", "osc777", "osc99")
 """The named notification channels: the one registry (``pi_ask.notifications`` builds a
 channel for each, the config checks and the schema take their names from here)."""
+CHANNEL_WHEN = ("always", "unfocused")
+"""A channel table's ``when``: always, or only while the terminal does not have focus."""
 DEFAULT_CHANNELS = ("terminal", "desktop")
 """``notifications.channels`` when the file leaves it out or holds no valid entry."""
 ENV_PREFIX = "PI_ASK_"
@@ -223,14 +229,29 @@ KEYS: tuple[SettingKey, ...] = (
         f"a number of seconds above 0 and at most {MAX_TIMEOUT_S:g}",
     ),
     SettingKey(
+        "notifications.remind_after_s",
+        "interval",
+        300,
+        "While an ask still waits, remind after this many seconds (again after as many).",
+        f"a number of seconds above 0 and at most {MAX_INTERVAL_S:g}",
+    ),
+    SettingKey(
+        "notifications.remind_times",
+        "reminders",
+        1,
+        "How many reminders at most; 0: none. Any key you press stops them.",
+        f"a whole number from 0 to {MAX_REMINDERS}",
+    ),
+    SettingKey(
         "notifications.channels",
         "channels",
         list(DEFAULT_CHANNELS),
         '"terminal" (the terminal\'s own alert), "desktop" (a native desktop notification),\n'
         '"bell", "osc9", "osc777", "osc99", any apprise URL ("ntfys://topic", ...),\n'
-        'or { type = "command", command = "..." }; run in this order, best effort.',
+        '{ type = "command", command = "..." }, { type = "apprise", config = "...", tags = [] };\n'
+        'any entry as a table may add when = "unfocused". Run in this order, best effort.',
         "a list of " + ", ".join(f'"{name}"' for name in CHANNEL_NAMES) + ", apprise URLs and "
-        '{ type = "command", command = "..." } tables',
+        'channel tables ({ type = "command" | "apprise" | <name>, ... })',
     ),
     SettingKey(
         "answer.extractor",
@@ -406,6 +427,10 @@ def is_valid(kind: Kind, value: object) -> bool:
         return type(value) is int and 1 <= value <= CURRENT_SCHEMA_VERSION
     if kind == "seconds":
         return _is_number(value) and 0 < float(value) <= MAX_TIMEOUT_S  # type: ignore[arg-type]
+    if kind == "interval":
+        return _is_number(value) and 0 < float(value) <= MAX_INTERVAL_S  # type: ignore[arg-type]
+    if kind == "reminders":
+        return type(value) is int and 0 <= value <= MAX_REMINDERS
     if kind == "milliseconds":
         return type(value) is int and value > 0
     if kind == "retries":
@@ -456,12 +481,29 @@ def is_model_entry(value: object) -> bool:
 
 
 def is_channel(value: object) -> bool:
-    """A terminal channel name, an apprise URL, or a ``{ type = "command", command }`` table."""
+    """A channel name, an apprise URL, or a channel table (``is_channel_table``)."""
     if isinstance(value, str):
         return is_channel_name(value) or is_channel_url(value)
-    if not isinstance(value, Mapping) or set(value) - {"type", "command"}:
+    return isinstance(value, Mapping) and is_channel_table(value)
+
+
+def is_channel_table(value: Mapping[object, object]) -> bool:
+    """``{ type = "command", command }``, ``{ type = "apprise", url | config, tags? }`` or
+    ``{ type = "<name>" }``, each with an optional ``when = "always" | "unfocused"``."""
+    kind = value.get("type")
+    if value.get("when", "always") not in CHANNEL_WHEN:
         return False
-    return value.get("type") == "command" and _is_text(value.get("command"))
+    if kind == "command":
+        return not set(value) - {"type", "when", "command"} and _is_text(value.get("command"))
+    if kind == "apprise":
+        if set(value) - {"type", "when", "url", "config", "tags"}:
+            return False
+        url, config, tags = value.get("url"), value.get("config"), value.get("tags", [])
+        tags_ok = isinstance(tags, list) and all(_is_text(tag) for tag in tags)
+        if url is not None:
+            return config is None and not tags and isinstance(url, str) and is_channel_url(url)
+        return _is_text(config) and tags_ok
+    return not set(value) - {"type", "when"} and isinstance(kind, str) and is_channel_name(kind)
 
 
 def is_channel_name(value: str) -> bool:

@@ -21,10 +21,13 @@ from pydantic import (
     AfterValidator,
     BaseModel,
     ConfigDict,
+    Discriminator,
     Field,
+    Tag,
     TypeAdapter,
     ValidationError,
     WithJsonSchema,
+    model_validator,
 )
 from pydantic import create_model as _create_model
 from pydantic_settings import BaseSettings, EnvSettingsSource, SettingsConfigDict
@@ -32,12 +35,15 @@ from pydantic_settings.exceptions import SettingsError
 
 from pi_ask.config.keys import (
     CHANNEL_NAMES,
+    CHANNEL_WHEN,
     CURRENT_SCHEMA_VERSION,
     ENV_PREFIX,
     EXTRACTORS,
     FACES,
     KEYS,
     MAX_DEADLINE_S,
+    MAX_INTERVAL_S,
+    MAX_REMINDERS,
     MAX_RETRIES,
     MAX_TIMEOUT_S,
     MCP_FACES,
@@ -72,6 +78,12 @@ class ExtractionModel(BaseModel):
     ] = None
 
 
+When = Annotated[
+    Literal[CHANNEL_WHEN],  # type: ignore[valid-type]  # keys.py's names, one list
+    Field(description='"unfocused": only while the terminal does not have focus.'),
+]
+
+
 class CommandChannel(BaseModel):
     """A ``{ type = "command", command = "..." }`` notification channel."""
 
@@ -79,6 +91,43 @@ class CommandChannel(BaseModel):
 
     type: Literal["command"]
     command: Annotated[str, Field(pattern=r"\S", description="Shell command to run.")]
+    when: When | None = None
+
+
+class AppriseTable(BaseModel):
+    """``{ type = "apprise", url = "..." }`` or ``{ type = "apprise", config = "...", tags }``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    type: Literal["apprise"]
+    url: Annotated[
+        str | None, Field(pattern=r"^\s*[A-Za-z0-9]{1,32}://", description="An apprise URL.")
+    ] = None
+    config: Annotated[
+        str | None, Field(pattern=r"\S", description="An apprise config file (YAML or text).")
+    ] = None
+    tags: Annotated[
+        list[Annotated[str, Field(pattern=r"\S")]] | None,
+        Field(description="Notify the config's services with any of these tags."),
+    ] = None
+    when: When | None = None
+
+    @model_validator(mode="after")
+    def _one_source(self) -> AppriseTable:
+        if (self.url is None) == (self.config is None):
+            raise ValueError('needs url = "..." or config = "...", not both')
+        if self.url is not None and self.tags:
+            raise ValueError("tags apply to an apprise config file only")
+        return self
+
+
+class NamedChannelTable(BaseModel):
+    """``{ type = "<name>", when = "unfocused" }``: a named channel with options."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    type: Literal[CHANNEL_NAMES]  # type: ignore[valid-type]  # the registry's names
+    when: When | None = None
 
 
 def _check_channel_name(value: str) -> str:
@@ -102,8 +151,25 @@ ChannelName = Annotated[
     ),
 ]
 CHANNEL_EXPECTED = (
-    'expected a channel name, an apprise URL or a { type = "command", command = "..." } table'
+    'expected a channel name, an apprise URL or a { type = "command" | "apprise" | "<name>", '
+    "... } table"
 )
+
+
+def _table_kind(value: object) -> str:
+    kind = value.get("type") if isinstance(value, Mapping) else getattr(value, "type", None)
+    # The tags are capitalised: ``_reason`` leaves such member names out of its messages.
+    return {"command": "Command", "apprise": "Apprise"}.get(str(kind), "Named")
+
+
+# One table type per ``type`` value, so a bad table's reason names its own fields.
+ChannelTable = Annotated[
+    Annotated[CommandChannel, Tag("Command")]
+    | Annotated[AppriseTable, Tag("Apprise")]
+    | Annotated[NamedChannelTable, Tag("Named")],
+    Discriminator(_table_kind),
+]
+Channel = ChannelName | ChannelTable
 
 
 def _check_styles(value: dict[str, str]) -> dict[str, str]:
@@ -116,7 +182,6 @@ def _check_styles(value: dict[str, str]) -> dict[str, str]:
     )
 
 
-Channel = ChannelName | CommandChannel
 # The schema's key-id pattern only guides editors; the keymaps check is the judge.
 KeyId = Annotated[
     str, WithJsonSchema({"type": "string", "pattern": key_id_pattern(), "description": "A key id."})
@@ -127,6 +192,8 @@ _TYPES: dict[Kind, Any] = {
     "bool": bool,
     "schema_version": Annotated[int, Field(ge=1, le=CURRENT_SCHEMA_VERSION)],
     "seconds": Annotated[float, Field(gt=0, le=MAX_TIMEOUT_S, allow_inf_nan=False)],
+    "interval": Annotated[float, Field(gt=0, le=MAX_INTERVAL_S, allow_inf_nan=False)],
+    "reminders": Annotated[int, Field(ge=0, le=MAX_REMINDERS)],
     "milliseconds": Annotated[int, Field(gt=0)],
     "retries": Annotated[int, Field(ge=0, le=MAX_RETRIES)],
     "extractor": Literal[EXTRACTORS],
@@ -236,7 +303,7 @@ def check_entry(kind: Kind, value: object, *, strict: bool) -> tuple[object, str
 
 @cache
 def _channel_adapter(named: bool) -> TypeAdapter[Any]:
-    return TypeAdapter(ChannelName if named else CommandChannel)
+    return TypeAdapter(ChannelName if named else ChannelTable)
 
 
 class _GuardedEnvSource(EnvSettingsSource):

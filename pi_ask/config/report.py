@@ -120,6 +120,8 @@ def _values(settings: Settings) -> Mapping[str, object]:
         "notifications.enabled": notifications.enabled,
         "notifications.timeout_s": notifications.timeout_s,
         "notifications.channels": list(notifications.channels),
+        "notifications.remind_after_s": notifications.remind_after_s,
+        "notifications.remind_times": notifications.remind_times,
         "answer.extractor": answer.extractor,
         "answer.extraction_models": [_model(entry) for entry in answer.extraction_models],
         "answer.extraction_timeout_ms": answer.extraction_timeout_ms,

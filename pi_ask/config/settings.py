@@ -44,8 +44,39 @@ class CommandEntry(Mapping[str, str]):
         return 2
 
 
-ChannelEntry = str | CommandEntry
-"""One valid channel entry: a channel name (``"terminal"``, ...), an apprise URL, a command."""
+@dataclass(frozen=True, slots=True)
+class TableEntry(Mapping[str, object]):
+    """Any other channel table (``{ type = "apprise", config = "...", tags = [...] }``,
+    ``{ type = "desktop", when = "unfocused" }``), as plain read-only data; lists are tuples,
+    so it stays hashable."""
+
+    items_: tuple[tuple[str, object], ...]
+
+    @classmethod
+    def of(cls, table: Mapping[object, object]) -> TableEntry:
+        """A read-only copy of ``table``."""
+        return cls(
+            tuple(
+                (str(key), tuple(value) if isinstance(value, list) else value)
+                for key, value in table.items()
+            )
+        )
+
+    def __getitem__(self, key: str) -> object:
+        for name, value in self.items_:
+            if name == key:
+                return value
+        raise KeyError(key)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(name for name, _ in self.items_)
+
+    def __len__(self) -> int:
+        return len(self.items_)
+
+
+ChannelEntry = str | CommandEntry | TableEntry
+"""One valid channel entry: a channel name (``"terminal"``, ...), an apprise URL, a table."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,11 +88,15 @@ class NotificationSettings:
         timeout_s: Seconds each channel may take.
         channels: The valid channel entries in configured order (never empty); turn them into
             channels with ``pi_ask.notifications.parse_channels``.
+        remind_after_s: Seconds an ask waits before (each) reminder.
+        remind_times: How many reminders at most (0: none); a key press stops them.
     """
 
     enabled: bool = True
     timeout_s: float = 5.0
     channels: tuple[ChannelEntry, ...] = DEFAULT_CHANNELS
+    remind_after_s: float = 300.0
+    remind_times: int = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,6 +240,8 @@ def settings_from_values(values: Mapping[str, object], keymaps: Keymaps) -> Sett
         enabled=bool(values.get("notifications.enabled", True)),
         timeout_s=float(cast(float, values.get("notifications.timeout_s", 5.0))),
         channels=tuple(map(_channel, cast(list[object], values.get(_CHANNELS, DEFAULT_CHANNELS)))),
+        remind_after_s=float(cast(float, values.get("notifications.remind_after_s", 300.0))),
+        remind_times=cast(int, values.get("notifications.remind_times", 1)),
     )
     defaults = AnswerSettings()
     models = cast("list[Mapping[str, str]] | None", values.get("answer.extraction_models"))
@@ -249,7 +286,9 @@ _FLAGS = frozenset(f.name for f in fields(Behaviour))
 
 def _channel(entry: object) -> ChannelEntry:
     if isinstance(entry, Mapping):
-        return CommandEntry(str(entry["command"]))
+        if entry.get("type") == "command" and set(entry) == {"type", "command"}:
+            return CommandEntry(str(entry["command"]))
+        return TableEntry.of(entry)
     return str(entry)
 
 

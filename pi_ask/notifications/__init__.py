@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from pi_ask.notifications.channel_list import DEFAULT_CHANNELS, parse_channels
     from pi_ask.notifications.channels import (
         AppriseChannel,
+        AppriseConfigChannel,
         BellChannel,
         CommandChannel,
         DesktopChannel,
@@ -60,6 +61,7 @@ if TYPE_CHECKING:
         MESSAGE_LIMIT,
         TITLE,
         given_label,
+        reminder_message,
         subject_for,
         waiting_message,
     )
@@ -76,6 +78,7 @@ _HOMES = {
     "DEFAULT_CHANNELS": "channel_list",
     "parse_channels": "channel_list",
     "AppriseChannel": "channels",
+    "AppriseConfigChannel": "channels",
     "BellChannel": "channels",
     "CommandChannel": "channels",
     "DesktopChannel": "channels",
@@ -95,6 +98,7 @@ _HOMES = {
     "TITLE": "message",
     "subject_for": "message",
     "given_label": "message",
+    "reminder_message": "message",
     "waiting_message": "message",
     "run_test": "probe",
 }
@@ -105,6 +109,7 @@ __all__ = [
     "MESSAGE_LIMIT",
     "TITLE",
     "AppriseChannel",
+    "AppriseConfigChannel",
     "Attempt",
     "AttemptStatus",
     "BellChannel",
@@ -127,6 +132,7 @@ __all__ = [
     "given_label",
     "is_apprise_url",
     "parse_channels",
+    "reminder_message",
     "run_test",
     "subject_for",
     "waiting_message",

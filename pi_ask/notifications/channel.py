@@ -96,12 +96,32 @@ class SendContext:
         reached_desktop: Shared by the channels of one dispatch: set by a terminal channel
             whose sequence asks the terminal for a desktop notification, so ``desktop``
             does not show a second one.
+        focused: Whether the terminal has focus now: True, False, or None when it never
+            said (no focus reports).
+        bell_only: The terminal takes no escape sequences (the plain face): the terminal
+            channels ring the bell instead of writing OSC alerts.
     """
 
     write_terminal: Callable[[str], None] | None
     timeout_s: float
     cancel_scope: CancelScope
     reached_desktop: threading.Event = field(default_factory=threading.Event)
+    focused: Callable[[], bool | None] = lambda: None
+    bell_only: bool = False
+
+    def alert(self, sequence: str, what: str) -> str:
+        """Write an OSC alert (``what``: ``osc9``...), or the bell where only a bell goes.
+
+        Returns:
+            The detail for the report: empty, or that a bell was rung instead.
+        """
+        write = self.terminal()
+        if self.bell_only:
+            write("\x07")
+            return f"bell instead of {what} (a plain terminal)"
+        write(sequence)
+        self.reached_desktop.set()
+        return ""
 
     def terminal(self) -> Callable[[str], None]:
         """The terminal writer.
@@ -126,6 +146,6 @@ class Channel(Protocol):
         """Deliver ``notification``; return a short detail (may be empty) or raise."""
         ...
 
-    def to_plain(self) -> str | dict[str, str]:
+    def to_plain(self) -> str | dict[str, str] | dict[str, object]:
         """The config value this channel was parsed from (``"bell"``, ``{type=...}``)."""
         ...

@@ -13,6 +13,7 @@ from pi_ask.config.keys import DEFAULT_CHANNELS as DEFAULT_NAMES
 from pi_ask.notifications.channel import Channel
 from pi_ask.notifications.channels import (
     AppriseChannel,
+    AppriseConfigChannel,
     BellChannel,
     CommandChannel,
     DesktopChannel,
@@ -22,6 +23,7 @@ from pi_ask.notifications.channels import (
     TerminalChannel,
     is_apprise_url,
 )
+from pi_ask.notifications.channels.unfocused import WhenUnfocused
 from pi_ask.terminal_text import clean_line, truncate
 
 _KEY = "notifications.channels"
@@ -40,8 +42,10 @@ _NAMED: dict[str, Channel] = {
 _EXPECTED = (
     "expected "
     + ", ".join(f'"{name}"' for name in CHANNEL_NAMES)
-    + ', an apprise URL ("scheme://...") or { type = "command", command = "..." }'
+    + ', an apprise URL ("scheme://...") or a table with type = "command", "apprise" '
+    "or a channel name"
 )
+_WHEN = ("always", "unfocused")
 _DEFAULT_SHOWN = "[" + ", ".join(f'"{name}"' for name in DEFAULT_NAMES) + "]"
 DEFAULT_CHANNELS: tuple[Channel, ...] = tuple(_NAMED[name] for name in DEFAULT_NAMES)
 
@@ -52,13 +56,18 @@ def _shown(value: object) -> str:
     return truncate(clean_line(text), 60)
 
 
+def _unknown_keys(
+    path: str, entry: Mapping[object, object], kind: str, keys: set[str]
+) -> list[str]:
+    unknown = sorted(str(key) for key in entry if key not in {"type", "when", *keys})
+    if not unknown:
+        return []
+    return [f"{path}: unknown key(s) {', '.join(unknown)} in a {kind} channel; ignored"]
+
+
 def _parse_command(path: str, entry: Mapping[object, object]) -> tuple[Channel | None, list[str]]:
-    warnings: list[str] = []
+    warnings = _unknown_keys(path, entry, "command", {"command"})
     command = entry.get("command")
-    unknown = sorted(str(key) for key in entry if key not in ("type", "command"))
-    if unknown:
-        keys = ", ".join(unknown)
-        warnings.append(f"{path}: unknown key(s) {keys} in a command channel; ignored")
     if not isinstance(command, str):
         warnings.append(f'{path}: a command channel needs command = "..."; skipped')
         return None, warnings
@@ -66,6 +75,54 @@ def _parse_command(path: str, entry: Mapping[object, object]) -> tuple[Channel |
         warnings.append(f"{path}: the command channel's command is blank; skipped")
         return None, warnings
     return CommandChannel(str(command)), warnings
+
+
+def _parse_apprise(path: str, entry: Mapping[object, object]) -> tuple[Channel | None, list[str]]:
+    warnings = _unknown_keys(path, entry, "apprise", {"url", "config", "tags"})
+    url, config, tags = entry.get("url"), entry.get("config"), entry.get("tags", [])
+    if (url is None) == (config is None):
+        warnings.append(f'{path}: an apprise channel needs url = "..." or config = "..."; skipped')
+        return None, warnings
+    if not isinstance(tags, (list, tuple)) or not all(
+        isinstance(tag, str) and tag.strip() for tag in tags
+    ):
+        warnings.append(f"{path}: an apprise channel's tags are a list of names; skipped")
+        return None, warnings
+    if url is not None:
+        if not isinstance(url, str) or not is_apprise_url(url):
+            warnings.append(
+                f'{path}: {_shown(url)} is not an apprise URL ("scheme://..."); skipped'
+            )
+            return None, warnings
+        if tags:
+            warnings.append(f"{path}: tags apply to an apprise config file only; ignored")
+        return AppriseChannel(url.strip()), warnings
+    if not isinstance(config, str) or not config.strip():
+        warnings.append(f"{path}: the apprise channel's config is blank; skipped")
+        return None, warnings
+    return AppriseConfigChannel(config.strip(), tuple(str(tag).strip() for tag in tags)), warnings
+
+
+def _parse_table(path: str, entry: Mapping[object, object]) -> tuple[Channel | None, list[str]]:
+    kind = entry.get("type")
+    if kind == "command":
+        channel, warnings = _parse_command(path, entry)
+    elif kind == "apprise":
+        channel, warnings = _parse_apprise(path, entry)
+    elif isinstance(kind, str) and kind.strip().lower() in _NAMED:
+        warnings = _unknown_keys(path, entry, kind, set())
+        channel = _NAMED[kind.strip().lower()]
+    else:
+        return None, [
+            f"{path}: table with type = {_shown(kind)} is not a channel ({_EXPECTED}); skipped"
+        ]
+    when = entry.get("when", "always")
+    if when not in _WHEN:
+        warnings.append(f'{path}: when = {_shown(when)} is not "always" or "unfocused"; skipped')
+        return None, warnings
+    if channel is not None and when == "unfocused":
+        channel = WhenUnfocused(channel)
+    return channel, warnings
 
 
 def _parse_entry(path: str, entry: object) -> tuple[Channel | None, list[str]]:
@@ -77,12 +134,7 @@ def _parse_entry(path: str, entry: object) -> tuple[Channel | None, list[str]]:
             return AppriseChannel(str(entry).strip()), []
         return None, [f"{path}: {_shown(entry)} is not a channel ({_EXPECTED}); skipped"]
     if isinstance(entry, Mapping):
-        kind = entry.get("type")
-        if kind == "command":
-            return _parse_command(path, entry)
-        return None, [
-            f"{path}: table with type = {_shown(kind)} is not a channel ({_EXPECTED}); skipped"
-        ]
+        return _parse_table(path, entry)
     return None, [f"{path}: {_shown(entry)} is not a channel ({_EXPECTED}); skipped"]
 
 

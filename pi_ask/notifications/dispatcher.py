@@ -184,10 +184,14 @@ class Dispatch:
         notification: Notification,
         write_terminal: Callable[[str], None] | None,
         timeout_s: float,
+        focused: Callable[[], bool | None],
+        bell_only: bool,
     ) -> None:
         reached_desktop = threading.Event()  # shared by this dispatch's channels
         for index in range(len(self._channels)):
-            context = SendContext(write_terminal, timeout_s, CancelScope(), reached_desktop)
+            context = SendContext(
+                write_terminal, timeout_s, CancelScope(), reached_desktop, focused, bell_only
+            )
             try:
                 self._run_channel(index, notification, context)
             except Exception as err:  # e.g. no worker thread could be started
@@ -213,6 +217,8 @@ def dispatch(
     write_terminal: Callable[[str], None] | None,
     timeout_s: float = DEFAULT_TIMEOUT_S,
     enabled: bool = True,
+    focused: Callable[[], bool | None] = lambda: None,
+    bell_only: bool = False,
 ) -> Dispatch:
     """Start sending one notification through ``channels``; returns at once.
 
@@ -226,6 +232,10 @@ def dispatch(
         timeout_s: How long each channel may take before it is abandoned; a value that is
             not a positive number means the default, 5 s.
         enabled: False sends nothing and records one skipped attempt.
+        focused: Whether the terminal has focus now (None: unknown), for channels that
+            send only while it has not (``when = "unfocused"``).
+        bell_only: The terminal takes no escape sequences (the plain face): terminal
+            channels ring the bell instead.
 
     Returns:
         The running dispatch. Call ``close()`` when the ask ends.
@@ -247,7 +257,7 @@ def dispatch(
         return running
     thread = threading.Thread(
         target=running._run,
-        args=(notification, write_terminal, float(timeout_s)),
+        args=(notification, write_terminal, float(timeout_s), focused, bell_only),
         name="pi-ask-notify",
         daemon=True,
     )

@@ -39,6 +39,16 @@ def subject_for(label_given: str | None, prompt: str) -> str:
     return prompt
 
 
+def reminder_message(subject: str) -> str:
+    """``Still waiting: <subject>``, cleaned and cut like ``waiting_message``.
+
+    Example:
+        >>> reminder_message("Which database?")
+        'Still waiting: Which database?'
+    """
+    return truncate(clean_line(f"Still waiting: {subject}"), MESSAGE_LIMIT)
+
+
 def waiting_message(subject: str) -> str:
     """Build ``Question waiting: <subject>`` as one clean line of at most 120 characters.
 

@@ -257,6 +257,7 @@ class PlainFlow:
             write_terminal=self._ring,
             timeout_s=settings.timeout_s,
             enabled=settings.enabled,
+            bell_only=True,  # so "desktop" is not skipped for an OSC alert never sent
         )
 
     def _ring(self, text: str) -> None:

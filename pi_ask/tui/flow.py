@@ -140,7 +140,7 @@ class AskFlow:
         # ``[theme] name = "auto"``: the shade the terminal reported, once it has.
         self._background_shade: str | None = None
         self._asked_background = False
-        self.services = FlowServices(store, self._output)
+        self.services = FlowServices(store, self._output, self.reports)
         self.canvas = FlowCanvas(self._view, lambda: self.panel, self._terminal_size)
         self.app = self._create_application()
         self._sync_editor(None, state)
@@ -400,6 +400,8 @@ class AskFlow:
             output=self._output,
         )
         set_escape_timeout(app)
+        # Any key stops the reminders (focus reports never get here: the filter took them).
+        app.key_processor.before_key_press += lambda _processor: self.services.key_pressed()
         app.after_render += self._after_render
         return app
 

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from pi_ask.contract.results import ToolResult
     from pi_ask.events import EntryPointLike, FlowRegistration, RemoteFlow
     from pi_ask.notifications import Channel, Dispatch
+    from pi_ask.tui.terminal_reports import TerminalReports
 
 FlowSource = Literal["tool", "answer", "answer:again", "ask:replay", "ask:resume"]
 _SOURCES: tuple[str, ...] = ("tool", "answer", "answer:again", "ask:replay", "ask:resume")
@@ -43,6 +44,7 @@ class _Prepared:
     channels: tuple[Channel, ...]
     title: str
     message: str
+    reminder: str
     bridges: tuple[EntryPointLike, ...]
 
 
@@ -57,6 +59,7 @@ def _prepare(settings: Settings, questions: tuple[Question, ...]) -> _Prepared:
         TITLE,
         given_label,
         parse_channels,
+        reminder_message,
         subject_for,
         waiting_message,
     )
@@ -72,18 +75,23 @@ def _prepare(settings: Settings, questions: tuple[Question, ...]) -> _Prepared:
     first = questions[0] if questions else None
     subject = subject_for(given_label(first.label), first.prompt) if first else ""
     bridges = tuple(entry_points(group=BRIDGE_GROUP))
-    return _Prepared(channels, TITLE, waiting_message(subject), bridges)
+    return _Prepared(channels, TITLE, waiting_message(subject), reminder_message(subject), bridges)
 
 
 class FlowServices:
     """The watcher, the notification and the bus registration of one flow."""
 
-    def __init__(self, store: SettingsStore, output: Output) -> None:
+    def __init__(
+        self, store: SettingsStore, output: Output, reports: TerminalReports | None = None
+    ) -> None:
         self._store = store
         self._output = output
+        self._reports = reports
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stop_watching: Callable[[], None] | None = None
         self._notification: Dispatch | None = None
+        self._reminders: list[Dispatch] = []
+        self._next_reminder: asyncio.TimerHandle | None = None
         self._registration: FlowRegistration | None = None
         self._ended = False
         self._stopped = False
@@ -128,17 +136,58 @@ class FlowServices:
         threading.Thread(target=work, name="pi-ask-flow-services", daemon=True).start()
 
     def _notify(self, prepared: _Prepared, settings: Settings) -> None:
+        self._notification = self._dispatch(prepared, prepared.message, settings)
+        notifications = settings.notifications
+        if notifications.enabled and notifications.remind_times > 0 and self._loop is not None:
+            self._next_reminder = self._loop.call_later(
+                notifications.remind_after_s, self._remind, prepared, settings
+            )
+
+    def _dispatch(self, prepared: _Prepared, message: str, settings: Settings) -> Dispatch:
         from pi_ask.notifications import dispatch
 
         notifications = settings.notifications
-        self._notification = dispatch(
+        return dispatch(
             prepared.channels,
             title=prepared.title,
-            message=prepared.message,
+            message=message,
             write_terminal=self.write_terminal,
             timeout_s=notifications.timeout_s,
             enabled=notifications.enabled,
+            focused=self._focused,
         )
+
+    def _focused(self) -> bool | None:
+        # Read from the dispatcher's thread: a plain attribute the input filter sets.
+        return None if self._reports is None else self._reports.focused
+
+    def _remind(self, prepared: _Prepared, settings: Settings) -> None:
+        """On the loop, when the ask has waited ``remind_after_s``: remind, maybe again."""
+        self._next_reminder = None
+        if self._ended:
+            return
+        self._reminders.append(self._dispatch(prepared, prepared.reminder, settings))
+        notifications = settings.notifications
+        if len(self._reminders) < notifications.remind_times and self._loop is not None:
+            self._next_reminder = self._loop.call_later(
+                notifications.remind_after_s, self._remind, prepared, settings
+            )
+
+    @property
+    def reminders(self) -> tuple[Dispatch, ...]:
+        """The reminders sent so far."""
+        return tuple(self._reminders)
+
+    @property
+    def reminder_pending(self) -> bool:
+        """True while a reminder is scheduled (no key pressed yet, not all sent)."""
+        return self._next_reminder is not None
+
+    def key_pressed(self) -> None:
+        """The user pressed a key: they have seen the ask, so no reminder follows."""
+        if self._next_reminder is not None:
+            self._next_reminder.cancel()
+            self._next_reminder = None
 
     def _register(
         self,
@@ -193,8 +242,10 @@ class FlowServices:
             with contextlib.suppress(Exception):
                 self._stop_watching()
             self._stop_watching = None
-        if self._notification is not None:
-            self._notification.close()
+        self.key_pressed()  # no reminder after the end
+        for running in (self._notification, *self._reminders):
+            if running is not None:
+                running.close()
         if self._registration is not None:
             if result is None:
                 self._registration.dispose()

@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from pi_ask.config.loading import evaluate, parse_text
-from pi_ask.config.settings import CommandEntry, ModelEntry, Settings
+from pi_ask.config.settings import CommandEntry, ModelEntry, Settings, TableEntry
 from pi_ask.keymaps import DEFAULT_KEYMAPS
 
 
@@ -238,3 +238,32 @@ def test_the_fast_path_imports_no_pydantic_and_no_tomlkit(tmp_path) -> None:
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
     )
     assert out.stdout.strip() == "[]"
+
+
+def test_channel_tables_load_through_the_fast_path() -> None:
+    result = load(
+        "[notifications]\nchannels = [\n"
+        "  { type = 'apprise', config = '~/apprise.yml', tags = ['phone'] },\n"
+        "  { type = 'desktop', when = 'unfocused' },\n"
+        "  { type = 'command', command = 'x', when = 'unfocused' },\n"
+        "  'osc99',\n]\n"
+    )
+    assert not result.thorough
+    assert result.problems == ()
+    assert result.settings.notifications.channels == (
+        TableEntry.of({"type": "apprise", "config": "~/apprise.yml", "tags": ["phone"]}),
+        TableEntry.of({"type": "desktop", "when": "unfocused"}),
+        TableEntry.of({"type": "command", "command": "x", "when": "unfocused"}),
+        "osc99",
+    )
+
+
+def test_a_bad_channel_table_is_skipped_with_its_reason() -> None:
+    result = load(
+        "[notifications]\nchannels = [{ type = 'desktop', when = 'later' },"
+        " { type = 'apprise', url = 'json://h/', tags = ['x'] }, 'bell']\n"
+    )
+    assert result.settings.notifications.channels == ("bell",)
+    reasons = [str(problem) for problem in result.problems]
+    assert "when: input should be 'always' or 'unfocused'" in reasons[0]
+    assert "tags apply to an apprise config file only" in reasons[1]

@@ -20,6 +20,8 @@ _VALID: dict[str, st.SearchStrategy[object]] = {
     "bool": st.booleans(),
     "schema_version": st.just(1),
     "seconds": st.one_of(st.integers(1, 600), st.floats(0.001, 600)),
+    "interval": st.one_of(st.integers(1, 86400), st.floats(0.001, 86400)),
+    "reminders": st.integers(0, 10),
     "milliseconds": st.integers(1, 10**9),
     "retries": st.integers(0, 3),
     "extractor": st.sampled_from(["auto", "offline", "model"]),
@@ -33,8 +35,26 @@ _VALID: dict[str, st.SearchStrategy[object]] = {
     ),
     "channels": st.lists(
         st.one_of(
-            st.sampled_from(["bell", "osc9", "osc777", "ntfys://topic", "dbus://"]),
-            st.fixed_dictionaries({"type": st.just("command"), "command": st.just("echo hi")}),
+            st.sampled_from(
+                ["bell", "osc9", "osc777", "osc99", "terminal", "desktop", "ntfys://topic"]
+            ),
+            st.fixed_dictionaries(
+                {"type": st.just("command"), "command": st.just("echo hi")},
+                optional={"when": st.sampled_from(["always", "unfocused", "later"])},
+            ),
+            st.fixed_dictionaries(
+                {"type": st.just("apprise")},
+                optional={
+                    "config": st.just("a.yml"),
+                    "url": st.just("json://h/"),
+                    "tags": st.sampled_from([["a"], [], [""], "a"]),
+                    "when": st.just("unfocused"),
+                },
+            ),
+            st.fixed_dictionaries(
+                {"type": st.sampled_from(["desktop", "bell", "nope"])},
+                optional={"when": st.sampled_from(["unfocused", 3])},
+            ),
         ),
         min_size=1,
         max_size=3,

@@ -96,7 +96,7 @@ def test_a_bad_entry_is_described_without_class_names(
     run(["config", "validate"])
     out = capsys.readouterr().out
     assert "channels[0]" in out and "extraction_models[0]" in out
-    assert 'expected a channel name, an apprise URL or a { type = "command"' in out
+    assert 'expected a channel name, an apprise URL or a { type = "command" | "apprise"' in out
     assert "extraction_models[0]: " in out and "(expected a table)" in out
     assert "instance of" not in out
     assert not re.search(r"\b[A-Z][a-z]+[A-Z]\w+", out), out  # no CamelCase class name

@@ -21,6 +21,7 @@ class HttpSink:
     port: int
     hang: bool = False
     bodies: list[dict[str, object]] = field(default_factory=list)
+    paths: list[str] = field(default_factory=list)
     received: threading.Event = field(default_factory=threading.Event)
     release: threading.Event = field(default_factory=threading.Event)
 
@@ -52,6 +53,7 @@ def http_sink(monkeypatch: pytest.MonkeyPatch) -> Iterator[HttpSink]:
             body = json.loads(self.rfile.read(length) or b"{}")
             if sink.hang:
                 sink.release.wait(30)
+            sink.paths.append(self.path)
             sink.bodies.append(body)
             sink.received.set()
             self.send_response(200)

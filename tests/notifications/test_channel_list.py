@@ -6,6 +6,7 @@ from pi_ask.config.keys import CHANNEL_NAMES
 from pi_ask.notifications.channel_list import DEFAULT_CHANNELS, parse_channels
 from pi_ask.notifications.channels import (
     AppriseChannel,
+    AppriseConfigChannel,
     BellChannel,
     CommandChannel,
     DesktopChannel,
@@ -13,6 +14,7 @@ from pi_ask.notifications.channels import (
     Osc777Channel,
     TerminalChannel,
 )
+from pi_ask.notifications.channels.unfocused import WhenUnfocused
 
 
 def test_every_kind_of_entry_parses_in_order() -> None:
@@ -56,7 +58,7 @@ def test_unknown_name_is_skipped_with_a_warning_naming_it() -> None:
     assert warnings == (
         'notifications.channels[0]: "bel" is not a channel (expected "terminal", "desktop", '
         '"bell", "osc9", "osc777", "osc99", an apprise URL ("scheme://...") '
-        'or { type = "command", command = "..." }); skipped',
+        'or a table with type = "command", "apprise" or a channel name); skipped',
     )
 
 
@@ -140,3 +142,58 @@ def test_channels_round_trip_to_plain_config_values() -> None:
     ]
     channels, _ = parse_channels(raw)
     assert [channel.to_plain() for channel in channels] == raw
+
+
+def test_tables_name_apprise_config_files_with_tags_and_urls() -> None:
+    channels, warnings = parse_channels(
+        [
+            {"type": "apprise", "config": "~/apprise.yml", "tags": ["phone", "desk"]},
+            {"type": "apprise", "url": "ntfys://topic"},
+            {"type": "apprise", "config": "other.txt"},
+        ]
+    )
+    assert warnings == ()
+    assert channels == (
+        AppriseConfigChannel("~/apprise.yml", ("phone", "desk")),
+        AppriseChannel("ntfys://topic"),
+        AppriseConfigChannel("other.txt"),
+    )
+    assert channels[0].to_plain() == {
+        "type": "apprise",
+        "config": "~/apprise.yml",
+        "tags": ["phone", "desk"],
+    }
+
+
+@pytest.mark.parametrize(
+    ("entry", "warning"),
+    [
+        ({"type": "apprise"}, 'needs url = "..." or config = "..."'),
+        ({"type": "apprise", "url": "x", "config": "y"}, 'needs url = "..." or config = "..."'),
+        ({"type": "apprise", "config": "a.yml", "tags": "phone"}, "tags are a list of names"),
+        ({"type": "apprise", "url": "not a url"}, "is not an apprise URL"),
+        ({"type": "desktop", "when": "later"}, 'is not "always" or "unfocused"'),
+    ],
+)
+def test_a_bad_table_is_skipped_with_a_warning(entry: dict[str, object], warning: str) -> None:
+    channels, warnings = parse_channels([entry, "bell"])
+    assert channels == (BellChannel(),)
+    assert warning in warnings[0]
+
+
+def test_when_unfocused_wraps_any_channel_and_round_trips() -> None:
+    raw: list[object] = [
+        {"type": "desktop", "when": "unfocused"},
+        {"type": "command", "command": "x", "when": "unfocused"},
+        {"type": "apprise", "url": "json://h/", "when": "unfocused"},
+        {"type": "terminal", "when": "always"},
+    ]
+    channels, warnings = parse_channels(raw)
+    assert warnings == ()
+    assert channels == (
+        WhenUnfocused(DesktopChannel()),
+        WhenUnfocused(CommandChannel("x")),
+        WhenUnfocused(AppriseChannel("json://h/")),
+        TerminalChannel(),
+    )
+    assert [channel.to_plain() for channel in channels[:3]] == raw[:3]

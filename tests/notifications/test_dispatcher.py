@@ -95,7 +95,8 @@ def test_hanging_channel_delays_neither_the_caller_nor_the_next_channel(
         title="pi ask",
         message=MESSAGE,
         write_terminal=terminal.write,
-        timeout_s=3.0,
+        # Room for the apprise command to start and import apprise on a loaded machine.
+        timeout_s=8.0,
     )
     # The first channel sleeps 30 s, so nothing can have finished when dispatch returns.
     early = (running.done, running.attempts)
@@ -103,7 +104,7 @@ def test_hanging_channel_delays_neither_the_caller_nor_the_next_channel(
     assert http_sink.received.wait(30)
     assert running.wait(30)
     assert running.attempts == (
-        Attempt("command", "failed", "timed out after 3 s; abandoned"),
+        Attempt("command", "failed", "timed out after 8 s; abandoned"),
         Attempt("json://…", "attempted"),
     )
     assert (http_sink.bodies[0]["title"], http_sink.bodies[0]["message"]) == ("pi ask", MESSAGE)
@@ -162,6 +163,8 @@ def test_failures_go_to_the_debug_log(caplog: pytest.LogCaptureFixture) -> None:
 
 
 def test_disabled_sends_nothing_and_records_one_skip(terminal: CapturedTerminal) -> None:
+    # Another test's abandoned channel may still be winding down: count only new threads.
+    before = set(threading.enumerate())
     running = dispatch(
         [BellChannel()],
         title="pi ask",
@@ -172,7 +175,8 @@ def test_disabled_sends_nothing_and_records_one_skip(terminal: CapturedTerminal)
     assert running.done
     assert running.attempts == (Attempt("notifications", "skipped", "notifications are disabled"),)
     # A disabled dispatch starts no thread, so nothing can write later.
-    assert not [t for t in threading.enumerate() if t.name.startswith("pi-ask-notify")]
+    new = set(threading.enumerate()) - before
+    assert not [t for t in new if t.name.startswith("pi-ask-notify")]
     assert terminal.data == b""
 
 

@@ -30,7 +30,8 @@ def test_every_channel_sent_exits_zero(
         },
     ]
     lines, code = run_test(raw, enabled=True, timeout_s=5, write_terminal=terminal.write)
-    assert (lines, code) == (["1. bell: sent", "2. json://…: sent", "3. command: sent"], 0)
+    shown = f"json://127.0.0.1:{http_sink.port}/"  # apprise's own view, secrets hidden
+    assert (lines, code) == (["1. bell: sent", f"2. {shown}: sent", "3. command: sent"], 0)
     expected = "Question waiting: test notification from pi-ask notify --test"
     assert out.read_text() == expected
     assert http_sink.bodies[0]["message"] == expected
@@ -78,3 +79,15 @@ def test_a_hanging_channel_is_reported_as_timed_out(terminal: CapturedTerminal) 
 
 def test_attempt_line_without_detail() -> None:
     assert describe_attempt(3, Attempt("osc9", "skipped")) == "3. osc9: skipped"
+
+
+def test_channels_of_one_scheme_are_told_apart_with_their_secrets_hidden(
+    terminal: CapturedTerminal,
+) -> None:
+    raw = ["json://127.0.0.1:9/first", "json://127.0.0.1:9/second", "pover://u@tokensecret123"]
+    lines, code = run_test(raw, enabled=True, timeout_s=30, write_terminal=terminal.write)
+    assert lines[0].startswith("1. json://127.0.0.1:9/first: failed — ")
+    assert lines[1].startswith("2. json://127.0.0.1:9/second: failed — ")
+    assert lines[2].startswith("3. pover://")
+    assert "tokensecret123" not in "\n".join(lines)
+    assert code == 1

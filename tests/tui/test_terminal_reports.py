@@ -75,6 +75,16 @@ def test_a_reply_nobody_asked_for_is_still_not_a_key() -> None:
     assert seen == []
 
 
+def test_pasted_text_passes_untouched_whatever_it_holds() -> None:
+    reports, seen = _filter()
+    pasted = "\x1b[200~note \x1b]11;rgb:0/0/0\x07 \x1b[I\x1b[201~"
+    assert (
+        reports.feed(pasted[:9]) + reports.feed(pasted[9:-3]) + reports.feed(pasted[-3:] + FOCUS_IN)
+        == pasted
+    )
+    assert seen == [("focus", True)]  # only the report after the paste
+
+
 def test_an_unsubscribed_callback_hears_nothing_more() -> None:
     reports = TerminalReports()
     heard: list[bool] = []
@@ -152,6 +162,15 @@ def test_installed_on_a_pipe_input_the_parser_sees_no_focus_keys() -> None:
         keys = pipe.read_keys() + pipe.flush_keys()
     assert [key.key for key in keys] == [Keys.Up]
     assert reports.focused is False
+
+
+def test_a_paste_read_through_the_parser_keeps_everything_it_holds() -> None:
+    pasted = "Note\x1b[2J\x1b]52;c;aGk=\x07\u202e"
+    with create_pipe_input() as pipe:
+        terminal_reports(pipe)
+        pipe.send_text(f"x\x1b[200~{pasted}\x1b[201~{FOCUS_IN}")
+        keys = pipe.read_keys() + pipe.flush_keys()
+    assert [(key.key, key.data) for key in keys] == [("x", "x"), (Keys.BracketedPaste, pasted)]
 
 
 def test_a_paste_reaches_the_parser_whole_through_the_filter() -> None:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from pi_ask.notifications.channels.apprise_url import (
+from pi_ask.notifications.channels.apprise_channels import (
     AppriseChannel,
+    AppriseConfigChannel,
     describe_apprise_url_problem,
     is_apprise_url,
 )
@@ -17,6 +18,7 @@ from pi_ask.notifications.channels.terminal import TerminalChannel
 
 __all__ = [
     "AppriseChannel",
+    "AppriseConfigChannel",
     "BellChannel",
     "CommandChannel",
     "DesktopChannel",

@@ -52,7 +52,7 @@ class CommandChannel:
             self.command, env=command_environment(notification), context=context
         )
         if returncode != 0:
-            raise ChannelError(describe_exit(returncode, stderr))
+            raise ChannelError(describe_exit(returncode, stderr[-1] if stderr else ""))
         return ""
 
     def to_plain(self) -> dict[str, str]:

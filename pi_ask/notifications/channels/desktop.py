@@ -31,7 +31,7 @@ _APPLESCRIPT = (
     "end run",
 )
 _HELPER = "pi_ask.notifications.channels.desktop_helper"
-_UNAVAILABLE = 3  # desktop_helper.UNAVAILABLE; that module is not imported here
+_FAILED, _UNAVAILABLE = 1, 3  # desktop_helper's statuses; that module is not imported here
 
 
 def desktop_problem(environ: Mapping[str, str], platform: str) -> str | None:
@@ -60,7 +60,7 @@ def _send_macos(notification: Notification, context: SendContext) -> str:
             raise ChannelUnavailable("osascript is not on PATH") from None
         raise
     if returncode != 0:
-        raise ChannelError(describe_exit(returncode, stderr))
+        raise ChannelError(describe_exit(returncode, stderr[-1] if stderr else ""))
     return "macOS (osascript)"
 
 
@@ -71,11 +71,14 @@ def _send_helper(notification: Notification, context: SendContext) -> str:
         "PI_ASK_DESKTOP_MESSAGE": notification.message,
     }
     argv = [sys.executable, "-m", _HELPER]
-    returncode, detail = run_process(argv, env=env, context=context, what="the desktop helper")
+    returncode, stderr = run_process(argv, env=env, context=context, what="the desktop helper")
+    detail = stderr[-1] if stderr else ""  # the helper's last line says what happened
     if returncode == _UNAVAILABLE:
         raise ChannelUnavailable(detail)
+    if returncode == _FAILED and detail:
+        raise ChannelError(detail)
     if returncode != 0:
-        raise ChannelError(detail or describe_exit(returncode, detail))
+        raise ChannelError(describe_exit(returncode, detail))
     return detail
 
 

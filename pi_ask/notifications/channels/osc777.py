@@ -37,9 +37,7 @@ class Osc777Channel:
     def send(self, notification: Notification, context: SendContext) -> str:
         """Write the OSC 777 sequence to the terminal (wrapped for tmux inside tmux)."""
         sequence = osc777_sequence(notification.title, notification.message)
-        context.terminal()(for_terminal(sequence, os.environ))
-        context.reached_desktop.set()
-        return ""
+        return context.alert(for_terminal(sequence, os.environ), "osc777")
 
     def to_plain(self) -> str:
         """``"osc777"``."""

@@ -31,9 +31,8 @@ class Osc9Channel:
 
     def send(self, notification: Notification, context: SendContext) -> str:
         """Write the OSC 9 sequence to the terminal (wrapped for tmux inside tmux)."""
-        context.terminal()(for_terminal(osc9_sequence(notification.message), os.environ))
-        context.reached_desktop.set()
-        return ""
+        sequence = for_terminal(osc9_sequence(notification.message), os.environ)
+        return context.alert(sequence, "osc9")
 
     def to_plain(self) -> str:
         """``"osc9"``."""

@@ -41,9 +41,7 @@ class Osc99Channel:
     def send(self, notification: Notification, context: SendContext) -> str:
         """Write the OSC 99 sequence to the terminal (wrapped for tmux inside tmux)."""
         sequence = osc99_sequence(notification.title, notification.message)
-        context.terminal()(for_terminal(sequence, os.environ))
-        context.reached_desktop.set()
-        return ""
+        return context.alert(for_terminal(sequence, os.environ), "osc99")
 
     def to_plain(self) -> str:
         """``"osc99"``."""

@@ -3,8 +3,8 @@
 The command channel, the apprise CLI and the desktop helper all run this way. The process
 runs in a new session: it has its own process group (killed as a whole on timeout or when
 the ask ends), no controlling terminal to draw on or read keys from, and its output never
-reaches our stdout (which may carry the result JSON). Only the last line of its stderr is
-kept, for the report.
+reaches our stdout (which may carry the result JSON). Only the end of its stderr is kept,
+for the report.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 # How much of the process's stderr a report quotes from.
 _STDERR_TAIL = 4096
 _DETAIL_LIMIT = 200
+_BACKSTOP_S = 1.0
 
 
 def _kill_group(process: subprocess.Popen[bytes]) -> None:
@@ -33,14 +34,13 @@ def _kill_group(process: subprocess.Popen[bytes]) -> None:
         os.killpg(process.pid, signal.SIGKILL)
 
 
-def _stderr_tail(stream: IO[bytes]) -> str:
+def _stderr_lines(stream: IO[bytes]) -> list[str]:
     # The stream is a temporary file, so a process that leaves a background child holding it
     # open cannot make us wait (a pipe would).
     end = stream.seek(0, os.SEEK_END)
     stream.seek(max(0, end - _STDERR_TAIL))
     text = stream.read().decode("utf-8", "replace")
-    lines = [line for line in text.splitlines() if line.strip()]
-    return truncate(clean_line(lines[-1]), _DETAIL_LIMIT) if lines else ""
+    return [truncate(clean_line(line), _DETAIL_LIMIT) for line in text.splitlines() if line.strip()]
 
 
 def describe_exit(returncode: int, stderr: str) -> str:
@@ -55,11 +55,22 @@ def run_process(
     env: Mapping[str, str],
     context: SendContext,
     what: str = "the shell",
-) -> tuple[int, str]:
+    stdin: bytes | None = None,
+    keep_stdout: bool = False,
+) -> tuple[int, list[str]]:
     """Run ``args`` (a shell line when a string) and wait, at most ``context.timeout_s``.
 
+    Args:
+        args: The command line (a shell line when a string).
+        env: Its whole environment.
+        context: The channel's send context: its timeout and cancel scope.
+        what: What is started, for the "could not start" message.
+        stdin: Bytes for its standard input (else it reads nothing).
+        keep_stdout: Keep its stdout with its stderr (a tool that logs to stdout).
+
     Returns:
-        The exit status and the last non-blank line of its stderr, cleaned.
+        The exit status and the non-blank lines at the end of its stderr (and stdout, with
+        ``keep_stdout``), cleaned.
 
     Raises:
         ChannelError: It could not start, or timed out (then its process group is killed).
@@ -74,18 +85,23 @@ def run_process(
                 args,
                 shell=isinstance(args, str),
                 env=dict(env),
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL,
+                stdin=subprocess.DEVNULL if stdin is None else subprocess.PIPE,
+                stdout=stderr if keep_stdout else subprocess.DEVNULL,
                 stderr=stderr,
                 start_new_session=True,
             )
         except OSError as err:
             raise ChannelError(f"could not start {what}: {err}") from err
         context.cancel_scope.on_cancel(lambda: _kill_group(process))
+        # The dispatcher abandons the channel (and kills the group) at ``timeout_s``; this
+        # wait is the backstop when nothing else is watching, so it gives the dispatcher room.
+        limit = context.timeout_s + _BACKSTOP_S
         try:
-            returncode = process.wait(timeout=context.timeout_s)
+            if stdin is not None:
+                process.communicate(stdin, timeout=limit)
+            returncode = process.wait(timeout=limit)
         except subprocess.TimeoutExpired:
             _kill_group(process)
             process.wait()
-            raise ChannelError(f"timed out after {context.timeout_s:g} s") from None
-        return returncode, _stderr_tail(stderr)
+            raise ChannelError(f"timed out after {limit:g} s") from None
+        return returncode, _stderr_lines(stderr)

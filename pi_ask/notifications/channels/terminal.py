@@ -61,12 +61,11 @@ class TerminalChannel:
 
     def send(self, notification: Notification, context: SendContext) -> str:
         """Write the alert; returns which one (``osc99 for kitty``)."""
-        write = context.terminal()
         text, detail = terminal_alert(notification, os.environ)
-        write(text)
-        if not detail.startswith("bell"):
-            context.reached_desktop.set()
-        return detail
+        if detail.startswith("bell"):
+            context.terminal()(text)
+            return detail
+        return context.alert(text, detail.partition(" ")[0]) or detail
 
     def to_plain(self) -> str:
         """``"terminal"``."""

@@ -110,3 +110,17 @@ def test_without_a_terminal_the_channel_is_unavailable() -> None:
 
     with pytest.raises(ChannelUnavailable, match="no terminal"):
         TerminalChannel().send(NOTE, SendContext(None, 5, CancelScope()))
+
+
+def test_on_a_plain_terminal_every_alert_is_a_bell_and_the_desktop_is_not_reached(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from pi_ask.notifications.channels.osc9 import Osc9Channel
+
+    monkeypatch.setenv("KITTY_WINDOW_ID", "7")
+    sent: list[str] = []
+    context = SendContext(sent.append, 5, CancelScope(), bell_only=True)
+    assert TerminalChannel().send(NOTE, context) == "bell instead of osc99 (a plain terminal)"
+    assert Osc9Channel().send(NOTE, context) == "bell instead of osc9 (a plain terminal)"
+    assert sent == ["\x07", "\x07"]
+    assert not context.reached_desktop.is_set()
