@@ -12,6 +12,8 @@ machine, a budget table with PASS/FAIL and the detail tables, as Markdown, and w
   config (a hanging command channel, then apprise to a loopback server). Interleaved, 15
   rounds; each ratio is the median of the 15 per-round ratios (``first_frame.py``).
 - ``pi-ask resume --list`` on a log of 60,000 past asks against one of 10 (``history.py``).
+- The work until the first frame, against the floor: CPU time, Python calls and modules,
+  which the load moves far less than wall times (``first_frame_work.py``).
 - Keys typed while that notification runs, against a flow without it
   (``notification_cost.py``).
 - Keystroke to frame, in-process, for previews of 20 / 2,000 / 20,000 lines and for
@@ -43,6 +45,7 @@ from pathlib import Path
 from config_reload import ReloadTiming, measure_reload
 from file_completion import CompletionTiming, measure_file_completion
 from first_frame import FrameTiming, measure_first_frames, paired_ratio
+from first_frame_work import FirstFrameWork, measure_first_frame_work
 from history import ResumeListTiming, log_path, measure_resume_list, write_history
 from keystrokes import KeyTiming, measure_keystrokes, stress_payload
 from loaded_modules import HEAVY, LoadedModules, measure_loaded_modules
@@ -363,6 +366,7 @@ def report(
     loaded: LoadedModules,
     completion: CompletionTiming,
     resume_list: ResumeListTiming,
+    work: FirstFrameWork,
 ) -> str:
     """The Markdown report: machine, budgets, then the figures behind them."""
     floor = frames["floor"].frames_ms
@@ -410,6 +414,35 @@ def report(
             f"(the command channel hangs until its {TIMEOUT_S} s timeout, then apprise sends)."
             if window.delivered_after_ms is not None
             else "**The notification never reached the loopback server.**"
+        ),
+        "## Work until the first frame: CPU time, Python calls, modules (pi-ask ask / floor)",
+        _table(
+            ("measure", "floor", "pi-ask ask", "ratio"),
+            [
+                (
+                    f"CPU ms (median of {work.runs}; ratio per round)",
+                    work.floor_cpu_ms,
+                    work.ask_cpu_ms,
+                    work.cpu_ratio,
+                ),
+                (
+                    "Python calls (one counted run)",
+                    work.floor_calls,
+                    work.ask_calls,
+                    work.calls_ratio,
+                ),
+                (
+                    "modules loaded",
+                    work.floor_modules,
+                    work.ask_modules,
+                    round(work.ask_modules / work.floor_modules, 2),
+                ),
+            ],
+        ),
+        (
+            f"With the 26 MiB session log, `pi-ask ask` took {work.history_cpu_ms} CPU ms "
+            f"({work.history_cpu_ratio}x its fresh-state run, per round) and made "
+            f"{work.history_calls} Python calls ({work.ask_calls} with a fresh state)."
         ),
         "## Keystroke to frame, in-process (ms), against prompt_toolkit drawing the same frames",
         _table(
@@ -491,6 +524,12 @@ def main() -> int:
             window = measure_notification_window(by_name["ask"], by_name["ask_notifying"], sink)
             keys = measure_keystrokes(workdir)
             resume_list = measure_resume_list(_pi_ask(), _env(workdir), workdir, readme_payload())
+            work = measure_first_frame_work(
+                _env(workdir),
+                by_name["ask_history"].env,
+                workdir / "readme_payload.json",
+                workdir / "work.json",
+            )
             reload = measure_reload(workdir, PAYLOAD_A.read_text(encoding="utf-8"))
             loaded = measure_loaded_modules(_env(workdir), PAYLOAD_A, workdir / "modules.json")
             completion = measure_file_completion(workdir)
@@ -516,6 +555,7 @@ def main() -> int:
         "notification_window": dataclasses.asdict(window),
         "keystrokes": [dataclasses.asdict(k) for k in keys],
         "resume_list": dataclasses.asdict(resume_list),
+        "first_frame_work": dataclasses.asdict(work),
         "config_reload": dataclasses.asdict(reload),
         "loaded_modules": dataclasses.asdict(loaded),
         "file_completion": dataclasses.asdict(completion),
@@ -523,7 +563,7 @@ def main() -> int:
     (ROOT / "benchmarks" / "results.json").write_text(
         json.dumps(results, indent=2) + "\n", encoding="utf-8"
     )
-    print(report(machine, checks, frames, window, keys, loaded, completion, resume_list))
+    print(report(machine, checks, frames, window, keys, loaded, completion, resume_list, work))
     return 0 if all(check.passed for check in checks) else 1
 
 

@@ -195,9 +195,10 @@ def _add_face_options(parser: argparse.ArgumentParser) -> None:
         choices=_UI_CHOICES,
         default="auto",
         help=(
-            "Face to open: auto (the TUI when a terminal is there, plain when TERM=dumb, else "
-            "none), tui, plain (line by line: screen readers, dumb terminals), rpc (pi RPC "
-            "dialogs on stdin/stdout), none (default: %(default)s)"
+            "Face to open: auto (the TUI, or plain when TERM=dumb, when this process is in the "
+            "terminal's foreground; else a running inbox or a tmux popup; else none), tui, "
+            "plain (line by line: screen readers, dumb terminals), rpc (pi RPC dialogs on "
+            "stdin/stdout), none (default: %(default)s)"
         ),
     )
     parser.add_argument("--config", type=Path, metavar="FILE", help=CONFIG_HELP)

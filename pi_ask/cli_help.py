@@ -48,6 +48,7 @@ class RootParser(CommandParser):
 def root_epilog() -> str:
     """EXAMPLES, ENVIRONMENT and FILES for ``pi-ask --help``, with this machine's paths."""
     from pi_ask.config.paths import CONFIG_ENV, STATE_ENV, config_path, state_dir
+    from pi_ask.inbox.paths import RUNTIME_ENV
 
     width = max(len(command) for command, _ in EXAMPLES)
     return "\n".join(
@@ -56,10 +57,10 @@ def root_epilog() -> str:
             *(f"  {command:<{width}}  {what}" for command, what in EXAMPLES),
             "",
             "ENVIRONMENT",
-            f"  {CONFIG_ENV:<17} Settings file to use instead of the default one",
-            f"  {STATE_ENV:<17} Folder for session logs and drafts",
-            f"  {'PI_ASK_RUNTIME_DIR':<17} Private folder of pending asks (pi-ask attach, inbox)",
-            f"  {'NO_COLOR':<17} When set (to anything), draw without colour",
+            f"  {CONFIG_ENV:<19} Settings file to use instead of the default one",
+            f"  {STATE_ENV:<19} Folder for session logs and drafts",
+            f"  {RUNTIME_ENV:<19} Private folder for pending asks and inbox sockets",
+            f"  {'NO_COLOR':<19} When set (to anything), draw without colour",
             "",
             "FILES",
             f"  {config_path()}",

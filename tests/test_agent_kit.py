@@ -229,3 +229,30 @@ def test_every_command_and_option_the_skill_names_exists() -> None:
             parser.parse_args(words)
         except SystemExit as stop:  # --help style exits are 0; usage errors are 2
             assert stop.code == 0, command
+
+
+def test_the_skills_shell_call_runs_as_written(tmp_path: Path) -> None:
+    """The skill's shell snippet, run by a tool without a terminal, as an agent would run it."""
+    (script,) = _fenced(skill_text(), "sh")
+    script = script.replace("/tmp/", f"{tmp_path}/")
+    env = {
+        **os.environ,
+        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+        "PI_ASK_CONFIG": str(tmp_path / "config.toml"),
+        "PI_ASK_STATE_DIR": str(tmp_path / "state"),
+    }
+    done = subprocess.run(
+        ["sh", "-c", script],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        start_new_session=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.stdout == "exit 1\n"  # no terminal here: no answer, exit 1 as the table says
+    answer = json.loads((tmp_path / "answer.json").read_text("utf-8"))
+    jsonschema.validate(answer, result_schema())
+    assert answer["details"]["reason"] == "no_terminal"
+    assert "Which database should the service use?" in answer["content"][0]["text"]

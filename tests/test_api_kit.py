@@ -88,6 +88,10 @@ def test_a_result_built_from_a_dict_or_pairs_holds_the_same_mapping() -> None:
     from_pairs = ResultDetails(cancelled=False, answers=AnswerRecords([("q", record)]))
     assert from_dict == from_pairs
     assert isinstance(from_dict.answers, AnswerRecords)
+    other = AnswerRecord(values=("y",))
+    forwards = AnswerRecords({"q": record, "r": other})
+    backwards = AnswerRecords({"r": other, "q": record})
+    assert forwards == backwards and hash(forwards) == hash(backwards)
 
 
 # ToolResult.from_json

@@ -66,7 +66,14 @@ def test_the_readme_lists_every_command_and_no_other() -> None:
     assert named == _commands()
 
 
-@pytest.mark.parametrize("variable", ["PI_ASK_CONFIG", "PI_ASK_STATE_DIR", "NO_COLOR"])
+def _path_variables() -> list[str]:
+    from pi_ask.config.paths import CONFIG_ENV, STATE_ENV
+    from pi_ask.inbox.paths import RUNTIME_ENV
+
+    return [CONFIG_ENV, STATE_ENV, RUNTIME_ENV, "NO_COLOR"]
+
+
+@pytest.mark.parametrize("variable", _path_variables())
 def test_the_readme_and_the_help_name_each_variable(variable: str) -> None:
     assert f"| `{variable}` |" in README
     assert f"  {variable} " in root_epilog()

@@ -99,7 +99,8 @@ class AnswerRecords(Mapping[str, AnswerRecord]):
         return len(self._records)
 
     def __hash__(self) -> int:
-        return hash(tuple(self._records.items()))
+        # Equal mappings hash alike whatever their order, as Mapping's == ignores order.
+        return hash(frozenset(self._records.items()))
 
     def __repr__(self) -> str:
         return f"AnswerRecords({self._records!r})"

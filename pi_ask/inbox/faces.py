@@ -111,5 +111,6 @@ def plain_face(state: AskState, request: FaceRequest) -> AskState:
         source="attach",
         tool_call_id=request.ask_id,
         deadline_ms=request.deadline_ms,
+        live_notice=request.live_notice,
     )
     return final[0]

@@ -180,6 +180,7 @@ class AskUserServer:
         on_draft: Callable[[AskState], None],
     ) -> ToolResult | types.InputRequiredResult | None:
         """The first route's answer, the 2026-07-28 form round, or ``None`` (nobody reached)."""
+        deadline_s = self._store.snapshot().routing.answer_timeout_s
         async with _progress(ctx.session):
             for route in routes:
                 if route == "terminal":
@@ -189,23 +190,30 @@ class AskUserServer:
                 elif _is_mrtr(ctx):
                     return _form_round(loaded, ask_id)
                 else:
-                    answered = await self._elicit(ctx, loaded)
+                    answered = await self._elicit(ctx, loaded, deadline_s)
                 if answered is not None:
                     return answered
         return None
 
     async def _elicit(
-        self, ctx: ServerRequestContext[Any], loaded: LoadedPayload
+        self, ctx: ServerRequestContext[Any], loaded: LoadedPayload, deadline_s: float | None
     ) -> ToolResult | None:
-        """The form over the back-channel (before 2026-07-28); ``None`` when the client fails."""
+        """The form over the back-channel (before 2026-07-28); ``None`` when the client fails.
+
+        Past ``[behaviour] answer_timeout_s`` the form is withdrawn and the result is
+        ``timeout``. (A 2026-07-28 form waits on the client's side, out of the server's reach.)
+        """
         form = build_form(loaded.payload)
         try:
-            reply = await ctx.session.elicit_form(
-                form.message, form.schema, related_request_id=ctx.request_id
-            )
+            with anyio.move_on_after(deadline_s) as deadline:
+                reply = await ctx.session.elicit_form(
+                    form.message, form.schema, related_request_id=ctx.request_id
+                )
         except MCPError as err:
             _report(f"the client could not show the form ({err}); trying the next route")
             return None
+        if deadline.cancelled_caught:
+            return non_interactive_result(loaded.payload, "timeout")
         return _reply_result(loaded, reply)
 
     def _read_retry(

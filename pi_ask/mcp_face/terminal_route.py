@@ -38,11 +38,21 @@ async def ask_in_terminal(
 ) -> ToolResult | None:
     """Ask ``loaded`` through a running inbox or a tmux popup; ``None`` when neither is there.
 
-    It never waits for an attach when nothing can take the ask at once: an MCP call must not
-    hang on nobody. Cancelling the calling task (a client's ``notifications/cancelled``)
-    closes the flow wherever it is open and leaves its drafts resumable.
+    The routing settings apply as on the command line: ``[inbox] tmux``, the deadline
+    ``[behaviour] answer_timeout_s``, and ``[behaviour] no_terminal = "wait"``, without which
+    it never waits for an attach when nothing can take the ask at once. Cancelling the calling
+    task (a client's ``notifications/cancelled``) closes the flow wherever it is open and
+    leaves its drafts resumable.
     """
     from pi_ask.inbox import ElsewhereHooks, ask_elsewhere_async
 
-    hooks = ElsewhereHooks(on_draft=on_draft)
-    return await ask_elsewhere_async(loaded, ask_id, hooks=hooks, store=store)
+    routing = store.snapshot().routing
+    return await ask_elsewhere_async(
+        loaded,
+        ask_id,
+        hooks=ElsewhereHooks(on_draft=on_draft),
+        store=store,
+        tmux=routing.tmux,
+        timeout_s=routing.answer_timeout_s,
+        wait=routing.no_terminal == "wait",
+    )

@@ -1,10 +1,9 @@
 """``PlainFlow``: the ask flow in line mode, and ``run_plain_flow``.
 
-Each typed line becomes the engine commands a TUI user's keys would send — a number is the
-cursor moved to that row and Enter (or Space on a multi question), text is the answer
-editor opened and saved, ``/note 2 text`` the option note editor opened on row 2 and saved.
-The engine decides everything else (advancing, the dirty-dismiss guard, auto-submit, the
-type-change confirmation), exactly as in the TUI; this module only words the state.
+The flow reads lines and other events (signals, the abort event, a bridge's submission, the
+deadline) and drives the engine; what each typed line does is in ``answering.py``, how the
+state is worded in ``render.py``. The engine decides everything (advancing, the
+dirty-dismiss guard, auto-submit, the type-change confirmation), exactly as in the TUI.
 
 Input rules (python-port.md §11): a number or a list of numbers (``1,3``) replaces the
 selection; ``/`` starts a command; any other line is the custom answer (``\\`` escapes a
@@ -24,7 +23,7 @@ from typing import TYPE_CHECKING
 from pi_ask.config.watcher import signature
 from pi_ask.errors import FlowInterrupted
 from pi_ask.plain import render
-from pi_ask.plain.lines import Empty, Numbers, Slash, Text, Typed, Unknown, parse_line, split_number
+from pi_ask.plain.answering import LineAnswers
 from pi_ask.plain.remote import Handoff, register
 from pi_ask.plain.terminal import (
     Aborted,
@@ -40,30 +39,14 @@ from pi_ask.state import (
     Abort,
     AskState,
     BehaviourChanged,
-    Cancel,
-    ChangeQuestionType,
-    CloseEditor,
     Command,
-    Confirm,
     Dismiss,
-    EditAnswer,
-    EditNote,
-    MoveOption,
-    MoveTab,
-    OpenOptionNote,
-    OpenQuestionNote,
-    SubmitEditor,
-    Toggle,
-    answer_for,
     apply,
     build_result,
     current_question,
-    editor_draft,
     footer_notice,
     is_draft_change,
     is_review_tab,
-    is_row_selected,
-    question_rows,
     transcript_lines,
 )
 from pi_ask.terminal_text import sanitize_block, sanitize_line
@@ -77,16 +60,13 @@ if TYPE_CHECKING:
 
 OnCommit = Callable[[AskState], None]
 BELL = "\a"
+LIVE_NOTICE_S = 1.0
 COUNTDOWN_MARKS = (20, 10, 5)
 """Seconds before the deadline at which the plain face says how long is left."""
 ESCAPES = re.compile("[\x1b\x9b]")
 
 
-class _Problem(Exception):
-    """A line that cannot be applied: its message is printed and nothing changes."""
-
-
-class PlainFlow:
+class PlainFlow(LineAnswers):
     """One ask flow in line mode on a ``LineTerminal``; build it, then ``run()`` it once.
 
     Args:
@@ -100,6 +80,8 @@ class PlainFlow:
         tool_call_id: The ask's id; bridges then address the flow as ``tool:<id>``.
         deadline_ms: When the ask times out (epoch ms): the time left is said at 20, 10 and
             5 seconds, then the flow ends with reason ``timeout``.
+        live_notice: Asked about once a second; a new text is said as a notice (the inbox's
+            "2 more waiting").
     """
 
     def __init__(
@@ -114,8 +96,12 @@ class PlainFlow:
         source: str = "tool",
         tool_call_id: str | None = None,
         deadline_ms: int | None = None,
+        live_notice: Callable[[], str | None] | None = None,
     ) -> None:
         self._store = store
+        self._live_notice = live_notice
+        self._live_said: str | None = None
+        self._prompted = False
         self._deadline = deadline_ms / 1000 if deadline_ms is not None else None
         self._countdown_said: set[int] = set()
         self._source = source
@@ -161,10 +147,14 @@ class PlainFlow:
     def _ask(self) -> None:
         while not self.state.completed:
             self._show()
-            self._terminal.write(self._prompt())
+            if not self._prompted:
+                self._terminal.write(self._prompt())
+                self._prompted = True
             event = self._terminal.reader.read(self._abort, until=self._next_tick())
+            if not isinstance(event, TimedOut | Woken):
+                self._prompted = False  # a line was entered (or the flow ends): prompt anew
             if isinstance(event, TimedOut):
-                self._tick_deadline()
+                self._tick()
             elif isinstance(event, str):
                 self._reload_settings()
                 self._line(event)
@@ -180,19 +170,30 @@ class PlainFlow:
                 self._terminal.write("\n")
                 self._send(Abort())
 
-    # --- the deadline -------------------------------------------------------------------------
+    # --- the deadline and the live notice ------------------------------------------------------
 
     def _next_tick(self) -> float | None:
-        """When to look at the deadline next: a countdown mark not yet said, or the end."""
-        if self._deadline is None:
-            return None
-        # A mark already passed and not said yet comes at once (an ask resumed late).
-        marks = [self._deadline - s for s in COUNTDOWN_MARKS if s not in self._countdown_said]
-        return min([*marks, self._deadline])
+        """When to look again: a countdown mark not yet said, the deadline, the live notice."""
+        times = []
+        if self._deadline is not None:
+            # A mark already passed and not said yet comes at once (an ask resumed late).
+            times += [self._deadline - s for s in COUNTDOWN_MARKS if s not in self._countdown_said]
+            times.append(self._deadline)
+        if self._live_notice is not None:
+            times.append(time.time() + LIVE_NOTICE_S)
+        return min(times) if times else None
 
-    def _tick_deadline(self) -> None:
-        assert self._deadline is not None
-        left = self._deadline - time.time()
+    def _tick(self) -> None:
+        if self._live_notice is not None:
+            notice = self._live_notice()
+            if notice and notice != self._live_said:
+                self._say("", f"Notice: {sanitize_line(notice)}")
+            self._live_said = notice
+        if self._deadline is not None:
+            self._tick_deadline(self._deadline)
+
+    def _tick_deadline(self, deadline: float) -> None:
+        left = deadline - time.time()
         if left <= 0:
             self._terminal.write("\n")
             self._send(Abort(reason="timeout"))
@@ -289,6 +290,7 @@ class PlainFlow:
     def _say(self, *lines: str) -> None:
         if lines:
             self._terminal.write("".join(line + "\n" for line in lines))
+            self._prompted = False
 
     # --- the engine ---------------------------------------------------------------------------
 
@@ -317,213 +319,6 @@ class PlainFlow:
         parts = [text for text in (config.text if config else None, self._notice) if text]
         return " ".join(parts) or None
 
-    # --- one line -----------------------------------------------------------------------------
-
-    def _line(self, line: str) -> None:
-        typed = parse_line(line)
-        try:
-            if self._awaiting_text:
-                self._awaiting_text = False
-                if not isinstance(typed, Slash | Unknown):
-                    self._typed_text(line)
-                    return
-            if isinstance(typed, Unknown):
-                raise _Problem(f"There is no command {typed.word}; /help lists them.")
-            if isinstance(typed, Slash):
-                self._command(typed)
-            elif is_review_tab(self.state):
-                self._review_line(typed)
-            else:
-                self._question_line(typed, line)
-        except _Problem as problem:
-            self._say(str(problem))
-
-    def _question_line(self, typed: Typed, line: str) -> None:
-        question = self._question()
-        if isinstance(typed, Empty):
-            self._move_on()
-        elif isinstance(typed, Numbers) and not question.is_freeform:
-            self._choose(question, typed.values)
-        else:
-            text = typed.text if isinstance(typed, Text) else line
-            self._own_answer(question, text)
-            if question.type == "multi":
-                self._move_on()
-
-    def _review_line(self, typed: Typed) -> None:
-        if isinstance(typed, Numbers) and len(typed.values) == 1 and 1 <= typed.values[0] <= 3:
-            self._send(MoveOption(typed.values[0] - 1 - self.state.action), Confirm())
-            return
-        raise _Problem("Type 1 to submit, 2 to ask for elaboration, 3 to cancel; /help for more.")
-
-    def _typed_text(self, line: str) -> None:
-        """The line after choosing ``Type your own``: the text, or empty for none."""
-        question = self._question()
-        if line.strip():
-            self._own_answer(question, line.removeprefix("\\"))
-            if question.type != "multi":
-                return
-        self._move_on()
-
-    # --- answering ----------------------------------------------------------------------------
-
-    def _question(self) -> Question:
-        question = current_question(self.state)
-        if question is None:
-            raise _Problem("That works on a question: /back goes to the last one.")
-        return question
-
-    def _leave_editor(self) -> None:
-        """Close an editor the engine opened by itself (on an empty ``Type your own`` row)."""
-        if isinstance(self.state.view, EditAnswer | EditNote):
-            self._send(CloseEditor(editor_draft(self.state)))
-
-    def _go_to_row(self, index: int) -> None:
-        self._send(MoveOption(index - self.state.row))
-
-    def _move_on(self) -> None:
-        self._leave_editor()
-        self._send(MoveTab(1))
-
-    def _own_answer(self, question: Question, text: str) -> None:
-        """Open the answer editor on ``Type your own`` and save ``text`` (the engine trims)."""
-        self._leave_editor()
-        self._go_to_row(len(question_rows(question)) - 1)
-        if not isinstance(self.state.view, EditAnswer):
-            self._send(Confirm())
-        self._send(SubmitEditor(text))
-
-    def _choose(self, question: Question, numbers: tuple[int, ...]) -> None:
-        rows = question_rows(question)
-        wrong = [n for n in numbers if not 1 <= n <= len(rows)]
-        if wrong:
-            raise _Problem(f"There is no option {wrong[0]}: type a number from 1 to {len(rows)}.")
-        if question.type == "multi":
-            self._choose_several(question, numbers)
-        elif len(numbers) > 1:
-            raise _Problem(
-                "This question takes one answer: type one number (/type allows several)."
-            )
-        elif numbers[0] == len(rows):
-            self._choose_own(question)
-        else:
-            self._leave_editor()
-            self._go_to_row(numbers[0] - 1)
-            self._send(Confirm())
-
-    def _choose_own(self, question: Question) -> None:
-        """``Type your own`` on a one-answer question: its saved text, or ask for the text."""
-        answer = answer_for(self.state, question.id)
-        if answer is not None and answer.custom_text:
-            self._own_answer(question, answer.custom_text)
-        else:
-            self._ask_for_text()
-
-    def _ask_for_text(self) -> None:
-        self._awaiting_text = True
-        self._say("Type your answer (an empty line goes on without one).")
-
-    def _choose_several(self, question: Question, numbers: tuple[int, ...]) -> None:
-        """Make the chosen options exactly ``numbers`` (in that order), by toggling rows."""
-        self._leave_editor()
-        rows = question_rows(question)
-        custom = len(rows)
-        for index, row in enumerate(rows[:-1]):
-            if is_row_selected(self.state, question, row) and index + 1 not in numbers:
-                self._go_to_row(index)
-                self._send(Toggle())
-        for number in numbers:
-            if number != custom and not is_row_selected(self.state, question, rows[number - 1]):
-                self._go_to_row(number - 1)
-                self._send(Toggle())
-        answer = answer_for(self.state, question.id)
-        if answer is None or not answer.custom_text:
-            if custom in numbers:
-                self._ask_for_text()
-                return
-        elif answer.custom_selected != (custom in numbers):
-            self._go_to_row(custom - 1)
-            self._send(Toggle())
-        self._move_on()
-
-    def _skip(self, question: Question) -> None:
-        """Leave the question unanswered (notes stay) and go on."""
-        self._leave_editor()
-        rows = question_rows(question)
-        for index, row in enumerate(rows[:-1]):
-            if is_row_selected(self.state, question, row):
-                self._go_to_row(index)
-                self._send(Toggle())
-        if is_row_selected(self.state, question, rows[-1]):
-            if question.type == "multi":
-                self._go_to_row(len(rows) - 1)
-                self._send(Toggle())
-            else:
-                self._own_answer(question, "")
-        self._move_on()
-
-    # --- commands -----------------------------------------------------------------------------
-
-    def _command(self, typed: Slash) -> None:
-        name, rest = typed.name, typed.rest
-        if name == "help":
-            self._say(render.HELP)
-        elif name == "cancel":
-            self._send(Cancel())
-        elif name == "review":
-            self._leave_editor()
-            self._shown = None
-            self._send(MoveTab(len(self.state.questions) - self.state.tab))
-        elif name == "back":
-            if self.state.tab == 0:
-                raise _Problem("This is the first question.")
-            self._leave_editor()
-            self._send(MoveTab(-1))
-        elif name == "skip":
-            self._skip(self._question())
-        elif name == "type":
-            self._question()
-            self._leave_editor()
-            self._send(ChangeQuestionType())
-        elif name == "qnote":
-            self._question_note(rest)
-        elif name == "note":
-            self._option_note(rest)
-        elif name == "preview":
-            self._preview(rest)
-
-    def _question_note(self, text: str) -> None:
-        self._question()
-        self._leave_editor()
-        self._send(OpenQuestionNote(), SubmitEditor(text))
-        self._say("Question note saved." if text else "Question note removed.")
-
-    def _option_note(self, rest: str) -> None:
-        question = self._question()
-        number, text = split_number(rest)
-        options = len(question_rows(question)) - 1
-        if question.is_freeform or number is None or not 1 <= number <= options:
-            if question.is_freeform or options < 1:
-                raise _Problem("This question has no options to note; /qnote notes the question.")
-            raise _Problem(f"Type /note, an option number from 1 to {options}, then the note.")
-        self._leave_editor()
-        self._go_to_row(number - 1)
-        self._send(OpenOptionNote(), SubmitEditor(text))
-        self._say(f"Note saved on option {number}." if text else f"Note removed from {number}.")
-
-    def _preview(self, rest: str) -> None:
-        question = self._question()
-        number, _ = split_number(rest)
-        rows = question_rows(question)
-        row = rows[number - 1] if number is not None and 1 <= number < len(rows) else None
-        if row is None or row.option is None or not row.option.preview:
-            with_preview = [r.number for r in rows if r.option is not None and r.option.preview]
-            if not with_preview:
-                raise _Problem("No option of this question has a preview.")
-            listed = ", ".join(str(n) for n in with_preview)
-            raise _Problem(f"Type /preview and the number of an option with one: {listed}.")
-        self._say(*render.preview_lines(row.option, number or 0, None))
-
 
 def run_plain_flow(
     state: AskState,
@@ -536,6 +331,7 @@ def run_plain_flow(
     source: str = "tool",
     tool_call_id: str | None = None,
     deadline_ms: int | None = None,
+    live_notice: Callable[[], str | None] | None = None,
 ) -> ToolResult:
     """Ask the questions of ``state`` line by line on the terminal and return the result.
 
@@ -550,6 +346,7 @@ def run_plain_flow(
         source: Who asked: ``tool``, ``answer``, ``ask:replay``... (for the event bus).
         tool_call_id: The ask's id; bridges then address the flow as ``tool:<id>``.
         deadline_ms: When the ask times out (epoch ms); it then ends with reason ``timeout``.
+        live_notice: Asked about once a second for a notice to say when it changes.
 
     Returns:
         The tool result, as the TUI would return it for the same answers.
@@ -569,6 +366,7 @@ def run_plain_flow(
         source=source,
         tool_call_id=tool_call_id,
         deadline_ms=deadline_ms,
+        live_notice=live_notice,
     )
     return build_result(flow.state)
 
@@ -584,6 +382,7 @@ def _run_to_end(
     source: str = "tool",
     tool_call_id: str | None = None,
     deadline_ms: int | None = None,
+    live_notice: Callable[[], str | None] | None = None,
 ) -> PlainFlow:
     from pi_ask.plain.terminal import signals_to
 
@@ -599,6 +398,7 @@ def _run_to_end(
             source=source,
             tool_call_id=tool_call_id,
             deadline_ms=deadline_ms,
+            live_notice=live_notice,
         )
         with signals_to(line_terminal.reader):
             result = flow.run()

@@ -23,7 +23,7 @@ from prompt_toolkit.key_binding import (
 from prompt_toolkit.key_binding.key_processor import KeyPressEvent
 from prompt_toolkit.keys import Keys
 
-from pi_ask.keymaps.ptk_bindings import load_context_bindings
+from pi_ask.keymaps.ptk_bindings import load_context_bindings, to_ptk_keys
 from pi_ask.state.commands import (
     Cancel,
     ChangeQuestionType,
@@ -45,6 +45,11 @@ if TYPE_CHECKING:
     from pi_ask.tui.flow import AskFlow
 
 Handler = Callable[[KeyPressEvent], None]
+
+# The fixed keys beside the digits (docs/keymaps.md "Fixed keys"; tests check the two agree).
+PAGE_KEYS: dict[str, int] = {"pageUp": -1, "pageDown": 1}  # pages, in editors too
+EDGE_KEYS: dict[str, bool] = {"home": False, "end": True}  # to the bottom? not in editors
+EDGE_KEYS_EVERYWHERE: dict[str, bool] = {"ctrl+home": False, "ctrl+end": True}
 
 
 class FlowFilters:
@@ -121,13 +126,19 @@ def load_fixed_main_bindings(flow: AskFlow, filters: FlowFilters) -> KeyBindings
     bindings = KeyBindings()
     for digit in range(1, 10):
         bindings.add(str(digit), filter=filters.in_main)(_send(flow, partial(Digit, digit)))
-    bindings.add(Keys.PageDown, filter=filters.in_flow)(_page(flow, 1))
-    bindings.add(Keys.PageUp, filter=filters.in_flow)(_page(flow, -1))
-    bindings.add(Keys.Home, filter=filters.in_main)(_edge(flow, bottom=False))
-    bindings.add(Keys.End, filter=filters.in_main)(_edge(flow, bottom=True))
-    bindings.add(Keys.ControlHome, filter=filters.in_flow)(_edge(flow, bottom=False))
-    bindings.add(Keys.ControlEnd, filter=filters.in_flow)(_edge(flow, bottom=True))
+    for key_id, pages in PAGE_KEYS.items():
+        bindings.add(*_ptk(key_id), filter=filters.in_flow)(_page(flow, pages))
+    for key_id, bottom in EDGE_KEYS.items():
+        bindings.add(*_ptk(key_id), filter=filters.in_main)(_edge(flow, bottom))
+    for key_id, bottom in EDGE_KEYS_EVERYWHERE.items():
+        bindings.add(*_ptk(key_id), filter=filters.in_flow)(_edge(flow, bottom))
     return bindings
+
+
+def _ptk(key_id: str) -> tuple[Keys | str, ...]:
+    keys = to_ptk_keys(key_id)
+    assert keys is not None, key_id  # the tables above hold keys every terminal sends
+    return keys
 
 
 def load_editing_bindings(flow: AskFlow, filters: FlowFilters) -> KeyBindingsBase:

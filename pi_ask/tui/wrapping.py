@@ -2,7 +2,9 @@
 
 Paragraphs split on ``\\n``; an empty paragraph stays an empty line; a paragraph's leading
 whitespace is kept on every wrapped line; words split on whitespace runs and are re-joined
-with single spaces; a word wider than the line is broken by characters.
+with single spaces; a word wider than the line is broken by characters, starting on the
+line before it when there is room there, so a numbered label made of one long word never
+leaves its number alone on a line (``4.`` then the word on the next).
 """
 
 from __future__ import annotations
@@ -10,7 +12,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import lru_cache
 
-from pi_ask.tui.styled_text import EMPTY, Line, join, line_width, span, text_width, truncate
+from pi_ask.tui.styled_text import (
+    EMPTY,
+    Line,
+    join,
+    line_width,
+    span,
+    take_width,
+    text_width,
+    truncate,
+)
 
 
 def wrap_text(text: str, width: int) -> list[str]:
@@ -41,18 +52,24 @@ def _wrap_words(words: list[str], width: int) -> Iterator[str]:
     current = ""
     current_width = 0
     for word in words:
-        word_width = text_width(word)
-        if current and current_width + 1 + word_width <= width:
-            current += " " + word
-            current_width += 1 + word_width
+        rest, rest_width = word, text_width(word)
+        if current and current_width + 1 + rest_width <= width:
+            current += " " + rest
+            current_width += 1 + rest_width
             continue
+        if rest_width > width and current and width - current_width - 1 >= 1:
+            head, _ = take_width(rest, width - current_width - 1)
+            yield f"{current} {head}"
+            current, current_width = "", 0
+            rest = rest[len(head) :]
+            rest_width = text_width(rest)
         if current:
             yield current
             current, current_width = "", 0
-        if word_width <= width:
-            current, current_width = word, word_width
+        if rest_width <= width:
+            current, current_width = rest, rest_width
         else:
-            yield from break_word(word, width)
+            yield from break_word(rest, width)
     if current:
         yield current
 

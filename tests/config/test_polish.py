@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import re
 import tomllib
@@ -14,7 +13,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pi_ask.config import keys
-from pi_ask.config.commands import register
 from pi_ask.config.keys import CHANNEL_NAMES, channel_pattern
 from pi_ask.config.model import json_schema
 from pi_ask.config.toml_text import SCHEMA_NAME, default_text, literal
@@ -26,15 +24,9 @@ from pi_ask.keymaps.key_ids import (
     parse_key_id,
 )
 
+from .test_commands import run
+
 DOCS = Path(__file__).resolve().parents[2] / "docs"
-
-
-def run(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="pi-ask")
-    register(parser.add_subparsers())
-    args = parser.parse_args(argv)
-    status: int = args.handler(args)
-    return status
 
 
 @pytest.fixture

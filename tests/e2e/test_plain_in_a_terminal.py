@@ -135,3 +135,25 @@ def test_the_face_setting_makes_auto_plain(spawn, tmp_path: Path) -> None:
     type_line(term, "/cancel", "Cancelled")
     assert term.exit_status() == 1
     assert not ESCAPES.search(written(term))
+
+
+def test_bad_input_then_notes_and_elaborate(spawn, tmp_path: Path) -> None:
+    term = spawn("ask", "--ui", "plain", str(PAYLOAD_A))
+    term.wait(lambda: "answer> " in written(term))
+    type_line(term, "7", "There is no option 7: type a number from 1 to 4.")
+    type_line(term, "/frobnicate", "There is no command /frobnicate")
+    type_line(term, "1,2", "This question takes one answer")
+    type_line(term, "", "Question 2 of 3")  # empty: nothing chosen, on to the next
+    type_line(term, "0", "There is no option 0")
+    type_line(term, "/qnote which backend?", "Question note saved.")
+    type_line(term, "/review", "Review your answers")
+    assert "  Language: unanswered" in written(term)
+    assert "    Question note: which backend?" in written(term)
+    type_line(term, "9", "Type 1 to submit, 2 to ask for elaboration, 3 to cancel")
+    type_line(term, "2", "User asked to elaborate")
+    assert term.exit_status() == 0
+    assert not ESCAPES.search(written(term))
+    details = result_of(tmp_path)["details"]
+    assert details["mode"] == "elaborate"  # type: ignore[index]
+    items = details["elaboration"]["items"]  # type: ignore[index]
+    assert [item["note"] for item in items] == ["which backend?"]

@@ -85,3 +85,18 @@ def test_docstring_examples_run(module: str) -> None:
     results = doctest.testmod(importlib.import_module(f"pi_ask.keymaps.{module}"))
     assert results.attempted > 0
     assert results.failed == 0
+
+
+def test_the_fixed_keys_table_lists_every_fixed_key_where_it_works() -> None:
+    from pi_ask.tui.flow_bindings import EDGE_KEYS, EDGE_KEYS_EVERYWHERE, PAGE_KEYS
+
+    section = DOC.split("### Fixed keys", 1)[1].split("\n### ", 1)[0]
+    rows = {line.split(" | ")[0]: line for line in section.splitlines() if line.startswith("| `")}
+
+    def row_of(keys: list[str]) -> str:
+        return rows["| " + " / ".join(f"`{key}`" for key in keys)]
+
+    assert "editors too" in row_of(list(PAGE_KEYS))
+    assert "in an editor they move the text cursor" in row_of(list(EDGE_KEYS))
+    assert "editors too" in row_of(list(EDGE_KEYS_EVERYWHERE))
+    assert "| `1`–`9` |" in section

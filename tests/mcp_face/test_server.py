@@ -331,3 +331,19 @@ async def test_a_retry_with_other_arguments_is_refused_by_the_sealed_state(
                 input_responses={"ask": types.ElicitResult(action="accept", content={})},
                 request_state=first.request_state,
             )
+
+
+async def test_past_the_deadline_the_form_is_withdrawn_with_timeout(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text("[behaviour]\nanswer_timeout_s = 1\n", encoding="utf-8")
+    monkeypatch.setenv("PI_ASK_CONFIG", str(config))
+    host = OpenForm()  # never answers
+    async with Client(build_server().server, mode="legacy", elicitation_callback=host) as client:
+        with anyio.fail_after(WAIT_CAP_S):
+            result = await client.call_tool("ask_user", copy.deepcopy(PAYLOAD))
+            await host.closed.wait()  # the server withdrew its form
+    assert result.structured_content["reason"] == "timeout"  # type: ignore[index]
+    assert "reason: timeout" in result.content[0].text  # type: ignore[union-attr]
+    assert log_types() == [PAYLOAD_TYPE]  # the ask stays resumable

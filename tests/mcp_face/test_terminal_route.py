@@ -11,6 +11,7 @@ import anyio
 import pytest
 from mcp import Client, types
 
+from pi_ask.inbox.client import list_pending
 from pi_ask.inbox.paths import INBOX_SUFFIX
 from pi_ask.session.entries import DISMISSED_TYPE, DRAFT_TYPE, PAYLOAD_TYPE
 from tests.e2e.terminal import Terminal, child_env, pi_ask_command
@@ -33,23 +34,28 @@ ONE_QUESTION = {
 }
 
 
-@pytest.fixture
-def inbox(tmp_path: Path) -> Iterator[Terminal]:
-    """``pi-ask inbox`` on a pty of its own, idle and listening."""
-    runtime = Path(os.environ["PI_ASK_RUNTIME_DIR"])
+def answering_terminal(tmp_path: Path, *args: str) -> Terminal:
+    """``pi-ask ARGS`` on a pty of its own, with this test's folders."""
     env = child_env(
         Path(os.environ["PI_ASK_CONFIG"]),
         Path(os.environ["PI_ASK_STATE_DIR"]),
-        PI_ASK_RUNTIME_DIR=str(runtime),
+        PI_ASK_RUNTIME_DIR=os.environ["PI_ASK_RUNTIME_DIR"],
     )
-    term = Terminal(
-        [*pi_ask_command(), "inbox"],
-        stdout=tmp_path / "inbox.out",
+    return Terminal(
+        [*pi_ask_command(), *args],
+        stdout=tmp_path / f"{args[0]}.out",
         env=env,
         width=90,
         height=30,
         cwd=tmp_path,
     )
+
+
+@pytest.fixture
+def inbox(tmp_path: Path) -> Iterator[Terminal]:
+    """``pi-ask inbox`` on a pty of its own, idle and listening."""
+    runtime = Path(os.environ["PI_ASK_RUNTIME_DIR"])
+    term = answering_terminal(tmp_path, "inbox")
     try:
         term.wait_for("waiting for questions", timeout=WAIT_CAP_S)
         term.wait(
@@ -63,10 +69,13 @@ def inbox(tmp_path: Path) -> Iterator[Terminal]:
         term.kill()
 
 
-def answer_sqlite(term: Terminal) -> None:
+def answer_in(term: Terminal, *, until_closed: bool = False) -> None:
     term.wait_for("Which database?", timeout=WAIT_CAP_S)
     term.press("2", "1", "1")  # Sqlite, then Submit (a double press on the review tab)
-    term.wait_for("waiting for questions", timeout=WAIT_CAP_S)
+    if until_closed:
+        assert term.exit_status(timeout=WAIT_CAP_S) == 0
+    else:
+        term.wait_for("waiting for questions", timeout=WAIT_CAP_S)
 
 
 @pytest.mark.parametrize("mode", ERAS)
@@ -88,7 +97,7 @@ async def test_a_host_without_forms_is_answered_in_a_running_inbox(
         with anyio.fail_after(WAIT_CAP_S * 2):
             async with anyio.create_task_group() as group:
                 group.start_soon(call)
-                await anyio.to_thread.run_sync(answer_sqlite, inbox)
+                await anyio.to_thread.run_sync(answer_in, inbox)
     [result] = results
     details: Any = result.structured_content
     assert details["cancelled"] is False
@@ -117,3 +126,34 @@ async def test_a_client_cancel_closes_the_flow_in_the_inbox(
                 lambda: inbox.wait_for("waiting for questions", timeout=WAIT_CAP_S)
             )
     assert log_types(tmp_path) == [PAYLOAD_TYPE]
+
+
+async def test_with_no_terminal_wait_a_host_without_forms_waits_for_attach(
+    tmp_path: Path,
+) -> None:
+    config = Path(os.environ["PI_ASK_CONFIG"])
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text('[behaviour]\nno_terminal = "wait"\n', encoding="utf-8")
+    runtime = Path(os.environ["PI_ASK_RUNTIME_DIR"])
+    results: list[types.CallToolResult] = []
+
+    def attach_and_answer() -> None:
+        term = answering_terminal(tmp_path, "attach")
+        try:
+            answer_in(term, until_closed=True)
+        finally:
+            term.kill()
+
+    async with Client(pi_ask_mcp(tmp_path), mode="legacy") as client:
+
+        async def call() -> None:
+            results.append(await client.call_tool("ask_user", ONE_QUESTION))
+
+        with anyio.fail_after(WAIT_CAP_S * 2):
+            async with anyio.create_task_group() as group:
+                group.start_soon(call)
+                while not list_pending(runtime):  # the ask is published: attach can see it
+                    await anyio.sleep(0.05)
+                await anyio.to_thread.run_sync(attach_and_answer)
+    [result] = results
+    assert result.structured_content["answers"]["db"]["values"] == ["sqlite"]  # type: ignore[index]

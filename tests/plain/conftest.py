@@ -7,14 +7,17 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import jsonschema
 import pytest
 
 from pi_ask.config import SettingsStore
 from pi_ask.contract import load_payload
+from pi_ask.contract.result_schema import result_schema
 from pi_ask.contract.results import ToolResult
 from pi_ask.plain import LineTerminal, PlainFlow
 from pi_ask.state import AskState, new_state
 
+RESULT_VALIDATOR = jsonschema.Draft202012Validator(result_schema())
 PAYLOAD_A = Path(__file__).resolve().parents[1] / "tui" / "fixtures" / "payload_a.json"
 
 
@@ -74,6 +77,8 @@ def answer(store: SettingsStore) -> Iterator[Callable[..., Run]]:
             **kwargs,  # type: ignore[arg-type]
         )
         result = flow.run()
+        # Every result of this face fits the published schema (pi-ask schema --result).
+        RESULT_VALIDATOR.validate(result.to_json())
         return Run(result, output.getvalue(), drafts, flow)
 
     yield run

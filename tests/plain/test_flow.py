@@ -311,3 +311,30 @@ def test_a_note_of_several_lines_stays_under_its_label(answer) -> None:
     resumed = Answer(selected=(Selection("go", "Go", 2),), note="first\nsecond")
     run = answer(replace(state, answers=(("lang", resumed),)))
     assert "Question note: first\n               second\n" in run.output
+
+
+def test_a_live_notice_is_said_when_it_changes_and_the_prompt_is_not_repeated(
+    store, open_pipe
+) -> None:
+    abort = threading.Event()
+    answers = iter(["2 more waiting", "2 more waiting", "3 more waiting"])
+
+    def live_notice() -> str | None:
+        notice = next(answers, None)
+        if notice is None:
+            abort.set()  # asked a fourth time: enough seen
+        return notice
+
+    flow = PlainFlow(
+        state_of(PAYLOAD_A.read_text()),
+        store=store,
+        terminal=open_pipe.terminal,
+        abort=abort,
+        live_notice=live_notice,
+    )
+    flow.run()
+    text = open_pipe.text
+    assert text.count("Notice: 2 more waiting") == 1
+    assert text.count("Notice: 3 more waiting") == 1
+    # One prompt to start, one after each notice: none for the quiet ticks.
+    assert text.count("answer> ") == 3

@@ -33,3 +33,15 @@ def test_prefix_and_continuation() -> None:
 def test_no_line_is_wider_than_asked_unless_one_character_is(text: str, width: int) -> None:
     for line in wrapped(text, width, ""):
         assert line_width(line) <= max(width, 2)
+
+
+def test_a_long_word_starts_beside_the_number_before_it() -> None:
+    """A one-word label wider than the line is not left as ``4.`` alone on a line."""
+    label = "4. " + "x" * 50
+    assert wrap_text(label, 20) == ["4. " + "x" * 17, "x" * 20, "x" * 13]
+    assert "".join(wrap_text(label, 20)).replace(" ", "") == label.replace(" ", "")
+
+
+def test_a_long_word_in_a_numbered_row_keeps_its_number_company() -> None:
+    lines = wrapped("12. " + "Y" * 70, 40, "", span("", "  "), span("", "  "))
+    assert [plain(line) for line in lines] == ["  12. " + "Y" * 34, "  " + "Y" * 36]
