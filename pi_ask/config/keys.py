@@ -381,6 +381,22 @@ TOGGLE_ROWS: tuple[ToggleRow, ...] = (
         "Defaults for future asks",
         FACES,
     ),
+    ToggleRow(
+        "behaviour.no_terminal",
+        "With no terminal",
+        "answer: an ask with no terminal, inbox or tmux returns Needs user input at once; "
+        "wait: it waits for pi-ask attach.",
+        "Defaults for future asks",
+        NO_TERMINAL_CHOICES,
+    ),
+    ToggleRow(
+        "inbox.tmux",
+        "Inside tmux",
+        "How an ask with no terminal opens inside tmux: a popup over your pane, a new "
+        "window, or off.",
+        "Defaults for future asks",
+        TMUX_MODES,
+    ),
 )
 """The settings overlay's toggle rows, in display order (behaviour.md §10)."""
 

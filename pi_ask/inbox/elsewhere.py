@@ -8,8 +8,8 @@ answer wins; a deadline ends the ask with ``timeout``, the ``cancel`` event with
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -17,17 +17,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pi_ask.contract import LoadedPayload
-from pi_ask.contract.results import ToolResult
-from pi_ask.inbox import forms
 from pi_ask.inbox.paths import NoPrivateFolder, runtime_dir
-from pi_ask.inbox.pending import PendingAsk
-from pi_ask.inbox.routing import TmuxMode, open_in_tmux, poke_inboxes, tmux_client_attached
-from pi_ask.state import Answer, AskState
+from pi_ask.inbox.routing import (
+    TmuxMode,
+    inbox_sockets,
+    open_in_tmux,
+    poke_inboxes,
+    tmux_client_attached,
+)
 
 if TYPE_CHECKING:
     from pi_ask.config import SettingsStore
+    from pi_ask.contract import LoadedPayload
+    from pi_ask.contract.results import ToolResult
+    from pi_ask.inbox.pending import PendingAsk
     from pi_ask.notifications import Dispatch
+    from pi_ask.state import Answer, AskState
 
 HEARTBEAT_S = 5.0
 _TICK_S = 0.1
@@ -86,6 +91,12 @@ def ask_elsewhere(
         folder = runtime_dir()
     except NoPrivateFolder:
         return None
+    if not wait and not inbox_sockets(folder) and not (tmux != "off" and os.environ.get("TMUX")):
+        # Nobody can be reached: answer at once, before loading anything to serve the ask.
+        return None
+    from pi_ask.inbox import forms
+    from pi_ask.inbox.pending import PendingAsk
+
     deadline_ms = (
         time.time_ns() // 1_000_000 + int(timeout_s * 1000) if timeout_s is not None else None
     )
@@ -133,6 +144,8 @@ def _route(folder: Path, ask_id: str, tmux: TmuxMode, cwd: str) -> str | None:
 
 
 def _wait(pending: PendingAsk, hooks: ElsewhereHooks, deadline: float | None) -> ToolResult:
+    from pi_ask.inbox import forms
+
     last_beat = time.monotonic()
     attached = 0
     while True:
@@ -183,6 +196,8 @@ async def ask_elsewhere_async(
     loaded: LoadedPayload, ask_id: str, **options: object
 ) -> ToolResult | None:
     """``ask_elsewhere`` on a worker thread; cancelling the task aborts the ask."""
+    import asyncio
+
     hooks = options.pop("hooks", None) or ElsewhereHooks()
     assert isinstance(hooks, ElsewhereHooks)
     task = asyncio.to_thread(ask_elsewhere, loaded, ask_id, hooks=hooks, **options)  # type: ignore[arg-type]

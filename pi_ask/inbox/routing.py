@@ -43,6 +43,15 @@ def in_foreground_terminal() -> bool:
         os.close(fd)
 
 
+def inbox_sockets(folder: Path) -> list[Path]:
+    """The inbox sockets in ``folder`` (live or not: ``poke_inboxes`` finds out)."""
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return []
+    return [folder / n for n in names if n.endswith(INBOX_SUFFIX) and is_own_socket(folder / n)]
+
+
 def poke_inboxes(folder: Path) -> int:
     """Tell every running inbox to look for new asks; how many were reached.
 
@@ -51,14 +60,7 @@ def poke_inboxes(folder: Path) -> int:
     from pi_ask.inbox import wire
 
     reached = 0
-    try:
-        names = os.listdir(folder)
-    except OSError:
-        return 0
-    for name in names:
-        path = folder / name
-        if not name.endswith(INBOX_SUFFIX) or not is_own_socket(path):
-            continue
+    for path in inbox_sockets(folder):
         try:
             connection = wire.connect(os.fspath(path), timeout_s=2.0)
         except (ConnectionRefusedError, FileNotFoundError):

@@ -6,7 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
-FACES = ("auto", "elicitation", "terminal")
+from pi_ask.config.keys import MCP_FACES
+
 MISSING_SDK = (
     "pi-ask mcp: the MCP SDK is not installed; install the extra: "
     "uv tool install 'pi-ask[mcp]' (or pip install 'pi-ask[mcp]')"
@@ -30,7 +31,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument(
         "--face",
-        choices=FACES,
+        choices=MCP_FACES,
         help="How asks reach the user; overrides [mcp] face (default: the setting, auto)",
     )
     parser.add_argument(
@@ -55,13 +56,13 @@ def run_mcp_command(args: argparse.Namespace) -> int:
 
     from pi_ask.mcp_face.server import build_server, serve_stdio
 
-    server = build_server(args.config, session=args.session, face=args.face)
     if args.http is None:
-        anyio.run(serve_stdio, server)
+        anyio.run(serve_stdio, build_server(args.config, session=args.session, face=args.face))
         return 0
     from pi_ask.config.paths import state_dir
     from pi_ask.mcp_face.http import parse_address, serve_http
 
     host, port = parse_address(args.http)
+    server = build_server(args.config, session=args.session, face=args.face)
     anyio.run(serve_http, server, host, port, state_dir())
     return 0

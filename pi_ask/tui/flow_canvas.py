@@ -87,10 +87,6 @@ class FlowCanvas:
         else:
             self._move(Scroll(self._scroll.offset, follow=True))
 
-    def can_scroll(self) -> bool:
-        """True when the last frame's body did not fit its window."""
-        return self._page > 0 and self._total > self._page
-
     def page(self, pages: int) -> None:
         """Move the window by ``pages`` pages (a page keeps one line of the last in view)."""
         step = max(1, self._page - 1)

@@ -28,7 +28,7 @@ from pi_ask.tui.preview_pane import TOP, ScrollPosition, render_preview_box
 from pi_ask.tui.question_screen import PreviewWindow, place_preview, render_question
 from pi_ask.tui.review_screen import render_review
 from pi_ask.tui.scrolling import Scroll, Window, fit, more_label
-from pi_ask.tui.styled_text import EMPTY, Line, join, pad, span, truncate
+from pi_ask.tui.styled_text import EMPTY, Line, join, span, truncate, two_columns
 from pi_ask.tui.tab_row import render_tab_row
 from pi_ask.tui.wrapping import wrap_text
 
@@ -330,14 +330,4 @@ def _beside(
     if side is None:
         return lines
     column, left = side
-    return tuple(
-        truncate(
-            join(
-                pad(column[i] if i < len(column) else EMPTY, left),
-                span("", "  "),
-                lines[i] if i < len(lines) else EMPTY,
-            ),
-            width,
-        )
-        for i in range(max(len(column), len(lines)))
-    )
+    return tuple(two_columns(column, left, lines, width))

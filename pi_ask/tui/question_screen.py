@@ -18,7 +18,7 @@ from pi_ask.tui import theme
 from pi_ask.tui.body import Body, PreviewSlot
 from pi_ask.tui.editor_view import ANSWER_PLACEHOLDER, NOTE_PLACEHOLDER, EditorView, render_editor
 from pi_ask.tui.preview_pane import TOP, ScrollPosition, render_preview_box
-from pi_ask.tui.styled_text import EMPTY, Line, join, pad, span, text_width, truncate
+from pi_ask.tui.styled_text import EMPTY, Line, join, span, text_width, truncate, two_columns
 from pi_ask.tui.wrapping import wrap_text, wrapped
 
 RECOMMENDED = "(recommended)"
@@ -309,18 +309,7 @@ def _side_by_side(
     height: int = 0,
 ) -> list[Line]:
     """The option column with the box beside it, ``top`` rows down, at least ``height`` tall."""
-    right = [*(EMPTY for _ in range(top)), *box]
-    return [
-        truncate(
-            join(
-                pad(column[i] if i < len(column) else EMPTY, left),
-                span("", "  "),
-                right[i] if i < len(right) else EMPTY,
-            ),
-            width,
-        )
-        for i in range(max(len(column), len(right), height))
-    ]
+    return two_columns(column, left, [*(EMPTY for _ in range(top)), *box], width, height)
 
 
 def place_preview(

@@ -45,7 +45,10 @@ SETTING_ROWS: tuple[SettingRow, ...] = (
 def toggle_value(settings: Settings, key: str) -> bool | str:
     """The current value of the setting ``key``: a boolean, or a choice row's value."""
     section, _, name = key.partition(".")
-    value = getattr(getattr(settings, section), name)
+    holder = getattr(settings, section, settings.routing)
+    if not hasattr(holder, name):  # behaviour.no_terminal and inbox.tmux live in ``routing``
+        holder = settings.routing
+    value = getattr(holder, name)
     return value if isinstance(value, str) else bool(value)
 
 

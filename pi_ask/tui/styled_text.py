@@ -8,7 +8,7 @@ cells: wide characters count two, combining characters zero.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from prompt_toolkit.utils import get_cwidth
 
@@ -88,6 +88,26 @@ def pad(line: Line, width: int, style: str = "") -> Line:
     """Append spaces (in ``style``) so that ``line`` takes ``width`` cells."""
     missing = width - line_width(line)
     return join(line, span(style, " " * missing)) if missing > 0 else line
+
+
+def two_columns(
+    left: Sequence[Line], left_width: int, right: Sequence[Line], width: int, height: int = 0
+) -> list[Line]:
+    """``left`` padded to ``left_width``, two spaces, ``right``; each row cut to ``width``.
+
+    As many rows as the taller column, or ``height`` when that is more.
+    """
+    return [
+        truncate(
+            join(
+                pad(left[i] if i < len(left) else EMPTY, left_width),
+                span("", "  "),
+                right[i] if i < len(right) else EMPTY,
+            ),
+            width,
+        )
+        for i in range(max(len(left), len(right), height))
+    ]
 
 
 def lines_text(lines: Iterable[Line]) -> list[str]:

@@ -44,7 +44,9 @@ def test_a_cut_box_says_how_much_is_hidden() -> None:
     assert len(box) == 7
 
 
-def test_cost_follows_the_visible_rows_not_the_preview(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.fixture
+def wrapped_paragraphs(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every paragraph the preview pane wraps, as it wraps it."""
     calls: list[str] = []
     real = preview_pane.wrap_paragraph
 
@@ -53,6 +55,11 @@ def test_cost_follows_the_visible_rows_not_the_preview(monkeypatch: pytest.Monke
         return real(text, width)
 
     monkeypatch.setattr(preview_pane, "wrap_paragraph", counting)
+    return calls
+
+
+def test_cost_follows_the_visible_rows_not_the_preview(wrapped_paragraphs: list[str]) -> None:
+    calls = wrapped_paragraphs
     render_preview_box.cache_clear()
     render_preview_box(big_option(20_000), 60, 12, scroll=(15_000, 0))
     assert len(calls) <= 12
@@ -86,17 +93,9 @@ def test_a_paragraph_taller_than_the_box_is_read_row_by_row() -> None:
     assert position == (2, 3)  # the preview paragraph (5 rows), its last page: rows 3-4
 
 
-def test_scrolling_costs_the_rows_passed_not_the_preview(monkeypatch: pytest.MonkeyPatch) -> None:
-    calls: list[str] = []
-    real = preview_pane.wrap_paragraph
-
-    def counting(text: str, width: int) -> list[str]:
-        calls.append(text)
-        return real(text, width)
-
-    monkeypatch.setattr(preview_pane, "wrap_paragraph", counting)
+def test_scrolling_costs_the_rows_passed_not_the_preview(wrapped_paragraphs: list[str]) -> None:
     scroll_by(big_option(20_000), 60, (15_000, 0), 11, 12)
-    assert len(calls) <= 2 * 12 + 2
+    assert len(wrapped_paragraphs) <= 2 * 12 + 2
 
 
 def test_page_down_scrolls_the_box_in_the_flow(store: SettingsStore) -> None:

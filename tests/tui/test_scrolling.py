@@ -180,3 +180,14 @@ def test_fit_counts_what_it_hides() -> None:
     assert (window.above, window.below) == (0, 9)
     followed = fit(lines, (20, 20), 10, Scroll(0, follow=True))
     assert lines_text(followed.lines)[-1] == "line 20" and followed.above == 11
+
+
+def test_home_and_end_in_an_editor_move_its_text_cursor(store: SettingsStore) -> None:
+    async def scenario() -> str:
+        driver = await Driver(state_for("payload_a.json"), store, width=80, height=24).start()
+        await driver.press("down", "down", "down", "text:abc", "home", "text:X", "end", "text:Y")
+        text = driver.flow.editor_text()
+        await driver.close()
+        return text
+
+    assert run(scenario()) == "XabcY"

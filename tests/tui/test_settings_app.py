@@ -63,3 +63,33 @@ def test_settings_without_a_terminal_exits_2(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert done.stdout == ""
     assert "needs a terminal" in done.stderr
+
+
+def test_overlay_alone_sits_where_the_flow_draws_it_and_fits_80x24(store: SettingsStore) -> None:
+    """Centred in its columns as in a flow (columns 5-76 of 80), whole at 80x24."""
+    screen = pyte.Screen(80, 24)
+    stream = ScreenStream(screen)
+    output = Vt100_Output(stream, lambda: Size(24, 80), enable_cpr=False)  # type: ignore[arg-type]
+
+    async def scenario() -> list[str]:
+        with create_pipe_input() as pipe:
+            app = SettingsApp(store, input=pipe, output=output)
+            rendered = asyncio.Event()
+            app.app.after_render += lambda _app: rendered.set()
+            task = asyncio.ensure_future(app.app.run_async())
+            await rendered.wait()
+            lines = list(screen.display)
+            pipe.send_text(key_bytes("esc"))
+            await task
+            app._unsubscribe()
+            return lines
+
+    lines = run(scenario())
+    top = next(i for i, line in enumerate(lines) if "╭" in line)
+    bottom = next(i for i, line in enumerate(lines) if "╰" in line)
+    assert lines[top].index("╭") == 4 and lines[top].index("╮") == 75
+    assert lines[bottom].index("╰") == 4
+    shown = "\n".join(lines)
+    assert "more" not in shown  # every row at once
+    assert "[reset all]" in shown  # the last row
+    assert "to close" in shown

@@ -73,8 +73,9 @@ def test_toggle_saves_at_once_and_applies_live(store: SettingsStore) -> None:
     async def scenario() -> None:
         driver = await Driver(state_for("payload_a.json"), store).start()
         assert FOOTER in driver.lines()
-        # Wraps: reset, terminal face, present-as-multi, theme, footer.
-        await driver.press("?", "up", "up", "up", "up", "up")
+        # Wraps: reset, inside tmux, with no terminal, terminal face, present-as-multi,
+        # theme, footer.
+        await driver.press("?", "up", "up", "up", "up", "up", "up", "up")
         await driver.press("space")
         assert "show_footer_hints = false" in store.path.read_text(encoding="utf-8")
         row, _ = driver.find("Show footer hints")
@@ -94,7 +95,8 @@ def test_the_theme_row_steps_through_the_themes_and_applies_live(store: Settings
     async def scenario() -> None:
         driver = await Driver(state_for("payload_a.json"), store).start()
         assert driver.style_at(0, 0).fg == "8abeb7"  # the top rule: dark's accent
-        await driver.press("?", "up", "up", "up", "up")  # reset, face, present-as-multi, theme
+        # reset, inside tmux, with no terminal, face, present-as-multi, theme
+        await driver.press("?", "up", "up", "up", "up", "up", "up")
         row, _ = driver.find("Theme")
         assert "[dark]" in driver.raw_lines()[row]
         await driver.press("space")
@@ -229,6 +231,22 @@ def test_keymaps_edited_in_the_file_rebind_the_open_flow(store: SettingsStore) -
         assert driver.flow.state.tab == 0
         await driver.press("ctrl+k")
         assert driver.flow.state.tab == 1
+        await driver.close()
+
+    run(scenario())
+
+
+def test_the_routing_rows_step_through_their_choices_and_save(store: SettingsStore) -> None:
+    async def scenario() -> None:
+        driver = await Driver(state_for("payload_a.json"), store).start()
+        await driver.press("?", "up", "up", "up")  # wraps: reset, inside tmux, no terminal
+        await driver.press("space")
+        assert store.snapshot().routing.no_terminal == "wait"
+        assert 'no_terminal = "wait"' in store.path.read_text(encoding="utf-8")
+        await driver.press("down", "space", "space")
+        assert store.snapshot().routing.tmux == "off"
+        row, _ = driver.find("Inside tmux")
+        assert "off" in driver.raw_lines()[row]
         await driver.close()
 
     run(scenario())

@@ -22,9 +22,11 @@ DEFAULTS = {
     "behaviour.present_single_as_multi": False,
     "theme.name": "dark",
     "ui.face": "tui",
+    "behaviour.no_terminal": "answer",
+    "inbox.tmux": "popup",
 }
 # Rows the reference does not have (python-port.md §11 adds them); S15/S16 show the others.
-OUR_ROWS = ("theme.name", "ui.face")
+OUR_ROWS = ("theme.name", "ui.face", "behaviour.no_terminal", "inbox.tmux")
 
 
 @pytest.fixture
