@@ -9,6 +9,7 @@ import subprocess
 import sys
 import threading
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
@@ -120,33 +121,50 @@ def rpc_host(
     Every test runs twice: through ``pi-ask ask --ui rpc`` and through ``run_rpc`` alone.
     """
     command = COMMANDS[request.param]
+    with hosts_in(tmp_path) as spawn:
+        count = 0
+
+        def start(payload: Message) -> RpcHost:
+            nonlocal count
+            path = tmp_path / f"payload-{count}.json"
+            count += 1
+            path.write_text(json.dumps(payload), encoding="utf-8")
+            return spawn(command(path))
+
+        yield start
+
+
+@contextmanager
+def hosts_in(folder: Path) -> Iterator[Callable[[list[str]], RpcHost]]:
+    """``spawn(command)`` starts a host on pipes with its config and state in ``folder``;
+    on exit every host still running is killed and every pipe closed."""
     hosts: list[RpcHost] = []
     env = {
         **os.environ,
-        "PI_ASK_CONFIG": str(tmp_path / "config.toml"),
-        "PI_ASK_STATE_DIR": str(tmp_path / "state"),
+        "PI_ASK_CONFIG": str(folder / "config.toml"),
+        "PI_ASK_STATE_DIR": str(folder / "state"),
     }
 
-    def start(payload: Message) -> RpcHost:
-        path = tmp_path / f"payload-{len(hosts)}.json"
-        path.write_text(json.dumps(payload), encoding="utf-8")
+    def spawn(command: list[str]) -> RpcHost:
         process = subprocess.Popen(
-            command(path),
+            command,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             env=env,
-            cwd=tmp_path,
+            cwd=folder,
         )
         host = RpcHost(process).start()
         hosts.append(host)
         return host
 
-    yield start
-    for host in hosts:
-        if host.process.poll() is None:
-            host.process.kill()
-            host.process.wait()
-        for stream in (host.process.stdin, host.process.stdout, host.process.stderr):
-            if stream is not None:
-                stream.close()
+    try:
+        yield spawn
+    finally:
+        for host in hosts:
+            if host.process.poll() is None:
+                host.process.kill()
+                host.process.wait()
+            for stream in (host.process.stdin, host.process.stdout, host.process.stderr):
+                if stream is not None:
+                    stream.close()

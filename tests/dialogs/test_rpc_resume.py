@@ -4,15 +4,13 @@ not a dismissal (the ask stays resumable with everything answered so far)."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
-from .conftest import RpcHost
+from .conftest import RpcHost, hosts_in
 from .test_rpc import PAYLOAD, details, values
 
 Start = Callable[..., RpcHost]
@@ -20,35 +18,9 @@ Start = Callable[..., RpcHost]
 
 @pytest.fixture
 def pi_ask(tmp_path: Path) -> Iterator[Start]:
-    """Start ``pi-ask ARGS`` on pipes in one config and state folder; the last one started."""
-    hosts: list[RpcHost] = []
-    env = {
-        **os.environ,
-        "PI_ASK_CONFIG": str(tmp_path / "config.toml"),
-        "PI_ASK_STATE_DIR": str(tmp_path / "state"),
-    }
-
-    def start(*args: str) -> RpcHost:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "pi_ask", *args],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            env=env,
-            cwd=tmp_path,
-        )
-        host = RpcHost(process).start()
-        hosts.append(host)
-        return host
-
-    yield start
-    for host in hosts:
-        if host.process.poll() is None:
-            host.process.kill()
-            host.process.wait()
-        for stream in (host.process.stdin, host.process.stdout, host.process.stderr):
-            if stream is not None:
-                stream.close()
+    """Start ``pi-ask ARGS`` on pipes, every run in the same config and state folder."""
+    with hosts_in(tmp_path) as spawn:
+        yield lambda *args: spawn([sys.executable, "-m", "pi_ask", *args])
 
 
 def _listed(start: Start) -> list[str]:

@@ -16,6 +16,8 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -347,6 +349,12 @@ def test_config_import_of_a_deep_file_exits_with_a_message(tmp_path: Path) -> No
 
 # --- fuzz: depth and length for every reader ------------------------------------------------
 
+
+def _folders() -> Iterator[Path]:
+    with tempfile.TemporaryDirectory(prefix="pi-ask-deep-") as name:
+        yield Path(name)
+
+
 _OPENERS = {"[": "]", '{"k":': "}", '[{"k":': "}]", "[1,": "]"}
 
 
@@ -373,6 +381,11 @@ def test_any_nesting_reaches_each_reader_as_a_problem_or_a_value(text: str) -> N
     assert content.status in ("parsed", "not_toml")
     channels = evaluate(None, {VARIABLE: text}).settings.notifications.channels
     assert channels == DEFAULT_CHANNELS
+    for folder in _folders():
+        log = folder / "session.jsonl"
+        log.write_text('{"type":"session","version":3,"id":"s","timestamp":"t","cwd":"/"}\n' + text)
+        session = read_session(log)  # a damaged or deep last line is skipped, never raised
+        assert session.header is not None
     loaded = _payload()
     stderr = io.StringIO()
     result = run_rpc(

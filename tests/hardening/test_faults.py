@@ -274,3 +274,31 @@ def test_config_deleted_then_replaced_mid_flow(tmp_path: Path) -> None:
     result = json.loads((tmp_path / "stdout.json").read_text(encoding="utf-8"))
     details = check_result(result, payload_a().payload)
     assert details["answers"]["lang"]["values"] == ["go"]  # type: ignore[index]
+
+
+def test_a_deep_config_saved_mid_flow_is_a_notice_and_the_watcher_goes_on(
+    tmp_path: Path,
+) -> None:
+    """``x = [[[[…]]]]`` 500 levels deep once drew a RecursionError over the flow and
+    stopped the watcher for good."""
+    config = tmp_path / "config.toml"
+    config.write_text("[notifications]\nenabled = false\n", encoding="utf-8")
+    term = Terminal(
+        [*pi_ask_command(), "ask", str(FIXTURE)],
+        stdout=tmp_path / "stdout.json",
+        env=_env(tmp_path),
+        cwd=tmp_path,
+    )
+    try:
+        term.wait_for(FOOTER_HINT)
+        _replace(config, "x = " + "[" * 500 + "]" * 500 + "\n")
+        term.wait_for("nested more than 100 levels deep")
+        assert "Traceback" not in term.text() and "RecursionError" not in term.text()
+        _replace(config, "[behaviour]\nshow_footer_hints = false\n")  # the watcher still runs
+        term.wait(lambda: FOOTER_HINT not in term.text())
+        term.press("esc")
+        assert term.exit_status() == 1
+    finally:
+        term.kill()
+    result = json.loads((tmp_path / "stdout.json").read_text(encoding="utf-8"))
+    assert result["details"]["cancelled"] is True
