@@ -10,6 +10,7 @@ stays pending with its drafts.
 from __future__ import annotations
 
 import sys
+import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -43,8 +44,12 @@ def answer_one(
     face: FaceName = "tui",
     notice: str | None = None,
     live_notice: Callable[[], str | None] | None = None,
+    deferred: threading.Event | None = None,
 ) -> int:
     """Open ``info``'s ask in ``face`` and send the user's answer; the exit status.
+
+    ``deferred`` (the inbox's) is set when the user put the ask back: nothing is sent, the
+    ask stays pending with its drafts.
 
     Raises:
         FlowInterrupted: A signal or hang-up ended the flow (nothing was sent).
@@ -66,8 +71,11 @@ def answer_one(
             notice=notice,
             deadline_ms=info.deadline_ms,
             live_notice=live_notice,
+            deferred=deferred,
         )
         final = run_face(session.state, request)
+        if deferred is not None and deferred.is_set():
+            return EXIT_NOT_ANSWERED
         outcome = outcome_of(final)
         if session.why is not None or outcome is None:
             print(f"pi-ask: {session.why or 'the ask was not answered'}", file=sys.stderr)

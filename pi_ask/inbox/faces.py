@@ -35,6 +35,8 @@ class FaceRequest:
     deadline_ms: int | None = None
     # Asked every tenth of a second for the notice to show now ("2 more waiting").
     live_notice: Callable[[], str | None] | None = None
+    # Given by the inbox: the user put the ask back (the TUI's Ctrl+D); it stays pending.
+    deferred: threading.Event | None = None
 
 
 class Face(Protocol):
@@ -75,6 +77,14 @@ def tui_face(state: AskState, request: FaceRequest) -> AskState:
             elif request.live_notice is not None:
                 flow.set_notice(request.live_notice())
 
+    deferred = request.deferred
+    if deferred is not None:
+
+        def defer() -> None:
+            deferred.set()
+            flow.complete(Abort())
+
+        flow.on_defer = defer
     threading.Thread(target=close_when_stopped, name="pi-ask face stop", daemon=True).start()
     try:
         flow.run()

@@ -3,8 +3,9 @@
 The inbox listens on its own socket (``<runtime>/<hash>.inbox``) only to be woken: an asker
 pokes every inbox when it publishes an ask. Between asks it shows a waiting screen (idle:
 how to quit; several asks: a numbered list, oldest first). One ask waiting while idle opens
-at once; while a flow is open, new arrivals only show as "N more waiting" in its footer.
-Every running inbox sees every ask; the first answer wins.
+at once; while a flow is open, new arrivals only show as "N more waiting" in its footer, and
+Ctrl+D (defer) puts the open ask back: it stays pending and is listed, never reopened by
+itself. Every running inbox sees every ask; the first answer wins.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
     from pi_ask.inbox.faces import FaceName
 
 IDLE_TEXT = "pi-ask inbox: waiting for questions from your agents. Press q or Ctrl+C to quit."
+DEFER_HINT = "Ctrl+D puts this one back"
 RESCAN_S = 1.0
 _QUIT = "quit"
 _RESCAN = "rescan"
@@ -83,15 +85,18 @@ def run_inbox(*, store: SettingsStore, face: FaceName = "tui") -> int:
         return 2
     listener = InboxListener(folder)
     seen: set[str] = set()
+    deferred: set[str] = set()
     try:
         while True:
             found = list_pending(folder)
             _ring_for_new(found, seen, store)
-            choice = _lobby(found, listener)
+            choice = _lobby(found, listener, deferred)
             if choice == _QUIT:
                 return 0
             if isinstance(choice, PendingInfo):
-                _answer(choice, folder, store, face)
+                deferred.discard(choice.ask_id)
+                if _answer(choice, folder, store, face):
+                    deferred.add(choice.ask_id)
     finally:
         listener.close()
 
@@ -122,18 +127,24 @@ def _write_tty(text: str) -> None:
         tty.write(text)
 
 
-def _answer(info: PendingInfo, folder: Path, store: SettingsStore, face: FaceName) -> None:
+def _answer(info: PendingInfo, folder: Path, store: SettingsStore, face: FaceName) -> bool:
+    """Answer one ask in ``face``; True when the user put it back (deferred) instead."""
     from pi_ask.inbox.attach import answer_one
     from pi_ask.tui import FlowInterrupted
 
     def more_waiting() -> str | None:
         others = [p for p in _cached_listing(folder) if p.ask_id != info.ask_id]
-        return f"{len(others)} more waiting in the inbox." if others else None
+        if not others:
+            return None
+        hint = f" ({DEFER_HINT})" if face == "tui" else ""
+        return f"{len(others)} more waiting in the inbox.{hint}"
 
+    deferred = threading.Event()
     try:
-        answer_one(info, store=store, face=face, live_notice=more_waiting)
+        answer_one(info, store=store, face=face, live_notice=more_waiting, deferred=deferred)
     except FlowInterrupted as stop:
         raise SystemExit(128 + stop.signal_number) from None
+    return deferred.is_set()
 
 
 _listing_cache: dict[str, tuple[float, list[PendingInfo]]] = {}
@@ -162,7 +173,8 @@ def lobby_lines(found: list[PendingInfo]) -> list[str]:
     from pi_ask.terminal_text import clean_line
 
     now_ms = time.time_ns() // 1_000_000
-    lines = [f"pi-ask inbox: {len(found)} questions waiting, oldest first:"]
+    count = f"{len(found)} questions" if len(found) > 1 else "1 question"
+    lines = [f"pi-ask inbox: {count} waiting, oldest first:"]
     for number, info in enumerate(found, start=1):
         title = clean_line(info.title) if info.title else "(untitled)"
         age = age_text(now_ms - info.created_ms)
@@ -171,9 +183,14 @@ def lobby_lines(found: list[PendingInfo]) -> list[str]:
     return lines
 
 
-def _lobby(found: list[PendingInfo], listener: InboxListener) -> PendingInfo | str:
-    """Show the waiting screen until the user picks an ask, quits, or something changes."""
-    if len(found) == 1:
+def _lobby(
+    found: list[PendingInfo], listener: InboxListener, deferred: set[str]
+) -> PendingInfo | str:
+    """Show the waiting screen until the user picks an ask, quits, or something changes.
+
+    One ask waiting opens at once, unless the user put it back: then it is listed.
+    """
+    if len(found) == 1 and found[0].ask_id not in deferred:
         return found[0]
     from pi_ask.tui.inbox_screen import run_inbox_screen
 

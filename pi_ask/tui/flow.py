@@ -112,6 +112,8 @@ class AskFlow:
         self._notice = notice
         self._on_commit = on_commit
         self._on_first_frame = on_first_frame
+        self.on_defer: Callable[[], None] | None = None
+        """Set by the inbox: the fixed defer key calls it (docs/keymaps.md "Fixed keys")."""
         startup_notice = self._startup_notice()
         if startup_notice is not None and state.config_notice is None:
             from pi_ask.state.commands import BehaviourChanged

@@ -50,6 +50,7 @@ Handler = Callable[[KeyPressEvent], None]
 PAGE_KEYS: dict[str, int] = {"pageUp": -1, "pageDown": 1}  # pages, in editors too
 EDGE_KEYS: dict[str, bool] = {"home": False, "end": True}  # to the bottom? not in editors
 EDGE_KEYS_EVERYWHERE: dict[str, bool] = {"ctrl+home": False, "ctrl+end": True}
+DEFER_KEY = "ctrl+d"  # in pi-ask inbox only: put the open ask back, unanswered
 
 
 class FlowFilters:
@@ -132,7 +133,17 @@ def load_fixed_main_bindings(flow: AskFlow, filters: FlowFilters) -> KeyBindings
         bindings.add(*_ptk(key_id), filter=filters.in_main)(_edge(flow, bottom))
     for key_id, bottom in EDGE_KEYS_EVERYWHERE.items():
         bindings.add(*_ptk(key_id), filter=filters.in_flow)(_edge(flow, bottom))
+    deferrable = filters.in_main & Condition(lambda: flow.on_defer is not None)
+    bindings.add(*_ptk(DEFER_KEY), filter=deferrable)(_defer(flow))
     return bindings
+
+
+def _defer(flow: AskFlow) -> Handler:
+    def handler(event: KeyPressEvent) -> None:
+        if flow.on_defer is not None:
+            flow.on_defer()
+
+    return handler
 
 
 def _ptk(key_id: str) -> tuple[Keys | str, ...]:

@@ -254,3 +254,40 @@ def test_tmux_off_in_the_settings_never_opens_a_popup(
     assert done.returncode == 1
     assert json.loads(done.stdout)["details"]["reason"] == "no_terminal"
     assert "Which database?" not in client.text()
+
+
+def test_ctrl_d_in_the_inbox_puts_the_ask_back_and_it_stays_listed(
+    ask, terminal, runtime: Path
+) -> None:
+    inbox = terminal("inbox")
+    inbox.wait_for("waiting for questions")
+    wait_until(lambda: any(p.name.endswith(INBOX_SUFFIX) for p in runtime.iterdir()), "inbox")
+    first = ask(name="first", payload=_titled("First ask"))
+    pending(runtime, 1)
+    inbox.wait_for("First ask")
+    inbox.press("1")  # PostgreSQL: a draft that goes back with the ask
+    second = ask(name="second", payload=_titled("Second ask"))
+    pending(runtime, 2)
+    inbox.wait_for("1 more waiting in the inbox. (Ctrl+D puts this one back)")
+    inbox.press("ctrl+d")
+    # Back in the list: both still pending, the deferred one not answered.
+    inbox.wait_for("2 questions waiting, oldest first")
+    assert first.process.poll() is None
+    pending(runtime, 2)
+    inbox.press("2")  # open the second ask from the list
+    inbox.wait_for("Second ask")
+    inbox.wait_for("Which database?")
+    inbox.press("2", "2", "1", "1")  # SQLite, None, Submit
+    two, status = second.result()
+    assert status == 0
+    assert two["details"]["answers"]["db"]["values"] == ["sqlite"]  # type: ignore[index]
+    # Alone and put back, the first ask is listed, not reopened by itself.
+    inbox.wait_for("1 question waiting, oldest first")
+    inbox.press("enter")
+    inbox.wait_for("First ask")
+    inbox.press("1", "1", "1", "1")  # PostgreSQL, SQLAlchemy, Submit (double press)
+    one, one_status = first.result()
+    assert one_status == 0
+    assert one["details"]["answers"]["db"]["values"] == ["pg"]  # type: ignore[index]
+    inbox.press("q")
+    assert inbox.exit_status() == 0
