@@ -12,7 +12,6 @@ import contextlib
 import os
 import queue
 import threading
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -135,7 +134,6 @@ class Session:
         self._connection: wire.Connection | None = None
         self.loaded: LoadedPayload | None = None
         self.state: AskState | None = None
-        self.on_end: Callable[[str], None] | None = None
 
     def open(self) -> None:
         """Connect, greet, and read the ask.
@@ -218,5 +216,3 @@ class Session:
         self.why = why
         self.ended.set()
         self._replies.put(None)
-        if self.on_end is not None:
-            self.on_end(why)

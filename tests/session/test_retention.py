@@ -145,3 +145,16 @@ def test_resume_offers_the_open_asks_of_the_window_only(
     found = find_resumables(read_files([log]))
     assert [r.ask_id for r in found] == opened[:1:-1]
     assert json.loads(log.read_text().splitlines()[0])["type"] == "session"
+
+
+def test_the_docs_state_the_retention_numbers_of_the_code() -> None:
+    from pi_ask.session.entries import COMPACT_ABOVE, RECENT_ASKS, RECENT_BYTES
+
+    docs = Path(__file__).resolve().parents[2] / "docs"
+    for page in ("architecture.md", "contract.md"):
+        text = " ".join((docs / page).read_text(encoding="utf-8").split())
+        assert f"newest {RECENT_ASKS} asks" in text, page
+        assert f"last {RECENT_BYTES // 2**20} MiB" in text, page
+        assert f"past {COMPACT_ABOVE // 2**20} MiB" in text or (
+            f"larger than {COMPACT_ABOVE // 2**20} MiB" in text
+        ), page
