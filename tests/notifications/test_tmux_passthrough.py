@@ -20,9 +20,13 @@ import pytest
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
 
-# The pane's program: send through the terminal channel to the pane's tty, then wait.
+# The pane's program: once told the client is attached (a line on stdin), send through the
+# terminal channel to the pane's tty, then wait. tmux passes a sequence through only to the
+# clients attached when it is written, so sending at start would race the attach.
 SENDER = """
 import sys
+print("READY", flush=True)
+sys.stdin.readline()
 from pi_ask.notifications import TerminalChannel, Notification
 from pi_ask.notifications.channel import CancelScope, SendContext
 
@@ -66,6 +70,12 @@ def _environment(extra: dict[str, str]) -> dict[str, str]:
     return env
 
 
+def _attached(child: pexpect.spawn) -> None:
+    """Wait until the client draws the pane (it is attached), then let the pane send."""
+    child.expect_exact("READY", timeout=60)
+    child.send("\r")
+
+
 @pytest.mark.parametrize(
     ("terminal", "environ", "expected"),
     [
@@ -87,6 +97,7 @@ def test_the_outer_terminal_receives_the_unwrapped_sequence(
     )
     child.delaybeforesend = None
     try:
+        _attached(child)
         # tmux hands the passthrough body to its client as the plain sequence.
         child.expect_exact(expected, timeout=60)
         alert = expected.split(b";")[0][2:].decode()
@@ -110,7 +121,9 @@ def test_without_allow_passthrough_tmux_drops_the_sequence_and_rings(
         env=_environment({"KITTY_WINDOW_ID": "1"}),
         dimensions=(24, 80),
     )
+    child.delaybeforesend = None
     try:
+        _attached(child)
         child.expect_exact("SENT:osc99_for_kitty_through_tmux", timeout=60)
         seen = child.before or b""
         if b"\x07" not in seen:  # tmux may pass the bell on after redrawing the text
