@@ -29,6 +29,7 @@ from pi_ask.config.problems import (
 )
 from pi_ask.config.settings import Settings
 from pi_ask.config.toml_text import default_text
+from pi_ask.config.watcher import signature
 
 if TYPE_CHECKING:
     import asyncio
@@ -97,6 +98,9 @@ class SettingsStore:
         self._lock = threading.RLock()
         self._subscribers: list[Subscriber] = []
         self._reset_deadline: float | None = None
+        # Taken before each read: the watcher starts from it, so a save made between this
+        # read and the watcher's start (after the first frame) is not missed.
+        self._read_at = signature(path)
         self._state = self._initial_state(read_file(path))
         if create and self._state.status == "absent":
             self.create_if_absent()
@@ -222,6 +226,7 @@ class SettingsStore:
         An edit that makes the file unusable keeps the last good settings and sets a notice.
         """
         before = self._state.settings
+        self._read_at = signature(self._path)
         self._apply(read_file(self._path))
         return self._state.settings != before
 
@@ -231,7 +236,9 @@ class SettingsStore:
         """Reload on ``loop`` whenever the file changes; returns the function that stops it."""
         from pi_ask.config.watcher import poll_file
 
-        return poll_file(self._path, loop, self._on_file_change, interval=interval)
+        return poll_file(
+            self._path, loop, self._on_file_change, interval=interval, since=self._read_at
+        )
 
     def _on_file_change(self) -> None:
         # Called on the flow's loop: an error escaping here would be drawn over the frame.

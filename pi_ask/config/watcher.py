@@ -36,6 +36,7 @@ def poll_file(
     on_change: Callable[[], None],
     *,
     interval: float = 0.1,
+    since: Signature | None = None,
 ) -> Callable[[], None]:
     """Call ``on_change`` on ``loop`` whenever the file's signature changes.
 
@@ -45,12 +46,14 @@ def poll_file(
         on_change: Called with no arguments after each change; its errors are the loop's,
             and the poll goes on after them.
         interval: Seconds between two looks.
+        since: The signature the caller last read the file at; a change made before the
+            poll starts is then seen at its first look (by default it starts from now).
 
     Returns:
         A function that stops the polling; calling it again does nothing. It must be called
         on the loop's thread (or through ``loop.call_soon_threadsafe``).
     """
-    last = signature(path)
+    last = signature(path) if since is None else since
     handle: asyncio.TimerHandle | None = None
     stopped = False
 

@@ -46,6 +46,22 @@ def test_a_saved_edit_reaches_subscribers(tmp_path: Path) -> None:
     asyncio.run(scenario())
 
 
+def test_a_save_between_loading_and_watching_is_not_missed(tmp_path: Path) -> None:
+    """The flow loads its settings before the first frame and watches after it."""
+    config = tmp_path / "config.toml"
+    config.write_text("[behaviour]\nshow_footer_hints = true\n")
+
+    async def scenario() -> None:
+        store, heard = watched(config)
+        config.write_text("[behaviour]\nshow_footer_hints = false\n")  # not watched yet
+        stop = store.start_watching(asyncio.get_running_loop(), interval=0.05)
+        assert await wait_for(lambda: bool(heard))
+        assert store.snapshot().behaviour.show_footer_hints is False
+        stop()
+
+    asyncio.run(scenario())
+
+
 def test_save_by_rename_is_picked_up(tmp_path: Path) -> None:
     config = tmp_path / "config.toml"
 
