@@ -6,7 +6,6 @@ that needs them, so a face that is not used costs nothing at start.
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import signal
 import sys
@@ -180,7 +179,7 @@ def run_flow(
         store = _open_store(config)
     payload = loaded.payload
     if title is not None:
-        payload = dataclasses.replace(payload, title=title.strip() or None)
+        payload = payload._replace(title=title.strip() or None)
     from pi_ask.session.recorder import AskRecorder, payload_source_for
 
     recorder = AskRecorder.open(session)
@@ -326,7 +325,7 @@ def _run_tui(
 
     state = new_state(payload)
     if initial_answers:
-        state = dataclasses.replace(state, answers=initial_answers)
+        state = state._replace(answers=initial_answers)
     try:
         if face == "plain":
             from pi_ask.plain import run_plain_flow

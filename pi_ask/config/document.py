@@ -7,7 +7,7 @@ which key a camelCase spelling means and on every unknown-key warning.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from pi_ask.config.keys import KEYS, SECTIONS
 from pi_ask.config.problems import ConfigProblem
@@ -15,8 +15,7 @@ from pi_ask.config.problems import ConfigProblem
 _TABLE_SECTIONS = tuple(section for section in SECTIONS if section != "keymaps")
 
 
-@dataclass(frozen=True, slots=True)
-class CanonicalDocument:
+class CanonicalDocument(NamedTuple):
     """A document's settings by canonical dotted key.
 
     Attributes:

@@ -11,8 +11,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Literal, TypeAlias
+from typing import Literal, NamedTuple, TypeAlias
 
 TomlValue: TypeAlias = "bool | int | float | str | list[TomlValue] | Mapping[str, TomlValue]"
 """A value as TOML (and JSON) can hold it, after parsing."""
@@ -95,8 +94,7 @@ _STYLE_WORD = re.compile(
 _URL = re.compile(r"[A-Za-z0-9]{1,32}://")
 
 
-@dataclass(frozen=True, slots=True)
-class SettingKey:
+class SettingKey(NamedTuple):
     """One setting of the file.
 
     Attributes:
@@ -135,8 +133,7 @@ class SettingKey:
         return env_var_name(self.key)
 
 
-@dataclass(frozen=True, slots=True)
-class ToggleRow:
+class ToggleRow(NamedTuple):
     """One row of the settings overlay (behaviour.md §10): on/off, or one of ``choices``.
 
     Attributes:

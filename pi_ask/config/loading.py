@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from pi_ask.config.document import CanonicalDocument, canonical_values
 from pi_ask.config.environment import fast_environment
@@ -31,8 +31,7 @@ FileStatus = Literal["absent", "parsed", "not_toml", "unreadable"]
 """What reading the file gave: nothing, a document, text that is not TOML, or an error."""
 
 
-@dataclass(frozen=True, slots=True)
-class FileContent:
+class FileContent(NamedTuple):
     """The config file as read.
 
     Attributes:
@@ -48,8 +47,7 @@ class FileContent:
     text: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class Evaluation:
+class Evaluation(NamedTuple):
     """Settings worked out from a document and the environment.
 
     Attributes:
@@ -63,7 +61,7 @@ class Evaluation:
     settings: Settings
     problems: tuple[ConfigProblem, ...]
     thorough: bool
-    sources: Mapping[str, str] = field(default_factory=dict)
+    sources: Mapping[str, str] = MappingProxyType({})
 
 
 def read_file(path: Path) -> FileContent:

@@ -8,9 +8,8 @@ problem.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Literal, NamedTuple
 
 Severity = Literal["error", "warning", "unavailable"]
 """``error``: a value was replaced by its default; ``warning``: something was ignored or
@@ -22,8 +21,7 @@ _MAX_QUOTED = 40
 _RANK: dict[str, int] = {"error": 0, "warning": 1, "unavailable": 2}
 
 
-@dataclass(frozen=True, slots=True)
-class ConfigProblem:
+class ConfigProblem(NamedTuple):
     """One problem of the settings.
 
     Attributes:
@@ -42,8 +40,7 @@ class ConfigProblem:
         return f"{self.key}: {self.message}" if self.key else self.message
 
 
-@dataclass(frozen=True, slots=True)
-class Notice:
+class Notice(NamedTuple):
     """The one-line message about the settings shown in the flow footer and the overlay.
 
     Attributes:

@@ -7,8 +7,8 @@ value came from (file, environment or default) or how it was checked.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field, fields
-from typing import Literal, cast
+from dataclasses import dataclass
+from typing import Literal, NamedTuple, cast
 
 from pi_ask.config.keys import DEFAULT_CHANNELS
 from pi_ask.keymaps.keymap import DEFAULT_KEYMAPS, Keymaps
@@ -79,8 +79,7 @@ ChannelEntry = str | CommandEntry | TableEntry
 """One valid channel entry: a channel name (``"terminal"``, ...), an apprise URL, a table."""
 
 
-@dataclass(frozen=True, slots=True)
-class NotificationSettings:
+class NotificationSettings(NamedTuple):
     """The ``[notifications]`` table.
 
     Attributes:
@@ -99,8 +98,7 @@ class NotificationSettings:
     remind_times: int = 1
 
 
-@dataclass(frozen=True, slots=True)
-class ModelEntry:
+class ModelEntry(NamedTuple):
     """One extraction model.
 
     Attributes:
@@ -116,8 +114,7 @@ class ModelEntry:
     api_key_env: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class AnswerSettings:
+class AnswerSettings(NamedTuple):
     """The ``[answer]`` table (``pi-ask answer``).
 
     Attributes:
@@ -137,8 +134,7 @@ Face = Literal["tui", "plain"]
 """What ``--ui auto`` opens on a terminal (``[ui] face``)."""
 
 
-@dataclass(frozen=True, slots=True)
-class ThemeSettings:
+class ThemeSettings(NamedTuple):
     """The ``[theme]`` table.
 
     Attributes:
@@ -150,8 +146,7 @@ class ThemeSettings:
     styles: tuple[tuple[str, str], ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class UiSettings:
+class UiSettings(NamedTuple):
     """The ``[ui]`` table.
 
     Attributes:
@@ -165,8 +160,7 @@ NoTerminal = Literal["answer", "wait"]
 TmuxMode = Literal["popup", "window", "off"]
 
 
-@dataclass(frozen=True, slots=True)
-class RoutingSettings:
+class RoutingSettings(NamedTuple):
     """Where an ask goes when it has no terminal of its own, and how long it may wait.
 
     Attributes:
@@ -180,8 +174,7 @@ class RoutingSettings:
     tmux: TmuxMode = "popup"
 
 
-@dataclass(frozen=True, slots=True)
-class McpSettings:
+class McpSettings(NamedTuple):
     """The ``[mcp]`` table (``pi-ask mcp``).
 
     Attributes:
@@ -192,8 +185,7 @@ class McpSettings:
     face: McpFace = "auto"
 
 
-@dataclass(frozen=True, slots=True)
-class Settings:
+class Settings(NamedTuple):
     """Every effective setting.
 
     Attributes:
@@ -208,15 +200,15 @@ class Settings:
         routing: Where an ask with no terminal goes, and its deadline.
     """
 
-    behaviour: Behaviour = field(default_factory=Behaviour)
-    notifications: NotificationSettings = field(default_factory=NotificationSettings)
+    behaviour: Behaviour = Behaviour()
+    notifications: NotificationSettings = NotificationSettings()
     keymaps: Keymaps = DEFAULT_KEYMAPS
-    answer: AnswerSettings = field(default_factory=AnswerSettings)
+    answer: AnswerSettings = AnswerSettings()
     schema_version: int = 1
-    mcp: McpSettings = field(default_factory=McpSettings)
-    theme: ThemeSettings = field(default_factory=ThemeSettings)
-    ui: UiSettings = field(default_factory=UiSettings)
-    routing: RoutingSettings = field(default_factory=RoutingSettings)
+    mcp: McpSettings = McpSettings()
+    theme: ThemeSettings = ThemeSettings()
+    ui: UiSettings = UiSettings()
+    routing: RoutingSettings = RoutingSettings()
 
 
 _CHANNELS = "notifications.channels"
@@ -281,7 +273,7 @@ def settings_from_values(values: Mapping[str, object], keymaps: Keymaps) -> Sett
 
 
 # The behaviour keys the engine reads; the others (deadline, no-terminal) are routing's.
-_FLAGS = frozenset(f.name for f in fields(Behaviour))
+_FLAGS = frozenset(Behaviour._fields)
 
 
 def _channel(entry: object) -> ChannelEntry:

@@ -12,9 +12,8 @@ import os
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from pi_ask.config.keys import KEYS_BY_NAME, TomlValue, env_var_name, is_valid
 from pi_ask.config.loading import FileContent, FileStatus, evaluate, parse_text, read_file
@@ -40,8 +39,7 @@ RESET_WINDOW_S = 2.0
 Subscriber = Callable[[Settings], None]
 
 
-@dataclass(frozen=True, slots=True)
-class SaveResult:
+class SaveResult(NamedTuple):
     """The outcome of ``SettingsStore.set``.
 
     Attributes:
@@ -55,8 +53,7 @@ class SaveResult:
     info: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class ResetResult:
+class ResetResult(NamedTuple):
     """The outcome of ``SettingsStore.request_reset``.
 
     Attributes:
@@ -70,8 +67,7 @@ class ResetResult:
     backup: Path | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class _State:
+class _State(NamedTuple):
     settings: Settings
     problems: tuple[ConfigProblem, ...] = ()
     notice: Notice | None = None
@@ -158,7 +154,7 @@ class SettingsStore:
                 write_atomic(target_of(self._path), default_text().encode("utf-8"))
         except OSError as err:
             notice = Notice("warning", save_error(self._path, err))
-            self._replace(replace(self._state, notice=notice))
+            self._replace(self._state._replace(notice=notice))
             return
         self.reload()
 
@@ -294,8 +290,7 @@ class SettingsStore:
         )
         problem = ConfigProblem("", _trouble(content))
         self._replace(
-            replace(
-                self._state,
+            self._state._replace(
                 problems=(problem,),
                 notice=Notice("error", text),
                 status=content.status,

@@ -6,8 +6,7 @@ recorded, a state holds a mode) while the result classes are built only when the
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 JsonObject = dict[str, object]
 Mode = Literal["submit", "elaborate"]
@@ -17,8 +16,7 @@ CancelReason = Literal["cancelled", "no_terminal", "timeout", "aborted"]
 CANCEL_REASONS: tuple[CancelReason, ...] = ("cancelled", "no_terminal", "timeout", "aborted")
 
 
-@dataclass(frozen=True, slots=True)
-class Issue:
+class Issue(NamedTuple):
     """One validation problem: a 0-based JSON path and the contract's message."""
 
     path: str

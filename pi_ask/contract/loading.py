@@ -14,8 +14,7 @@ issue whose path is ``""``. Nothing here raises on bad input: every problem is a
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import cast
+from typing import NamedTuple, cast
 
 from pi_ask.contract.document import check_document, decode_document
 from pi_ask.contract.kinds import Issue, JsonObject
@@ -26,8 +25,7 @@ from pi_ask.contract.semantics import check_semantics
 from pi_ask.contract.structure import check_structure
 
 
-@dataclass(frozen=True, slots=True)
-class LoadedPayload:
+class LoadedPayload(NamedTuple):
     """A valid payload.
 
     Attributes:
@@ -40,8 +38,7 @@ class LoadedPayload:
     params: JsonObject
 
 
-@dataclass(frozen=True, slots=True)
-class InvalidPayload:
+class InvalidPayload(NamedTuple):
     """A payload that cannot be asked, with every reason.
 
     Attributes:

@@ -7,15 +7,13 @@ blank optional fields dropped).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 QuestionType = Literal["single", "multi", "preview"]
 QUESTION_TYPES: tuple[QuestionType, ...] = ("single", "multi", "preview")
 
 
-@dataclass(frozen=True, slots=True)
-class Option:
+class Option(NamedTuple):
     """One declared option of a question."""
 
     value: str
@@ -29,8 +27,7 @@ class Option:
     freeform: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class Question:
+class Question(NamedTuple):
     """A normalized question.
 
     ``type`` is the type currently presented (it drives behaviour); ``requested_type`` is what
@@ -56,8 +53,7 @@ class Question:
         return len(self.options) == 1 and self.options[0].freeform
 
 
-@dataclass(frozen=True, slots=True)
-class AskPayload:
+class AskPayload(NamedTuple):
     """A normalized, valid payload."""
 
     questions: tuple[Question, ...]

@@ -21,7 +21,7 @@ canonical labels or values: answers are recorded from the option itself.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Protocol
 
 from pi_ask.contract.payload import Option, Question
@@ -149,7 +149,7 @@ def run_dialog_flow(
         return build_result(apply(state, Abort(), Behaviour()))
     if signal.is_set():
         return build_result(apply(state, Abort(), Behaviour()))
-    done = replace(state, tab=len(state.questions), row=0, view=Review(), completed=True)
+    done = state._replace(tab=len(state.questions), row=0, view=Review(), completed=True)
     return build_result(done)
 
 

@@ -22,7 +22,6 @@ import queue
 import threading
 import uuid
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
 from typing import TextIO
 
 from pi_ask.contract.payload import AskPayload
@@ -224,7 +223,7 @@ def run_rpc(
     """
     port = RpcDialogs(stdin=stdin, stdout=stdout, stderr=stderr, abort=abort)
     try:
-        state = replace(new_state(payload), answers=answers) if answers else new_state(payload)
+        state = new_state(payload)._replace(answers=answers) if answers else new_state(payload)
         return run_dialog_flow(
             state, port, abort=port.aborted, report=port.note, on_commit=on_commit
         )

@@ -9,7 +9,6 @@ could give: it never hands the asker a result document, a label or a text of its
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
 from typing import Literal
 
@@ -62,13 +61,13 @@ def state_from_form(loaded: LoadedPayload, message: Mapping[str, object]) -> Ask
             raise FormError(f"unknown question type {str(kind)[:20]!r}")
         presented.append((qid, kind))
     restored, fitted = restore(loaded, Draft("", tuple(pairs), tuple(presented)))
-    return dataclasses.replace(new_state(restored.payload), answers=fitted)
+    return new_state(restored.payload)._replace(answers=fitted)
 
 
 def start_state(loaded: LoadedPayload, answers: tuple[tuple[str, Answer], ...] = ()) -> AskState:
     """The state an ask starts from: the payload, with resumed answers if any."""
     state = new_state(loaded.payload)
-    return dataclasses.replace(state, answers=answers) if answers else state
+    return state._replace(answers=answers) if answers else state
 
 
 def finish(state: AskState, outcome: Outcome) -> ToolResult:

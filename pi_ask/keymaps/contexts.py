@@ -7,8 +7,7 @@ camelCase spellings (``noteEditor``, ``changeQuestionType``) are kept as read al
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 Context = Literal["global", "main", "editor", "note_editor", "settings_modal"]
 """A keymap context: the part of the UI whose keys a table of actions describes."""
@@ -37,8 +36,7 @@ Action = Literal[
 """Every action name of every context (which context has which: ``CONTEXTS``)."""
 
 
-@dataclass(frozen=True, slots=True)
-class ActionSpec:
+class ActionSpec(NamedTuple):
     """One configurable action.
 
     Attributes:
@@ -59,8 +57,7 @@ class ActionSpec:
         return self.name.endswith("_when_empty")
 
 
-@dataclass(frozen=True, slots=True)
-class ContextSpec:
+class ContextSpec(NamedTuple):
     """One keymap context and its actions, in the canonical validation order.
 
     Attributes:
@@ -87,8 +84,7 @@ class ContextSpec:
         raise KeyError(f"keymap context {self.name} has no action {name!r}")
 
 
-@dataclass(frozen=True, slots=True)
-class FixedShortcut:
+class FixedShortcut(NamedTuple):
     """A key that is always bound and cannot be configured (shown in docs and help)."""
 
     keys: str

@@ -7,7 +7,7 @@ changed anything.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from pi_ask.keymaps.contexts import CONTEXTS, Action, Context
 from pi_ask.keymaps.key_ids import keys_label
@@ -20,8 +20,7 @@ _INDEX: dict[tuple[str, str], int] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class ActionBinding:
+class ActionBinding(NamedTuple):
     """The keys of one action.
 
     Attributes:
@@ -42,20 +41,26 @@ class ActionBinding:
         return f"keymaps.{self.context}.{self.action}"
 
 
-@dataclass(frozen=True, slots=True)
-class Keymaps:
+class Keymaps(NamedTuple):
     """Every action's keys, in canonical context and action order.
 
     Build one with ``resolve_keymaps`` (or use ``DEFAULT_KEYMAPS``); ``bindings`` holds one
-    entry per action of ``CONTEXTS``, in that order.
+    entry per action of ``CONTEXTS``, in that order, which ``Keymaps.of`` checks.
     """
 
     bindings: tuple[ActionBinding, ...]
 
-    def __post_init__(self) -> None:
-        order = tuple((binding.context, binding.action) for binding in self.bindings)
+    @classmethod
+    def of(cls, bindings: tuple[ActionBinding, ...]) -> Keymaps:
+        """Keymaps of ``bindings``.
+
+        Raises:
+            ValueError: They are not one binding per action in ``CONTEXTS`` order.
+        """
+        order = tuple((binding.context, binding.action) for binding in bindings)
         if order != tuple(_INDEX):
             raise ValueError("Keymaps needs one binding per action, in CONTEXTS order")
+        return cls(bindings)
 
     def binding(self, context: Context, action: Action) -> ActionBinding:
         """The binding of ``context.action``.
@@ -107,7 +112,7 @@ class Keymaps:
 
 
 def _defaults() -> Keymaps:
-    return Keymaps(
+    return Keymaps.of(
         tuple(
             ActionBinding(context.name, action.name, action.default_keys)
             for context in CONTEXTS

@@ -92,7 +92,7 @@ def resolve_keymaps(document: object, *, path: str = "keymaps") -> KeymapResolut
     for spec in CONTEXTS:
         table = tables.get(spec.name)
         bindings.extend(_resolve_context(spec, table, found))
-    keymaps = Keymaps(tuple(bindings))
+    keymaps = Keymaps.of(tuple(bindings))
     check_global_reuse(keymaps, found)
     return KeymapResolution(keymaps, tuple(found.problems))
 

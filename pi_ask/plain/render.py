@@ -8,8 +8,6 @@ payload carries reaches the terminal.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from pi_ask.contract.payload import Option, Question
 from pi_ask.state import (
     DISMISS_NOTICE,
@@ -159,7 +157,7 @@ def preview_lines(option: Option, number: int, limit: int | None) -> list[str]:
 def review_lines(state: AskState) -> list[str]:
     """Every answer and every note, then the three actions."""
     # Listed as with Elaborate highlighted: notes on options not chosen show too.
-    entries = review_entries(replace(state, action=ELABORATE))
+    entries = review_entries(state._replace(action=ELABORATE))
     lines = ["", "Review your answers"]
     for question, entry in zip(state.questions, entries, strict=True):
         answer = answer_for(state, question.id)

@@ -9,8 +9,7 @@ the ``toolCallId`` of its drafts and of its dismissal.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from pi_ask.contract.kinds import JsonObject
 from pi_ask.contract.payload import QUESTION_TYPES, QuestionType
@@ -42,8 +41,7 @@ def now_ms() -> int:
     return time.time_ns() // 1_000_000
 
 
-@dataclass(frozen=True, slots=True)
-class PayloadRecord:
+class PayloadRecord(NamedTuple):
     """An ``ask:payload`` entry as stored; fields are checked by whoever uses them."""
 
     entry: Entry
@@ -59,8 +57,7 @@ class PayloadRecord:
         return self.version == PAYLOAD_VERSION and self.source in PAYLOAD_SOURCES
 
 
-@dataclass(frozen=True, slots=True)
-class Draft:
+class Draft(NamedTuple):
     """The answers of an open form at its last committed change."""
 
     ask_id: str
@@ -109,7 +106,7 @@ def answer_to_json(answer: Answer) -> JsonObject:
     """Serialize an answer completely: unlike the result form it keeps unselected notes and text."""
     out: JsonObject = {
         "selected": [
-            {"value": s.value, "label": s.label, "index": s.index} for s in answer.selected
+            {"value": s.value, "label": s.label, "index": s.number} for s in answer.selected
         ]
     }
     if answer.custom_text is not None:

@@ -13,7 +13,8 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import BinaryIO
+from types import MappingProxyType
+from typing import BinaryIO, NamedTuple
 
 from pi_ask.contract.kinds import JsonObject
 from pi_ask.guarded_parse import load_json
@@ -30,8 +31,7 @@ class SessionWriteError(OSError):
     """An entry could not be appended: the folder or file cannot be written or locked."""
 
 
-@dataclass(frozen=True, slots=True)
-class Entry:
+class Entry(NamedTuple):
     """One tree entry: its id, its parent's id, its type and the whole raw object."""
 
     id: str
@@ -53,23 +53,21 @@ class Entry:
         return self.raw.get("data")
 
 
-@dataclass(frozen=True, slots=True)
-class SkippedLine:
+class SkippedLine(NamedTuple):
     """A line the reader could not use, and why."""
 
     line: int
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
-class SessionFile:
+class SessionFile(NamedTuple):
     """What a session file holds: its header, its entries in file order, what was skipped."""
 
     path: Path
     header: JsonObject | None = None
     entries: tuple[Entry, ...] = ()
     skipped: tuple[SkippedLine, ...] = ()
-    by_id: Mapping[str, Entry] = field(default_factory=dict)
+    by_id: Mapping[str, Entry] = MappingProxyType({})
 
     def branch(self) -> tuple[Entry, ...]:
         """The current branch, root first: the last entry in file order and its ancestors."""

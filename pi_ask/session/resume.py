@@ -197,7 +197,7 @@ def restore(loaded: LoadedPayload, draft: Draft | None) -> tuple[LoadedPayload, 
         return loaded, ()
     types = dict(draft.presented_types)
     questions = tuple(_presented(q, types.get(q.id)) for q in loaded.payload.questions)
-    payload = replace(loaded.payload, questions=questions)
+    payload = loaded.payload._replace(questions=questions)
     answers: list[tuple[str, Answer]] = []
     for question in questions:
         answer = dict(draft.answers).get(question.id)
@@ -210,7 +210,7 @@ def restore(loaded: LoadedPayload, draft: Draft | None) -> tuple[LoadedPayload, 
 def _presented(question: Question, wanted: QuestionType | None) -> Question:
     kind = wanted or question.requested_type
     legal = ("preview", "multi") if question.requested_type == "preview" else ("single", "multi")
-    return replace(question, type=kind) if kind in legal else question
+    return question._replace(type=kind) if kind in legal else question
 
 
 def _fit(question: Question, answer: Answer) -> Answer | None:

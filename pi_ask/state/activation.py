@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from pi_ask.contract.payload import Question
 from pi_ask.state.answers import (
     clear_selection,
@@ -69,7 +67,7 @@ def press_digit(state: AskState, digit: int, behaviour: Behaviour) -> AskState:
         return press_review_digit(state, digit, behaviour)
     if not 1 <= digit <= min(9, len(question_rows(question))):
         return state
-    state = replace(state, row=digit - 1)
+    state = state._replace(row=digit - 1)
     row = current_row(state)
     if row is None or row.is_custom:
         return _toggle_custom(state, question)
@@ -91,7 +89,7 @@ def _toggle_custom(state: AskState, question: Question) -> AskState:
 
 
 def _open_answer_editor(state: AskState, question: Question) -> AskState:
-    return replace(state, view=EditAnswer(question.id))
+    return state._replace(view=EditAnswer(question.id))
 
 
 def _selection(state: AskState, row: Row) -> Selection:

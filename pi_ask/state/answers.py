@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 
 from pi_ask.state.model import Answer, AskState, Selection
 from pi_ask.state.selectors import answer_for
@@ -17,7 +16,7 @@ def put_answer(state: AskState, question_id: str, answer: Answer) -> AskState:
     else:
         stored[question_id] = answer
     ordered = tuple((q.id, stored[q.id]) for q in state.questions if q.id in stored)
-    return replace(state, answers=ordered)
+    return state._replace(answers=ordered)
 
 
 def update_answer(
@@ -34,20 +33,20 @@ def select_only(answer: Answer, selection: Selection) -> Answer:
 
 def clear_selection(answer: Answer) -> Answer:
     """Deselect every option; custom text and notes are kept."""
-    return replace(answer, selected=())
+    return answer._replace(selected=())
 
 
 def toggle_option(answer: Answer, selection: Selection) -> Answer:
     """Multi toggle: remove the option if selected, else append it (selection order)."""
     if answer.is_selected(selection.value):
         kept = tuple(s for s in answer.selected if s.value != selection.value)
-        return replace(answer, selected=kept)
-    return replace(answer, selected=(*answer.selected, selection))
+        return answer._replace(selected=kept)
+    return answer._replace(selected=(*answer.selected, selection))
 
 
 def flip_custom(answer: Answer) -> Answer:
     """Multi toggle on the custom row with saved text: select or deselect that text."""
-    return replace(answer, custom_selected=not answer.custom_selected)
+    return answer._replace(custom_selected=not answer.custom_selected)
 
 
 def save_custom_text(answer: Answer, text: str, single_choice: bool) -> Answer:
@@ -59,13 +58,13 @@ def save_custom_text(answer: Answer, text: str, single_choice: bool) -> Answer:
     if single_choice:
         answer = clear_selection(answer)
     if not text:
-        return replace(answer, custom_text=None, custom_selected=False)
-    return replace(answer, custom_text=text, custom_selected=True)
+        return answer._replace(custom_text=None, custom_selected=False)
+    return answer._replace(custom_text=text, custom_selected=True)
 
 
 def save_note(answer: Answer, text: str) -> Answer:
     """Save the question note's trimmed ``text``; blank removes it."""
-    return replace(answer, note=text or None)
+    return answer._replace(note=text or None)
 
 
 def save_option_note(answer: Answer, value: str, text: str) -> Answer:
@@ -78,7 +77,7 @@ def save_option_note(answer: Answer, value: str, text: str) -> Answer:
         notes.pop(value, None)
     else:
         notes[value] = text
-    return replace(answer, option_notes=tuple(notes.items()))
+    return answer._replace(option_notes=tuple(notes.items()))
 
 
 def committed_count(answer: Answer | None) -> int:
@@ -90,4 +89,4 @@ def committed_count(answer: Answer | None) -> int:
 
 def keep_custom_only(answer: Answer) -> Answer:
     """A confirmed destructive switch to single choice: options go, custom text is chosen."""
-    return replace(answer, selected=(), custom_selected=bool(answer.custom_text))
+    return answer._replace(selected=(), custom_selected=bool(answer.custom_text))

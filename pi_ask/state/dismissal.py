@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from pi_ask.contract.kinds import CancelReason
 from pi_ask.state.model import AskState, Behaviour
 from pi_ask.state.selectors import is_dirty
@@ -19,10 +17,10 @@ def request_cancel(state: AskState, editor_text: str, behaviour: Behaviour) -> A
     """
     guarded = behaviour.confirm_dismiss_when_dirty and is_dirty(state, editor_text)
     if guarded and not state.pending_dismiss:
-        return replace(state, pending_dismiss=True, notice=DISMISS_NOTICE)
+        return state._replace(pending_dismiss=True, notice=DISMISS_NOTICE)
     return abort(state, "cancelled")
 
 
 def abort(state: AskState, reason: CancelReason) -> AskState:
     """End the flow as cancelled for ``reason``; the answers present now stay in the state."""
-    return replace(state, completed=True, cancelled=True, cancel_reason=reason, mode="submit")
+    return state._replace(completed=True, cancelled=True, cancel_reason=reason, mode="submit")

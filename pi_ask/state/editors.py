@@ -7,8 +7,6 @@ clears a selection.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from pi_ask.state.answers import (
     save_custom_text,
     save_note,
@@ -32,7 +30,7 @@ def open_question_note(state: AskState) -> AskState:
     question = current_question(state)
     if question is None:
         return state
-    return replace(state, view=EditNote(question.id))
+    return state._replace(view=EditNote(question.id))
 
 
 def open_option_note(state: AskState) -> AskState:
@@ -41,7 +39,7 @@ def open_option_note(state: AskState) -> AskState:
     row = current_row(state)
     if question is None or row is None or row.is_custom:
         return state
-    return replace(state, view=EditNote(question.id, row.value))
+    return state._replace(view=EditNote(question.id, row.value))
 
 
 def submit_editor(state: AskState, text: str) -> AskState:
@@ -79,7 +77,7 @@ def _save_and_close(state: AskState, text: str) -> AskState:
         state = _save_note_text(state, view, text)
     else:
         return state
-    return replace(state, view=Review() if is_review_tab(state) else Navigate())
+    return state._replace(view=Review() if is_review_tab(state) else Navigate())
 
 
 def _save_answer_text(state: AskState, question_id: str, text: str) -> AskState:

@@ -8,8 +8,6 @@ auto-submit evaluated after every action (python-port.md §6 decision 2).
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from pi_ask.state.activation import confirm, press_digit, toggle
 from pi_ask.state.commands import (
     Abort,
@@ -79,7 +77,7 @@ def apply(state: AskState, command: Command, behaviour: Behaviour) -> AskState:
     after = _transition(state, command, behaviour)
     after = _clear_pending(after, command)
     if after.tab != state.tab:
-        after = replace(after, notice=None, config_notice=None, pending_dismiss=False)
+        after = after._replace(notice=None, config_notice=None, pending_dismiss=False)
     after = _update_suppression(state, after, command)
     return _auto_submit(auto_open(after), behaviour)
 
@@ -116,7 +114,7 @@ def _transition(state: AskState, command: Command, behaviour: Behaviour) -> AskS
         case EditorNavigate(text=text, move=move):
             return editor_navigate(state, text, move)
         case BehaviourChanged(config_notice=notice):
-            return replace(state, config_notice=notice)
+            return state._replace(config_notice=notice)
         case ReplaceAnswers(answers=answers, mode=mode):
             return replace_answers(state, answers, mode)
 
@@ -131,18 +129,18 @@ def _clear_pending(after: AskState, command: Command) -> AskState:
     if not isinstance(command, ChangeQuestionType) and after.pending_type_change is not None:
         # The confirmation notice would be a lie once the next press starts over.
         notice = None if after.notice == TYPE_CHANGE_CONFIRM_NOTICE else after.notice
-        after = replace(after, pending_type_change=None, notice=notice)
+        after = after._replace(pending_type_change=None, notice=notice)
     if not isinstance(command, Digit) and after.pending_review_digit is not None:
-        after = replace(after, pending_review_digit=None)
+        after = after._replace(pending_review_digit=None)
     return after
 
 
 def _update_suppression(before: AskState, after: AskState, command: Command) -> AskState:
     """Esc on an editor suppresses the answer editor's auto-open until the next commit."""
     if isinstance(command, CloseEditor) and isinstance(before.view, EditAnswer | EditNote):
-        return replace(after, suppress_auto_open=True)
+        return after._replace(suppress_auto_open=True)
     if after.suppress_auto_open and _is_commit(before, after):
-        return replace(after, suppress_auto_open=False)
+        return after._replace(suppress_auto_open=False)
     return after
 
 
@@ -163,5 +161,5 @@ def _auto_submit(state: AskState, behaviour: Behaviour) -> AskState:
     if not is_review_tab(state) or has_any_notes(state):
         return state
     if all(is_answered(state, q.id) for q in state.questions):
-        return replace(state, completed=True, mode="submit")
+        return state._replace(completed=True, mode="submit")
     return state

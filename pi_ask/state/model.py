@@ -7,8 +7,7 @@ confirmations (dirty dismiss, destructive type change, review double-press).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from pi_ask.contract.kinds import CancelReason, Mode
 from pi_ask.contract.payload import Question
@@ -21,8 +20,7 @@ FREEFORM_LABEL = "Type your answer:"
 REVIEW_ACTIONS: tuple[str, ...] = ("Submit", "Elaborate", "Cancel")
 
 
-@dataclass(frozen=True, slots=True)
-class Behaviour:
+class Behaviour(NamedTuple):
     """The behaviour settings the engine reads, handed in as a plain value."""
 
     auto_submit_when_answered_without_notes: bool = False
@@ -32,17 +30,15 @@ class Behaviour:
     show_footer_hints: bool = True
 
 
-@dataclass(frozen=True, slots=True)
-class Selection:
-    """A selected option: its value, label and 1-based row number."""
+class Selection(NamedTuple):
+    """A selected option: its value, label and 1-based row ``number``."""
 
     value: str
     label: str
-    index: int
+    number: int
 
 
-@dataclass(frozen=True, slots=True)
-class Answer:
+class Answer(NamedTuple):
     """Everything the user gave for one question (behaviour.md §1.3).
 
     Text is stored trimmed (python-port.md §6 decision 5): ``custom_text`` and the notes are
@@ -80,30 +76,26 @@ class Answer:
         return any(s.value == value for s in self.selected)
 
 
-@dataclass(frozen=True, slots=True)
-class Navigate:
+class Navigate(NamedTuple):
     """Browsing a question's rows."""
 
     kind: Literal["navigate"] = "navigate"
 
 
-@dataclass(frozen=True, slots=True)
-class Review:
+class Review(NamedTuple):
     """On the review tab."""
 
     kind: Literal["review"] = "review"
 
 
-@dataclass(frozen=True, slots=True)
-class EditAnswer:
+class EditAnswer(NamedTuple):
     """The free-form answer editor is open on a question."""
 
     question_id: str
     kind: Literal["input"] = "input"
 
 
-@dataclass(frozen=True, slots=True)
-class EditNote:
+class EditNote(NamedTuple):
     """A note editor is open: the question's note, or an option's when ``option_value`` is set."""
 
     question_id: str
@@ -114,8 +106,7 @@ class EditNote:
 View = Navigate | Review | EditAnswer | EditNote
 
 
-@dataclass(frozen=True, slots=True)
-class AskState:
+class AskState(NamedTuple):
     """The whole state of one ask flow.
 
     ``tab`` runs over the questions and then the review tab (``tab == len(questions)``).
@@ -128,7 +119,7 @@ class AskState:
     tab: int = 0
     row: int = 0
     action: int = 0
-    view: View = field(default_factory=Navigate)
+    view: View = Navigate()
     # question id -> answer, in question order; entries that become empty are removed.
     answers: tuple[tuple[str, Answer], ...] = ()
     completed: bool = False

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from pi_ask.state.model import REVIEW_ACTIONS, AskState, Navigate, Review
 from pi_ask.state.selectors import current_question, is_review_tab, question_rows
 
 
 def _go_to_tab(state: AskState, tab: int) -> AskState:
     view = Review() if tab >= len(state.questions) else Navigate()
-    return replace(state, tab=tab, row=0, action=0, view=view)
+    return state._replace(tab=tab, row=0, action=0, view=view)
 
 
 def move_tab(state: AskState, delta: int) -> AskState:
@@ -27,11 +25,11 @@ def move_option(state: AskState, delta: int) -> AskState:
     """Move the row cursor, or the review action, by ``delta``; clamped, never wraps."""
     if is_review_tab(state):
         action = _clamp(state.action + delta, len(REVIEW_ACTIONS) - 1)
-        return replace(state, action=action)
+        return state._replace(action=action)
     question = current_question(state)
     if question is None:
         return state
-    return replace(state, row=_clamp(state.row + delta, len(question_rows(question)) - 1))
+    return state._replace(row=_clamp(state.row + delta, len(question_rows(question)) - 1))
 
 
 def _clamp(value: int, highest: int) -> int:

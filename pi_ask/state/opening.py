@@ -7,8 +7,6 @@ command too.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from pi_ask.contract.payload import AskPayload
 from pi_ask.state.model import AskState, EditAnswer, Navigate, Review
 from pi_ask.state.selectors import answer_for, current_question, current_row
@@ -43,4 +41,4 @@ def auto_open(state: AskState) -> AskState:
     answer = answer_for(state, question.id)
     if answer is not None and answer.custom_text:
         return state
-    return replace(state, view=EditAnswer(question.id))
+    return state._replace(view=EditAnswer(question.id))

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from pi_ask.contract.payload import Question, QuestionType
 from pi_ask.state.answers import committed_count, keep_custom_only, update_answer
 from pi_ask.state.model import AskState
@@ -41,11 +39,10 @@ def change_question_type(state: AskState) -> AskState:
     new_type = next_question_type(question)
     destructive = new_type != "multi" and committed_count(answer_for(state, question.id)) > 1
     if destructive and state.pending_type_change != question.id:
-        return replace(state, pending_type_change=question.id, notice=TYPE_CHANGE_CONFIRM_NOTICE)
-    changed = replace(question, type=new_type)
+        return state._replace(pending_type_change=question.id, notice=TYPE_CHANGE_CONFIRM_NOTICE)
+    changed = question._replace(type=new_type)
     questions = tuple(changed if q.id == question.id else q for q in state.questions)
-    state = replace(
-        state,
+    state = state._replace(
         questions=questions,
         pending_type_change=None,
         notice=type_changed_notice(question.type, new_type),

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from pi_ask.contract.kinds import Mode
 from pi_ask.contract.payload import Question
 from pi_ask.state.answers import put_answer, save_option_note
@@ -22,13 +20,12 @@ def replace_answers(
     single-choice question keeps at most one choice, so the state stays consistent anyway.
     """
     given = dict(answers)
-    state = replace(state, answers=())
+    state = state._replace(answers=())
     for question in state.questions:
         submitted = given.get(question.id)
         if submitted is not None:
             state = put_answer(state, question.id, _answer(question, submitted))
-    return replace(
-        state,
+    return state._replace(
         tab=len(state.questions),
         row=0,
         action=0,

@@ -29,7 +29,7 @@ def serialize_answer(answer: Answer) -> AnswerRecord:
     return AnswerRecord(
         values=(*(s.value for s in answer.selected), *extra),
         labels=(*(s.label for s in answer.selected), *extra),
-        indices=tuple(s.index for s in answer.selected),
+        indices=tuple(s.number for s in answer.selected),
         custom_text=custom,
         note=answer.note,
         option_notes=tuple(

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from pi_ask.state.dismissal import abort
 from pi_ask.state.model import REVIEW_ACTIONS, AskState, Behaviour
 
@@ -15,10 +13,10 @@ def run_review_action(state: AskState, action: int) -> AskState:
     blocked by unanswered or required questions.
     """
     if action == 1:
-        return replace(state, completed=True, mode="elaborate")
+        return state._replace(completed=True, mode="elaborate")
     if action == 2:
         return abort(state, "cancelled")
-    return replace(state, completed=True, mode="submit")
+    return state._replace(completed=True, mode="submit")
 
 
 def press_review_digit(state: AskState, digit: int, behaviour: Behaviour) -> AskState:
@@ -28,8 +26,8 @@ def press_review_digit(state: AskState, digit: int, behaviour: Behaviour) -> Ask
     the highlight) and the same digit again runs it. 4-9 only disarm.
     """
     if not 1 <= digit <= len(REVIEW_ACTIONS):
-        return replace(state, pending_review_digit=None)
-    state = replace(state, action=digit - 1)
+        return state._replace(pending_review_digit=None)
+    state = state._replace(action=digit - 1)
     if behaviour.double_press_review_shortcuts and state.pending_review_digit != digit:
-        return replace(state, pending_review_digit=digit)
-    return run_review_action(replace(state, pending_review_digit=None), digit - 1)
+        return state._replace(pending_review_digit=digit)
+    return run_review_action(state._replace(pending_review_digit=None), digit - 1)

@@ -7,7 +7,7 @@ unselected options show too.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from pi_ask.contract.payload import Question
 from pi_ask.state.model import Answer, AskState
@@ -16,16 +16,14 @@ from pi_ask.state.selectors import answer_for
 ELABORATE_ACTION = 1
 
 
-@dataclass(frozen=True, slots=True)
-class ReviewChoice:
+class ReviewChoice(NamedTuple):
     """One committed choice: an option label with its note, or the custom text."""
 
     label: str
     note: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class ReviewEntry:
+class ReviewEntry(NamedTuple):
     """One question on the review tab."""
 
     label: str

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from pi_ask.contract.payload import Option, Question
 from pi_ask.state.model import (
@@ -20,8 +20,7 @@ from pi_ask.state.model import (
 REVIEW_IDLE_HINT = "Press 1, 2, or 3 twice to confirm a review action."
 
 
-@dataclass(frozen=True, slots=True)
-class Row:
+class Row(NamedTuple):
     """One row of a question: a declared option or the synthetic custom row.
 
     ``number`` is the 1-based row number shown and typed as a digit; the custom row of a
@@ -38,8 +37,7 @@ class Row:
         return self.option is None
 
 
-@dataclass(frozen=True, slots=True)
-class TabState:
+class TabState(NamedTuple):
     """One tab of the tab row."""
 
     label: str

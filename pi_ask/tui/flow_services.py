@@ -18,8 +18,7 @@ import asyncio
 import contextlib
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal, cast
+from typing import TYPE_CHECKING, Literal, NamedTuple, cast
 
 from prompt_toolkit.output import Output
 
@@ -37,8 +36,7 @@ _SOURCES: tuple[str, ...] = ("tool", "answer", "answer:again", "ask:replay", "as
 WATCH_INTERVAL_S = 0.25
 
 
-@dataclass(frozen=True, slots=True)
-class _Prepared:
+class _Prepared(NamedTuple):
     """What the worker thread readied: the notification to send and the bridges to load."""
 
     channels: tuple[Channel, ...]

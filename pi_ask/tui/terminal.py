@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from dataclasses import dataclass
-from typing import TextIO
+from typing import NamedTuple, TextIO
 
 from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import Input
@@ -37,18 +36,17 @@ def tty_output(stream: TextIO) -> Vt100_Output:
     return Vt100_Output(stream, get_size, term=os.environ.get("TERM"), enable_cpr=False)
 
 
-@dataclass(slots=True)
-class Terminal:
+class Terminal(NamedTuple):
     """The opened terminal: prompt_toolkit's input and output on it."""
 
     input: Input
     output: Output
-    _files: tuple[TextIO, ...] = ()
+    files: tuple[TextIO, ...] = ()
 
     def close(self) -> None:
         """Close the terminal files (the input's reader first)."""
         self.input.close()
-        for stream in self._files:
+        for stream in self.files:
             with contextlib.suppress(OSError):
                 stream.close()
 

@@ -13,8 +13,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from prompt_toolkit.styles import Style
 
@@ -39,8 +38,7 @@ ACTIVE = "class:active"
 UNSTYLED = ""
 
 
-@dataclass(frozen=True, slots=True)
-class Palette:
+class Palette(NamedTuple):
     """One theme: a style per role, and the terminal colours it is made for.
 
     ``background`` and ``foreground`` are what the contrast of every role is measured

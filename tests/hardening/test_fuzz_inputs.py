@@ -828,7 +828,7 @@ def test_resumed_drafts_give_results_in_shape(log: tuple[AskPayload, list]) -> N
         assert len(found) == 1
         restored, answers = restore(found[0].loaded, found[0].draft)
         state = new_state(restored.payload)
-        state = type(state)(**{**_fields(state), "answers": answers})
+        state = state._replace(answers=answers)
         details = check_result(build_result(state).to_json(), payload)
         check_result(build_result(apply(state, Abort(), _behaviour())).to_json(), payload)
         _check_resumed_answers(payload, entries[1]["answers"], details["answers"])  # type: ignore[arg-type]
@@ -856,12 +856,6 @@ def _check_resumed_answers(
             assert wanted & set(values), (question.id, wanted, got.get(question.id))
 
 
-def _fields(state: object) -> dict[str, object]:
-    import dataclasses
-
-    return {f.name: getattr(state, f.name) for f in dataclasses.fields(state)}  # type: ignore[arg-type]
-
-
 SINGLE_DB = {"questions": [{"id": "db", "prompt": "Which database?", "options": [{"value": "pg"}]}]}
 
 
@@ -880,7 +874,7 @@ def _resumed_answers(
     (found,) = find_resumables([read_session(folder / "session.jsonl")])
     restored, answers = restore(found.loaded, found.draft)
     state = new_state(restored.payload)
-    state = type(state)(**{**_fields(state), "answers": answers})
+    state = state._replace(answers=answers)
     details = build_result(state).to_json()["details"]
     return details["answers"]  # type: ignore[index,no-any-return]
 

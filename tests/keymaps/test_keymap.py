@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
 
 from pi_ask.keymaps.contexts import CONTEXTS
@@ -53,9 +51,9 @@ def test_unknown_action_of_a_context_is_a_key_error() -> None:
 
 def test_a_keymaps_value_must_cover_every_action_in_order() -> None:
     with pytest.raises(ValueError, match="one binding per action"):
-        Keymaps(DEFAULT_KEYMAPS.bindings[1:])
+        Keymaps.of(DEFAULT_KEYMAPS.bindings[1:])
     with pytest.raises(ValueError, match="one binding per action"):
-        Keymaps(tuple(reversed(DEFAULT_KEYMAPS.bindings)))
+        Keymaps.of(tuple(reversed(DEFAULT_KEYMAPS.bindings)))
 
 
 def test_values_compare_equal_and_are_frozen() -> None:
@@ -64,7 +62,7 @@ def test_values_compare_equal_and_are_frozen() -> None:
     assert hash(again) == hash(DEFAULT_KEYMAPS)
     changed = resolve_keymaps({"main": {"confirm": "ctrl+k"}}).keymaps
     assert changed != DEFAULT_KEYMAPS
-    with pytest.raises(dataclasses.FrozenInstanceError):
+    with pytest.raises(AttributeError):
         DEFAULT_KEYMAPS.bindings = ()  # type: ignore[misc]
     assert isinstance(DEFAULT_KEYMAPS.bindings[0], ActionBinding)
 

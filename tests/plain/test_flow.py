@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 import threading
 import time
-from dataclasses import replace
 
 from pi_ask.plain import PlainFlow
 from pi_ask.state import Answer, Selection, is_draft_change
@@ -309,7 +308,7 @@ def test_a_bridge_on_another_thread_answers_a_plain_flow(store, open_pipe) -> No
 def test_a_note_of_several_lines_stays_under_its_label(answer) -> None:
     state = state_of(PAYLOAD_A.read_text())
     resumed = Answer(selected=(Selection("go", "Go", 2),), note="first\nsecond")
-    run = answer(replace(state, answers=(("lang", resumed),)))
+    run = answer(state._replace(answers=(("lang", resumed),)))
     assert "Question note: first\n               second\n" in run.output
 
 

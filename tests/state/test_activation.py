@@ -142,14 +142,14 @@ def test_multi_option_toggle_appends_in_selection_order() -> None:
     state = run(start(FEAT), MoveOption(2), Toggle(), MoveOption(-2), Toggle())
     answer = answer_for(state, "feat")
     assert answer is not None
-    assert [s.index for s in answer.selected] == [3, 1]
+    assert [s.number for s in answer.selected] == [3, 1]
 
 
 def test_multi_option_digit_toggles_and_stays() -> None:
     state = run(start(FEAT), Digit(2), Digit(1))
     answer = answer_for(state, "feat")
     assert answer is not None
-    assert [(s.value, s.index) for s in answer.selected] == [("export", 2), ("login", 1)]
+    assert [(s.value, s.number) for s in answer.selected] == [("export", 2), ("login", 1)]
     assert (state.tab, state.row) == (0, 0)
     state = run(state, Digit(2))
     assert [s.value for s in answer_for(state, "feat").selected] == ["login"]  # type: ignore[union-attr]
