@@ -117,3 +117,26 @@ def test_json_text_means_the_same_and_holds_nothing_a_terminal_acts_on(value: ob
     text = json_text(value)
     assert json.loads(text) == value
     assert not re.search("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]", text)
+
+
+# Mostly plain ASCII (the shortcut's case), with the spaces, breaks and controls near it.
+_NEAR_PLAIN = st.text(st.sampled_from("ab -\t\n\r\x1b\x7f\u202e")) | st.text()
+
+
+@settings(max_examples=300)
+@given(_NEAR_PLAIN)
+def test_the_plain_text_shortcut_gives_what_the_patterns_give(text: str) -> None:
+    # The shortcut skips the patterns for printable ASCII; it must never change the result.
+    import pi_ask.terminal_text as terminal_text
+
+    def escaped(pattern: str, value: str) -> str:
+        return re.sub(pattern, terminal_text._visible_escape, value)
+
+    line = escaped(terminal_text._UNSAFE, re.sub(r"\s+", " ", text))
+    block = escaped(
+        terminal_text._UNSAFE_BUT_NEWLINE,
+        re.sub(r"\r\n|\r", "\n", text).replace("\t", "    "),
+    )
+    assert sanitize_line(text) == line
+    assert sanitize_block(text) == block
+    assert escape_controls(text) == escaped(terminal_text._UNSAFE, text)
