@@ -7,6 +7,7 @@ that died, is skipped and reported, never fatal. Appending takes a file lock so 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from collections.abc import Callable, Iterator, Mapping
@@ -24,6 +25,8 @@ SESSION_VERSION = 3
 LOCK_TIMEOUT_S = 5.0
 # Reading backwards from the end: the first chunk, and the most one read may grow to.
 TAIL_CHUNK = 64 * 1024
+# Ids a ``<log>.leaf`` hint keeps for the collision check of new ids.
+LEAF_IDS = 256
 MAX_CHUNK = 8 * 1024 * 1024
 
 
@@ -264,16 +267,47 @@ class _Tail:
     # The file looked at: a compaction (ours or another process's) replaces it.
     inode: int = 0
 
+    def hint(self) -> bytes:
+        """What ``<log>.leaf`` holds after an append of ours (see ``SessionLog``)."""
+        fields = {
+            "size": self.offset,
+            "inode": self.inode,
+            "leaf": self.last_id,
+            "ids": sorted(self.ids)[:LEAF_IDS],
+        }
+        return json.dumps(fields, separators=(",", ":")).encode()
+
+
+def _tail_from_hint(raw: bytes, size: int, inode: int) -> _Tail | None:
+    """The tail a ``<log>.leaf`` hint describes, if it is whole and still about this file."""
+    try:
+        hint = load_json(raw)
+    except ValueError:
+        return None
+    if not isinstance(hint, dict) or hint.get("size") != size or hint.get("inode") != inode:
+        return None
+    leaf, ids = hint.get("leaf"), hint.get("ids")
+    if not isinstance(leaf, str) or not isinstance(ids, list):
+        return None
+    if not all(isinstance(entry_id, str) for entry_id in ids):
+        return None
+    return _Tail(size, leaf, {*ids, leaf}, has_header=True, inode=inode)
+
 
 class SessionLog:
     """An appendable session file of ours.
 
-    The first append reads only the file's last entry; later ones read only the bytes
-    added since this object's last look. A long log makes no append slower.
+    Each append leaves a small ``<log>.leaf`` hint beside the file: its size and inode then,
+    the last entry's id and recent ids. The next appender (another process, usually) takes
+    the parent id from it without reading the log at all when the file is still that size;
+    otherwise (a hint missing, damaged or stale after another writer or a compaction) it
+    reads only the file's last entry. Later appends read only the bytes added since this
+    object's last look. A long log, or a long last line, makes no append slower.
     """
 
     def __init__(self, path: Path, *, cwd: Path | None = None) -> None:
         self.path = path
+        self._leaf_path = Path(f"{path}.leaf")
         self._cwd = cwd or Path.cwd()
         self._tail = _Tail()
 
@@ -395,6 +429,7 @@ class SessionLog:
         self._tail.ends_with_newline = True
         self._tail.last_id = entry_id
         self._tail.ids.add(entry_id)
+        self._write_hint()
         return Entry(
             entry_id, raw["parentId"] if isinstance(raw["parentId"], str) else None, "custom", raw
         )
@@ -417,7 +452,7 @@ class SessionLog:
         if size == self._tail.offset:
             return
         if self._tail.offset == 0:
-            self._look_at_tail(size)
+            self._tail = self._hinted_tail(size, status.st_ino) or self._look_at_tail(size)
             return
         with self.path.open("rb") as handle:
             handle.seek(self._tail.offset)
@@ -430,7 +465,26 @@ class SessionLog:
         self._tail.offset = size
         self._tail.ends_with_newline = fresh.endswith(b"\n")
 
-    def _look_at_tail(self, size: int) -> None:
+    def _write_hint(self) -> None:
+        """Leave ``<log>.leaf`` for the next appender; without it, that one reads the tail."""
+        with contextlib.suppress(OSError):
+            if not self._tail.inode:
+                self._tail.inode = self.path.stat().st_ino
+            fd = os.open(self._leaf_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            try:
+                os.write(fd, self._tail.hint())
+            finally:
+                os.close(fd)
+
+    def _hinted_tail(self, size: int, inode: int) -> _Tail | None:
+        """The tail ``<log>.leaf`` describes, when our last append is still the file's end."""
+        try:
+            raw = self._leaf_path.read_bytes()
+        except OSError:
+            return None
+        return _tail_from_hint(raw, size, inode)
+
+    def _look_at_tail(self, size: int) -> _Tail:
         """Find the last entry (the leaf) reading backwards from the end.
 
         The ids of the entries in the last ``TAIL_CHUNK`` bytes join the collision check of
@@ -458,7 +512,7 @@ class SessionLog:
                     if tail.last_id is not None:
                         tail.ids.add(tail.last_id)
                         break
-        self._tail = tail
+        return tail
 
     def _header(self) -> JsonObject:
         return {

@@ -230,3 +230,51 @@ def test_an_entry_appended_without_sync_is_in_the_file_and_sync_flushes_it(
     path.unlink()
     with pytest.raises(SessionWriteError):
         log.sync()
+
+
+@pytest.mark.skipif(not Path("/proc/self/io").exists(), reason="needs /proc/self/io")
+def test_the_leaf_hint_spares_the_next_append_any_read_of_the_log(tmp_path: Path) -> None:
+    path = tmp_path / "log.jsonl"
+    big = SessionLog(path).append_custom("ask:payload", {"text": "x" * 600_000})
+    before = _bytes_read()
+    entry = SessionLog(path).append_custom("ask:payload", {"n": 2})
+    assert _bytes_read() - before < 16 * 1024  # the 600 KB last line was not read
+    assert entry.parent_id == big.id
+    assert Path(f"{path}.leaf").stat().st_mode & 0o777 == 0o600
+    assert [e.id for e in read_session(path).branch()] == [big.id, entry.id]
+
+
+@pytest.mark.parametrize(
+    "hint",
+    [
+        b"",
+        b"\x00\xff not json",
+        b"[1, 2]",
+        b"[" * 10_000,
+        b'{"size": "SIZE", "inode": INODE, "leaf": "zzzzzzzz", "ids": []}',
+        b'{"size": SIZE, "inode": INODE, "leaf": 5, "ids": []}',
+        b'{"size": SIZE, "inode": INODE, "leaf": "zzzzzzzz", "ids": "zz"}',
+        b'{"size": SIZE, "inode": INODE, "leaf": "zzzzzzzz", "ids": [1]}',
+        b'{"size": SIZE, "inode": 1, "leaf": "zzzzzzzz", "ids": []}',
+        b'{"size": 1, "inode": INODE, "leaf": "zzzzzzzz", "ids": []}',
+    ],
+)
+def test_a_damaged_or_stale_leaf_hint_falls_back_to_the_last_entry(
+    tmp_path: Path, hint: bytes
+) -> None:
+    path = tmp_path / "log.jsonl"
+    last = SessionLog(path).append_custom("ask:payload", {"n": 1})
+    status = path.stat()
+    filled = hint.replace(b"SIZE", str(status.st_size).encode())
+    Path(f"{path}.leaf").write_bytes(filled.replace(b"INODE", str(status.st_ino).encode()))
+    entry = SessionLog(path).append_custom("ask:draft", {"n": 2})
+    assert entry.parent_id == last.id
+
+
+def test_an_append_by_a_writer_that_leaves_no_hint_is_seen(tmp_path: Path) -> None:
+    path = tmp_path / "log.jsonl"
+    SessionLog(path).append_custom("ask:payload", {"n": 1})
+    with path.open("a") as handle:  # pi-ask before the hint, or another tool
+        handle.write(json.dumps({"type": "custom", "id": "foreign1", "parentId": None}) + "\n")
+    entry = SessionLog(path).append_custom("ask:draft", {"n": 2})
+    assert entry.parent_id == "foreign1"
