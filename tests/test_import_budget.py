@@ -92,11 +92,29 @@ terminal.open_terminal = open_headless  # before pi_ask.tui.flow imports it
 render = renderer.Renderer.render
 
 
+def dataclasses_loaded():
+    import dataclasses
+
+    return sorted(
+        f"{name}.{attribute}"
+        for name, module in list(sys.modules.items())
+        if name.startswith("pi_ask")
+        for attribute, value in vars(module).items()
+        if isinstance(value, type) and dataclasses.is_dataclass(value)
+        and value.__module__ == name
+    )
+
+
 def first_frame(self, *args, **kwargs):
     render(self, *args, **kwargs)
     with open(report, "w", encoding="utf-8") as handle:
         json.dump(
-            {"modules": sorted(sys.modules), "opened": opened, "drawn": "".join(screen.text)},
+            {
+                "modules": sorted(sys.modules),
+                "dataclasses": dataclasses_loaded(),
+                "opened": opened,
+                "drawn": "".join(screen.text),
+            },
             handle,
         )
     os._exit(0)
@@ -125,6 +143,14 @@ def modules_before_first_frame(
 ) -> set[str]:
     """Run the flow in a child (importing ``probe`` first, ``settings`` in its environment);
     every module it held."""
+    return set(first_frame_report(tmp_path, probe, settings)["modules"])
+
+
+def first_frame_report(
+    tmp_path: Path, probe: str = "", settings: dict[str, str] | None = None
+) -> dict[str, list[str]]:
+    """Run the flow in a child; what it held at its first frame (``modules``, the pi_ask
+    ``dataclasses`` defined by then)."""
     report = tmp_path / "modules.json"
     env = {key: value for key, value in os.environ.items() if not key.startswith("PI_ASK_")}
     env.update(
@@ -150,7 +176,7 @@ def modules_before_first_frame(
     data = json.loads(report.read_text(encoding="utf-8"))
     assert data["opened"], "the flow did not open its terminal through tui.terminal"
     assert "Project setup" in data["drawn"], "the first frame does not show the payload"
-    return set(data["modules"])
+    return {"modules": data["modules"], "dataclasses": data["dataclasses"]}
 
 
 def test_first_frame_imports_nothing_heavy(tmp_path: Path) -> None:
@@ -176,6 +202,17 @@ def test_detector_sees_pydantic_for_a_misspelled_setting(tmp_path: Path) -> None
 
 def test_first_frame_leaves_the_engine_and_the_results_for_later(tmp_path: Path) -> None:
     assert modules_before_first_frame(tmp_path) & set(DEFERRED) == set()
+
+
+def test_the_first_frame_creates_no_dataclass(tmp_path: Path) -> None:
+    # Creating one costs ~0.5 ms on Python 3.11; what the start builds are NamedTuples
+    # (docs/architecture.md "Invariants worth preserving").
+    assert first_frame_report(tmp_path)["dataclasses"] == []
+
+
+def test_detector_sees_a_dataclass_created_early(tmp_path: Path) -> None:
+    found = first_frame_report(tmp_path, "pi_ask.contract.results")["dataclasses"]
+    assert "pi_ask.contract.results.ToolResult" in found
 
 
 def test_detector_sees_a_deferred_module_loaded_early(tmp_path: Path) -> None:

@@ -6,17 +6,17 @@ Importing this package stays cheap (no pydantic, no tomlkit): the ask flow reads
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from pi_ask.config.keys import KEYS, RESET_DESCRIPTION, TOGGLE_ROWS, SettingKey, ToggleRow
 from pi_ask.config.paths import config_path, state_dir
 from pi_ask.config.problems import ConfigProblem, Notice
 from pi_ask.config.settings import (
     AnswerSettings,
     ChannelEntry,
-    CommandEntry,
     ModelEntry,
     NotificationSettings,
     Settings,
-    TableEntry,
     ThemeSettings,
     UiSettings,
 )
@@ -26,6 +26,19 @@ from pi_ask.config.store import (
     SaveResult,
     SettingsStore,
     open_store,
+)
+from pi_ask.lazy_names import lazy_names
+
+if TYPE_CHECKING:
+    from pi_ask.config.channel_entries import CommandEntry, TableEntry
+
+# Only a config with a channel table needs these.
+__getattr__ = lazy_names(
+    __name__,
+    {
+        "CommandEntry": "pi_ask.config.channel_entries",
+        "TableEntry": "pi_ask.config.channel_entries",
+    },
 )
 
 __all__ = [

@@ -6,76 +6,22 @@ value came from (file, environment or default) or how it was checked.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
-from typing import Literal, NamedTuple, cast
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Literal, NamedTuple, TypeAlias, cast
 
 from pi_ask.config.keys import DEFAULT_CHANNELS
 from pi_ask.keymaps.keymap import DEFAULT_KEYMAPS, Keymaps
 from pi_ask.state.model import Behaviour
+
+if TYPE_CHECKING:
+    from pi_ask.config.channel_entries import CommandEntry, TableEntry
 
 Extractor = Literal["auto", "offline", "model"]
 """How ``pi-ask answer`` extracts questions: a model when one is usable, offline, or a model."""
 McpFace = Literal["auto", "elicitation", "terminal"]
 """How ``pi-ask mcp`` reaches the user (``[mcp] face``)."""
 
-
-@dataclass(frozen=True, slots=True)
-class CommandEntry(Mapping[str, str]):
-    """A ``{ type = "command", command = "..." }`` channel entry, as plain read-only data.
-
-    It is a ``Mapping`` so ``pi_ask.notifications.parse_channels`` takes it like the table
-    it was read from, and it is hashable so ``Settings`` stays a value.
-    """
-
-    command: str
-
-    def __getitem__(self, key: str) -> str:
-        if key == "type":
-            return "command"
-        if key == "command":
-            return self.command
-        raise KeyError(key)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(("type", "command"))
-
-    def __len__(self) -> int:
-        return 2
-
-
-@dataclass(frozen=True, slots=True)
-class TableEntry(Mapping[str, object]):
-    """Any other channel table (``{ type = "apprise", config = "...", tags = [...] }``,
-    ``{ type = "desktop", when = "unfocused" }``), as plain read-only data; lists are tuples,
-    so it stays hashable."""
-
-    items_: tuple[tuple[str, object], ...]
-
-    @classmethod
-    def of(cls, table: Mapping[object, object]) -> TableEntry:
-        """A read-only copy of ``table``."""
-        return cls(
-            tuple(
-                (str(key), tuple(value) if isinstance(value, list) else value)
-                for key, value in table.items()
-            )
-        )
-
-    def __getitem__(self, key: str) -> object:
-        for name, value in self.items_:
-            if name == key:
-                return value
-        raise KeyError(key)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(name for name, _ in self.items_)
-
-    def __len__(self) -> int:
-        return len(self.items_)
-
-
-ChannelEntry = str | CommandEntry | TableEntry
+ChannelEntry: TypeAlias = "str | CommandEntry | TableEntry"
 """One valid channel entry: a channel name (``"terminal"``, ...), an apprise URL, a table."""
 
 
@@ -278,6 +224,9 @@ _FLAGS = frozenset(Behaviour._fields)
 
 def _channel(entry: object) -> ChannelEntry:
     if isinstance(entry, Mapping):
+        # Loaded only for a table entry: the default channels are names.
+        from pi_ask.config.channel_entries import CommandEntry, TableEntry
+
         if entry.get("type") == "command" and set(entry) == {"type", "command"}:
             return CommandEntry(str(entry["command"]))
         return TableEntry.of(entry)

@@ -11,7 +11,6 @@ import contextlib
 import json
 import os
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from types import MappingProxyType
@@ -255,17 +254,30 @@ def iso_now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
-@dataclass(slots=True)
 class _Tail:
-    """What an appender knows of its file: how far it has read, the last id, all ids."""
+    """What an appender knows of its file: how far it has read, the last id, all ids.
 
-    offset: int = 0
-    last_id: str | None = None
-    ids: set[str] = field(default_factory=set)
-    has_header: bool = False
-    ends_with_newline: bool = True
-    # The file looked at: a compaction (ours or another process's) replaces it.
-    inode: int = 0
+    A plain mutable class: the only one a start builds, where a dataclass costs ~0.4 ms.
+    """
+
+    __slots__ = ("ends_with_newline", "has_header", "ids", "inode", "last_id", "offset")
+
+    def __init__(
+        self,
+        offset: int = 0,
+        last_id: str | None = None,
+        ids: set[str] | None = None,
+        *,
+        has_header: bool = False,
+        inode: int = 0,
+    ) -> None:
+        self.offset = offset
+        self.last_id = last_id
+        self.ids: set[str] = ids if ids is not None else set()
+        self.has_header = has_header
+        self.ends_with_newline = True
+        # The file looked at: a compaction (ours or another process's) replaces it.
+        self.inode = inode
 
     def hint(self) -> bytes:
         """What ``<log>.leaf`` holds after an append of ours (see ``SessionLog``)."""

@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from pi_ask.config.channel_entries import CommandEntry
 from pi_ask.config.commands import register
 from pi_ask.config.json_import import ImportFailed, import_json
 from pi_ask.config.loading import evaluate, parse_text
-from pi_ask.config.settings import CommandEntry, ModelEntry
+from pi_ask.config.settings import ModelEntry
 
 V5 = {
     "schemaVersion": 5,

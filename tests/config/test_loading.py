@@ -7,8 +7,9 @@ import sys
 
 import pytest
 
+from pi_ask.config.channel_entries import CommandEntry, TableEntry
 from pi_ask.config.loading import evaluate, parse_text
-from pi_ask.config.settings import CommandEntry, ModelEntry, Settings, TableEntry
+from pi_ask.config.settings import ModelEntry, Settings
 from pi_ask.keymaps import DEFAULT_KEYMAPS
 
 
