@@ -6,6 +6,7 @@ that needs them, so a face that is not used costs nothing at start.
 
 from __future__ import annotations
 
+import gc
 import os
 import signal
 import sys
@@ -190,6 +191,7 @@ def run_flow(
     deadline_ms = _deadline_ms(timeout)
     face = _pick_face(ui, terminal_face(store))
     if face != "tui":
+        gc.enable()  # paused for start-up by cli.main; the TUI resumes it at its first frame
         recorder.sync()  # the TUI syncs once its first frame is drawn
     if face == "elsewhere":
         loaded = LoadedPayload(payload, loaded.params)

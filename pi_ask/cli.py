@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import importlib
 import json
 import os
@@ -46,14 +47,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         from pi_ask.signal_latch import held_signal, hold_ending_signals
 
         hold_ending_signals()
-        status = _run(arguments)
+        # What start-up allocates (modules, classes, the payload) lives for the whole run, so
+        # the cyclic collector's ~90 passes over it find nothing and cost the first frame
+        # ~8 ms. It is back on once the face opens: at the TUI's first frame, else when the
+        # face is picked (api.run_flow), at the latest when the command returns.
+        gc.disable()
+        try:
+            status = _run(arguments)
+        finally:
+            gc.enable()
         held = held_signal()
         return 128 + held if held is not None and status < 128 else status
     return _run(arguments)
 
 
 # Commands that owe stdout one result line: a signal during their start-up is held for the
-# face (pi_ask.signal_latch). Not ``answer``, whose model call may run for a long time.
+# face (pi_ask.signal_latch), and their start-up runs without the cyclic collector. Not
+# ``answer``, whose model call may run for a long time.
 _RESULT_COMMANDS = frozenset({"ask", "demo", "resume"})
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import re
@@ -268,3 +269,32 @@ def test_notify_without_a_terminal_claims_no_terminal_channel_sent(
         "nothing was sent: no channel is available here",
     ]
     assert done.returncode == 1
+
+
+def test_start_up_runs_without_the_collector_and_the_face_has_it_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pi_ask.cli import main
+    from pi_ask.session.recorder import AskRecorder
+
+    monkeypatch.setenv("PI_ASK_CONFIG", str(tmp_path / "config.toml"))
+    monkeypatch.setenv("PI_ASK_STATE_DIR", str(tmp_path / "state"))
+    seen: dict[str, bool] = {}
+    start, sync = AskRecorder.start, AskRecorder.sync
+
+    def started(self: AskRecorder, *args: object, **kwargs: object) -> str:
+        seen["recording the payload"] = gc.isenabled()
+        return start(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    def synced(self: AskRecorder) -> None:
+        seen["face picked"] = gc.isenabled()
+        sync(self)
+
+    monkeypatch.setattr(AskRecorder, "start", started)
+    monkeypatch.setattr(AskRecorder, "sync", synced)
+    payload = tmp_path / "payload.json"
+    payload.write_text(json.dumps(VALID), encoding="utf-8")
+    assert main(["ask", "--ui", "none", str(payload)]) == 1
+    assert json.loads(capsys.readouterr().out)["details"]["reason"] == "no_terminal"
+    assert seen == {"recording the payload": False, "face picked": True}
+    assert gc.isenabled()

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
+import gc
 import signal
 import threading
 import time
@@ -521,6 +522,7 @@ class AskFlow:
         if self._first_frame_done or self._loop is None:
             return
         self._first_frame_done = True
+        gc.enable()  # paused for start-up by cli.main (a no-op when it was on)
         # Let this frame reach the terminal before anything else runs.
         self._loop.call_soon(self._start_background)
 

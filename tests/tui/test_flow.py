@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import threading
 from collections.abc import Sequence
 
@@ -264,6 +265,26 @@ def test_on_first_frame_runs_once_after_the_first_frame_off_the_loop(
     renders, thread = calls[0]
     assert renders >= 1
     assert thread != threading.get_ident()
+
+
+def test_the_first_frame_turns_the_collector_back_on(store: SettingsStore) -> None:
+    # cli.main pauses the cyclic collector for start-up; the flow must not run without it.
+    seen: list[bool] = []
+
+    async def scenario() -> None:
+        driver = Driver(
+            state_for("payload_a.json"), store, on_first_frame=lambda: seen.append(gc.isenabled())
+        )
+        gc.disable()
+        try:
+            await driver.start()
+            await driver.until(lambda: bool(seen))
+            await driver.close()
+        finally:
+            gc.enable()
+
+    run(scenario())
+    assert seen == [True]
 
 
 def test_freeform_question_opens_its_editor(store: SettingsStore) -> None:
