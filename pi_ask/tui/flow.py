@@ -22,7 +22,6 @@ import signal
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, cast
 
@@ -326,6 +325,8 @@ class AskFlow:
         except RuntimeError:
             return asyncio.run(self.run_async())
         # Called from inside a running loop (an async caller): run on a thread of our own.
+        from concurrent.futures import ThreadPoolExecutor  # not needed by a plain start
+
         with ThreadPoolExecutor(1, thread_name_prefix="pi-ask-flow") as pool:
             return pool.submit(asyncio.run, self.run_async()).result()
 
