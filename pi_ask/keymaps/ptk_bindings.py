@@ -15,6 +15,7 @@ config reload rebinds every key without restarting the application.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import cache
 from typing import TypeVar
 
 from prompt_toolkit.application import Application
@@ -84,7 +85,7 @@ def to_ptk_keys(key_id: str) -> tuple[Keys | str, ...] | None:
     names = terminal_keys(key_id)
     if names is None:
         return None
-    names = _DECODED_AS.get(names, names)
+    names = _decoded_as().get(names, names)
     return tuple(Keys(name) if name in _KEY_VALUES else name for name in names)
 
 
@@ -180,8 +181,10 @@ def _checked_spec(context: Context, handlers: Mapping[str, ActionHandler]) -> Co
     return spec
 
 
+@cache
 def _decoded_as() -> dict[tuple[str, ...], tuple[str, ...]]:
-    """Keys whose terminal sequence prompt_toolkit decodes as another key.
+    """Keys whose terminal sequence prompt_toolkit decodes as another key (worked out at
+    the first binding, not at import: the first frame binds nothing).
 
     prompt_toolkit 3.0 swaps up/down in its table for some modifier combinations
     (python-prompt-toolkit#2092: ``CSI 1;6A``, ctrl+shift+up, is read as ``c-s-down``).
@@ -203,5 +206,3 @@ def _decoded_as() -> dict[tuple[str, ...], tuple[str, ...]]:
             corrections[meant] = names
     return corrections
 
-
-_DECODED_AS = _decoded_as()
