@@ -105,6 +105,21 @@ def dataclasses_loaded():
     )
 
 
+def string_annotated_namedtuples():
+    import typing
+
+    return sorted(
+        f"{name}.{attribute}"
+        for name, module in list(sys.modules.items())
+        if name.startswith("pi_ask")
+        for attribute, value in vars(module).items()
+        if isinstance(value, type) and issubclass(value, tuple) and hasattr(value, "_fields")
+        and value.__module__ == name
+        and value.__annotations__
+        and all(isinstance(a, typing.ForwardRef) for a in value.__annotations__.values())
+    )
+
+
 def first_frame(self, *args, **kwargs):
     render(self, *args, **kwargs)
     with open(report, "w", encoding="utf-8") as handle:
@@ -112,6 +127,7 @@ def first_frame(self, *args, **kwargs):
             {
                 "modules": sorted(sys.modules),
                 "dataclasses": dataclasses_loaded(),
+                "string_annotated": string_annotated_namedtuples(),
                 "opened": opened,
                 "drawn": "".join(screen.text),
             },
@@ -150,7 +166,7 @@ def first_frame_report(
     tmp_path: Path, probe: str = "", settings: dict[str, str] | None = None
 ) -> dict[str, list[str]]:
     """Run the flow in a child; what it held at its first frame (``modules``, the pi_ask
-    ``dataclasses`` defined by then)."""
+    ``dataclasses`` defined by then, the NamedTuples with ``string_annotated`` fields)."""
     report = tmp_path / "modules.json"
     env = {key: value for key, value in os.environ.items() if not key.startswith("PI_ASK_")}
     env.update(
@@ -176,7 +192,7 @@ def first_frame_report(
     data = json.loads(report.read_text(encoding="utf-8"))
     assert data["opened"], "the flow did not open its terminal through tui.terminal"
     assert "Project setup" in data["drawn"], "the first frame does not show the payload"
-    return {"modules": data["modules"], "dataclasses": data["dataclasses"]}
+    return {key: data[key] for key in ("modules", "dataclasses", "string_annotated")}
 
 
 def test_first_frame_imports_nothing_heavy(tmp_path: Path) -> None:
@@ -208,6 +224,18 @@ def test_the_first_frame_creates_no_dataclass(tmp_path: Path) -> None:
     # Creating one costs ~0.5 ms on Python 3.11; what the start builds are NamedTuples
     # (docs/architecture.md "Invariants worth preserving").
     assert first_frame_report(tmp_path)["dataclasses"] == []
+
+
+def test_the_first_frame_s_namedtuples_have_evaluated_annotations(tmp_path: Path) -> None:
+    # ``from __future__ import annotations`` turns every field into a string, which typing
+    # compiles into a ForwardRef: those modules leave the future import out and quote only
+    # the names they import for type checking (docs/architecture.md).
+    assert first_frame_report(tmp_path)["string_annotated"] == []
+
+
+def test_detector_sees_a_string_annotated_namedtuple(tmp_path: Path) -> None:
+    found = first_frame_report(tmp_path, "pi_ask.tui.settings_rows")["string_annotated"]
+    assert any(name.startswith("pi_ask.tui.settings_rows.") for name in found)
 
 
 def test_detector_sees_a_dataclass_created_early(tmp_path: Path) -> None:

@@ -4,8 +4,6 @@ Both loaders (the fast one and the model) start from ``canonical_values``, so th
 which key a camelCase spelling means and on every unknown-key warning.
 """
 
-from __future__ import annotations
-
 from collections.abc import Mapping
 from typing import NamedTuple
 

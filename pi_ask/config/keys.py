@@ -6,8 +6,6 @@ all read it, so a setting added here shows up everywhere. Keymaps have their own
 ``pi_ask.keymaps`` (contexts, actions, default keys).
 """
 
-from __future__ import annotations
-
 import math
 import re
 from collections.abc import Mapping

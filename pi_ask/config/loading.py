@@ -7,8 +7,6 @@ and words every problem. Both end in ``settings_from_values`` and resolve keymap
 way, and ``tests/config/test_parity.py`` keeps their results equal.
 """
 
-from __future__ import annotations
-
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -127,7 +125,7 @@ def evaluate(
     return Evaluation(settings, tuple(problems), not fast, sources)
 
 
-def _resolve_keymaps(document: object) -> tuple[Keymaps, tuple[KeymapProblem, ...]]:
+def _resolve_keymaps(document: object) -> "tuple[Keymaps, tuple[KeymapProblem, ...]]":
     """The session's keymaps and their problems; the default file's table (every action with
     its default keys, as pi-ask writes it) or none at all are the defaults, unchecked."""
     if not document or document == DEFAULT_DOCUMENT:
@@ -138,7 +136,7 @@ def _resolve_keymaps(document: object) -> tuple[Keymaps, tuple[KeymapProblem, ..
     return resolution.session_keymaps, resolution.problems
 
 
-def keymap_problems(found: tuple[KeymapProblem, ...]) -> list[ConfigProblem]:
+def keymap_problems(found: "tuple[KeymapProblem, ...]") -> list[ConfigProblem]:
     """Keymap problems as config problems; errors say the defaults are used instead."""
     problems: list[ConfigProblem] = []
     for problem in found:

@@ -5,8 +5,6 @@ footer and the settings overlay show one ``Notice``; ``pi-ask config validate`` 
 problem.
 """
 
-from __future__ import annotations
-
 import json
 from pathlib import Path
 from typing import Literal, NamedTuple

@@ -4,8 +4,6 @@ The ask flow, the settings overlay and the commands read these; nothing here kno
 value came from (file, environment or default) or how it was checked.
 """
 
-from __future__ import annotations
-
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Literal, NamedTuple, TypeAlias, cast
 

@@ -6,8 +6,6 @@ toggle at once without disturbing the rest of the file. Whatever is wrong with t
 the store keeps working: on defaults, or on the last good settings, with a ``Notice``.
 """
 
-from __future__ import annotations
-
 import os
 import threading
 import time
@@ -227,7 +225,7 @@ class SettingsStore:
         return self._state.settings != before
 
     def start_watching(
-        self, loop: asyncio.AbstractEventLoop, interval: float = 0.1
+        self, loop: "asyncio.AbstractEventLoop", interval: float = 0.1
     ) -> Callable[[], None]:
         """Reload on ``loop`` whenever the file changes; returns the function that stops it."""
         from pi_ask.config.watcher import poll_file

@@ -4,8 +4,6 @@ They live apart from ``results`` because the first frame needs them (a payload i
 recorded, a state holds a mode) while the result classes are built only when the flow ends.
 """
 
-from __future__ import annotations
-
 from typing import Literal, NamedTuple
 
 JsonObject = dict[str, object]

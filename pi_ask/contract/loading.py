@@ -12,8 +12,6 @@ Whole-payload problems (steps 1-2, or a payload that is not an object) stop the 
 issue whose path is ``""``. Nothing here raises on bad input: every problem is an issue.
 """
 
-from __future__ import annotations
-
 from typing import NamedTuple, cast
 
 from pi_ask.contract.document import check_document, decode_document

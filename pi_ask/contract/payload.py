@@ -5,8 +5,6 @@ validation, so every field already obeys the contract (trimmed, labels filled in
 blank optional fields dropped).
 """
 
-from __future__ import annotations
-
 from typing import Literal, NamedTuple
 
 QuestionType = Literal["single", "multi", "preview"]

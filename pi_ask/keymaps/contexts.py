@@ -5,8 +5,6 @@ an action added here shows up everywhere at once. Names are snake_case; the refe
 camelCase spellings (``noteEditor``, ``changeQuestionType``) are kept as read aliases.
 """
 
-from __future__ import annotations
-
 from typing import Literal, NamedTuple
 
 Context = Literal["global", "main", "editor", "note_editor", "settings_modal"]

@@ -5,8 +5,6 @@ defaults), so lookups never fail for a valid name and equality tells whether a r
 changed anything.
 """
 
-from __future__ import annotations
-
 from typing import NamedTuple
 
 from pi_ask.keymaps.contexts import CONTEXTS, Action, Context
@@ -51,7 +49,7 @@ class Keymaps(NamedTuple):
     bindings: tuple[ActionBinding, ...]
 
     @classmethod
-    def of(cls, bindings: tuple[ActionBinding, ...]) -> Keymaps:
+    def of(cls, bindings: tuple[ActionBinding, ...]) -> "Keymaps":
         """Keymaps of ``bindings``.
 
         Raises:

@@ -205,4 +205,3 @@ def _decoded_as() -> dict[tuple[str, ...], tuple[str, ...]]:
         if names != meant:
             corrections[meant] = names
     return corrections
-

@@ -6,8 +6,6 @@ id (a UUID for asks we start, the tool call id for pi's): the payload's ``source
 the ``toolCallId`` of its drafts and of its dismissal.
 """
 
-from __future__ import annotations
-
 import time
 from typing import Literal, NamedTuple
 

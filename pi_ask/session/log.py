@@ -5,8 +5,6 @@ that died, is skipped and reported, never fatal. Appending takes a file lock so 
 ``pi-ask`` processes each add a whole line under the entry that was last when they wrote.
 """
 
-from __future__ import annotations
-
 import contextlib
 import json
 import os

@@ -5,8 +5,6 @@ logic: the cursor, the open editor, the answers, the footer notice and the pendi
 confirmations (dirty dismiss, destructive type change, review double-press).
 """
 
-from __future__ import annotations
-
 from typing import Literal, NamedTuple
 
 from pi_ask.contract.kinds import CancelReason, Mode

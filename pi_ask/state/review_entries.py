@@ -5,8 +5,6 @@ selected-option notes); with Elaborate highlighted note-only questions and notes
 unselected options show too.
 """
 
-from __future__ import annotations
-
 from typing import NamedTuple
 
 from pi_ask.contract.payload import Question

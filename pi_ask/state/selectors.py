@@ -1,7 +1,5 @@
 """Read-only views of an ``AskState``: what faces draw, and what transitions consult."""
 
-from __future__ import annotations
-
 from typing import NamedTuple
 
 from pi_ask.contract.payload import Option, Question

@@ -9,8 +9,6 @@ only once the body is drawn, and sizing the box afterwards keeps it to one body 
 key.
 """
 
-from __future__ import annotations
-
 from typing import NamedTuple
 
 from pi_ask.contract.payload import Option

@@ -6,8 +6,6 @@ cell. Editors are single-line (python-port.md §10), so long text wraps by chara
 several bars. The ``@`` completion menu, when open, is listed under the editor.
 """
 
-from __future__ import annotations
-
 from typing import NamedTuple
 
 from pi_ask.terminal_text import escape_controls

@@ -12,8 +12,6 @@ needs neither the loop nor the flow, and hands the result back to the loop, whic
 notification, registers the flow and loads the bridges, unless the flow ended meanwhile.
 """
 
-from __future__ import annotations
-
 import asyncio
 import contextlib
 import threading
@@ -39,14 +37,14 @@ WATCH_INTERVAL_S = 0.25
 class _Prepared(NamedTuple):
     """What the worker thread readied: the notification to send and the bridges to load."""
 
-    channels: tuple[Channel, ...]
+    channels: "tuple[Channel, ...]"
     title: str
     message: str
     reminder: str
-    bridges: tuple[EntryPointLike, ...]
+    bridges: "tuple[EntryPointLike, ...]"
 
 
-def _prepare(settings: Settings, questions: tuple[Question, ...]) -> _Prepared:
+def _prepare(settings: Settings, questions: "tuple[Question, ...]") -> _Prepared:
     """Import the services and scan the bridge entry points (any thread; no loop, no flow)."""
     # Imported here, after the first frame: channels may pull in heavy libraries, and
     # importlib.metadata scans site-packages.
@@ -80,7 +78,7 @@ class FlowServices:
     """The watcher, the notification and the bus registration of one flow."""
 
     def __init__(
-        self, store: SettingsStore, output: Output, reports: TerminalReports | None = None
+        self, store: SettingsStore, output: Output, reports: "TerminalReports | None" = None
     ) -> None:
         self._store = store
         self._output = output
@@ -97,7 +95,7 @@ class FlowServices:
     def start(
         self,
         loop: asyncio.AbstractEventLoop,
-        flow: RemoteFlow,
+        flow: "RemoteFlow",
         *,
         settings: Settings,
         source: str,
@@ -141,7 +139,7 @@ class FlowServices:
                 notifications.remind_after_s, self._remind, prepared, settings
             )
 
-    def _dispatch(self, prepared: _Prepared, message: str, settings: Settings) -> Dispatch:
+    def _dispatch(self, prepared: _Prepared, message: str, settings: Settings) -> "Dispatch":
         from pi_ask.notifications import dispatch
 
         notifications = settings.notifications
@@ -172,7 +170,7 @@ class FlowServices:
             )
 
     @property
-    def reminders(self) -> tuple[Dispatch, ...]:
+    def reminders(self) -> "tuple[Dispatch, ...]":
         """The reminders sent so far."""
         return tuple(self._reminders)
 
@@ -189,11 +187,11 @@ class FlowServices:
 
     def _register(
         self,
-        flow: RemoteFlow,
+        flow: "RemoteFlow",
         source: str,
         tool_call_id: str | None,
         title: str | None,
-        bridges: tuple[EntryPointLike, ...],
+        bridges: "tuple[EntryPointLike, ...]",
     ) -> None:
         from pi_ask.events import load_bridges, shared_registry
 
@@ -205,7 +203,7 @@ class FlowServices:
         load_bridges(registry.bus, entry_points=bridges)
 
     @property
-    def notification(self) -> Dispatch | None:
+    def notification(self) -> "Dispatch | None":
         """The running notification, once started."""
         return self._notification
 
@@ -226,13 +224,13 @@ class FlowServices:
         with contextlib.suppress(RuntimeError):
             loop.call_soon_threadsafe(write)
 
-    def finished(self, result: ToolResult) -> None:
+    def finished(self, result: "ToolResult") -> None:
         """The flow ended with ``result``: tell the bus (once)."""
         self._ended = True
         if self._registration is not None:
             self._registration.finish(result)
 
-    def stop(self, result: ToolResult | None) -> None:
+    def stop(self, result: "ToolResult | None") -> None:
         """Stop everything; a flow torn down without a result is forgotten by the bus."""
         self._ended = True
         self._stopped = True

@@ -12,8 +12,6 @@ wide-layout box is drawn beside the part of the option column on screen. A termi
 ``MIN_COLUMNS`` x ``MIN_ROWS`` gets one line asking for a larger one.
 """
 
-from __future__ import annotations
-
 from typing import NamedTuple
 
 from pi_ask.keymaps.keymap import Keymaps

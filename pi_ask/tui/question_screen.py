@@ -4,8 +4,6 @@
 state and draws the open editor from an ``EditorView`` the flow hands in.
 """
 
-from __future__ import annotations
-
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import NamedTuple

@@ -9,8 +9,6 @@ visible (when the window is too short for all of the focus, its first line). Wha
 window hides above and below is counted, so the frame can say "↑ N more" / "↓ N more".
 """
 
-from __future__ import annotations
-
 from collections.abc import Sequence
 from typing import NamedTuple
 

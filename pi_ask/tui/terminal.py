@@ -6,8 +6,6 @@ inline and takes only the rows it needs, and nothing waits for a terminal that n
 answers them.
 """
 
-from __future__ import annotations
-
 import contextlib
 import os
 from typing import NamedTuple, TextIO

@@ -9,8 +9,6 @@ reverse video instead, and a chosen option is drawn bold and underlined (its col
 only other mark).
 """
 
-from __future__ import annotations
-
 import os
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, NamedTuple
@@ -167,7 +165,7 @@ def build_style(
     return Style(list(rules.items()))
 
 
-def theme_style(theme: ThemeSettings, detected: str | None = None) -> Style:
+def theme_style(theme: "ThemeSettings", detected: str | None = None) -> Style:
     """The style sheet for the ``[theme]`` settings.
 
     ``auto`` is ``detected`` (``dark`` or ``light``, from the terminal's background), and
