@@ -48,7 +48,7 @@ TIMEOUT_S = 60
 
 # The child: argv = [report file, module to import first or ""].
 CHILD = r"""
-import importlib, json, os, sys
+import dataclasses, importlib, json, os, sys
 
 report, probe = sys.argv[1], sys.argv[2]
 if probe:
@@ -92,32 +92,24 @@ terminal.open_terminal = open_headless  # before pi_ask.tui.flow imports it
 render = renderer.Renderer.render
 
 
-def dataclasses_loaded():
-    import dataclasses
-
-    return sorted(
-        f"{name}.{attribute}"
+def classes_defined():
+    # (qualified name, class) of every class the loaded pi_ask modules define.
+    found = [
+        (f"{name}.{attribute}", value)
         for name, module in list(sys.modules.items())
         if name.startswith("pi_ask")
         for attribute, value in vars(module).items()
-        if isinstance(value, type) and dataclasses.is_dataclass(value)
-        and value.__module__ == name
-    )
+        if isinstance(value, type) and value.__module__ == name
+    ]
+    return sorted(found, key=lambda item: item[0])
 
 
-def string_annotated_namedtuples():
+def string_annotated(cls):
+    # A NamedTuple whose every field is a string annotation (a ForwardRef to compile).
     import typing
 
-    return sorted(
-        f"{name}.{attribute}"
-        for name, module in list(sys.modules.items())
-        if name.startswith("pi_ask")
-        for attribute, value in vars(module).items()
-        if isinstance(value, type) and issubclass(value, tuple) and hasattr(value, "_fields")
-        and value.__module__ == name
-        and value.__annotations__
-        and all(isinstance(a, typing.ForwardRef) for a in value.__annotations__.values())
-    )
+    fields = getattr(cls, "__annotations__", {}) if hasattr(cls, "_fields") else {}
+    return bool(fields) and all(isinstance(a, typing.ForwardRef) for a in fields.values())
 
 
 def first_frame(self, *args, **kwargs):
@@ -126,8 +118,8 @@ def first_frame(self, *args, **kwargs):
         json.dump(
             {
                 "modules": sorted(sys.modules),
-                "dataclasses": dataclasses_loaded(),
-                "string_annotated": string_annotated_namedtuples(),
+                "dataclasses": [n for n, c in classes_defined() if dataclasses.is_dataclass(c)],
+                "string_annotated": [n for n, c in classes_defined() if string_annotated(c)],
                 "opened": opened,
                 "drawn": "".join(screen.text),
             },
