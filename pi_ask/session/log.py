@@ -22,7 +22,7 @@ SESSION_VERSION = 3
 LOCK_TIMEOUT_S = 5.0
 # Reading backwards from the end: the first chunk, and the most one read may grow to.
 TAIL_CHUNK = 64 * 1024
-# Ids a ``<log>.leaf`` hint keeps for the collision check of new ids.
+# Known ids a ``<log>.leaf`` hint keeps, at most, for the collision check of new ids.
 LEAF_IDS = 256
 MAX_CHUNK = 8 * 1024 * 1024
 
@@ -308,8 +308,9 @@ class SessionLog:
     """An appendable session file of ours.
 
     Each append leaves a small ``<log>.leaf`` hint beside the file: its size and inode then,
-    the last entry's id and recent ids. The next appender (another process, usually) takes
-    the parent id from it without reading the log at all when the file is still that size;
+    the last entry's id and up to 256 known ids. The next appender (another process,
+    usually) takes the parent id from it without reading the log at all when the file is
+    still that size;
     otherwise (a hint missing, damaged or stale after another writer or a compaction) it
     reads only the file's last entry. Later appends read only the bytes added since this
     object's last look. A long log, or a long last line, makes no append slower.
