@@ -33,8 +33,9 @@ HEAVY = (
     "requests",
 )
 # pi_ask modules the first frame does not draw with: the engine's commands and transitions,
-# the key bindings, the result classes (they load right after it, tui.flow_services), and
-# the keymap validation, which the default file's keymaps do not need.
+# the key bindings, the result classes (they load right after it, tui.flow_services), the
+# keymap validation, which the default file's keymaps do not need, and the editors' ``@``
+# completion (built when an editor first completes).
 DEFERRED = (
     "pi_ask.keymaps.validation",
     "pi_ask.state.commands",
@@ -43,6 +44,8 @@ DEFERRED = (
     "pi_ask.contract.results",
     "pi_ask.tui.flow_bindings",
     "pi_ask.tui.transcript",
+    "pi_ask.tui.file_completer",
+    "pi_ask.tui.file_index",
 )
 TIMEOUT_S = 60
 

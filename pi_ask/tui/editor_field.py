@@ -11,23 +11,32 @@ from __future__ import annotations
 from pathlib import Path
 
 from prompt_toolkit.buffer import Buffer
-from prompt_toolkit.completion import ThreadedCompleter
+from prompt_toolkit.completion import Completer, DynamicCompleter, ThreadedCompleter
 from prompt_toolkit.document import Document
 
 from pi_ask.tui.editor_view import EditorView
-from pi_ask.tui.file_completer import AtPathCompleter
-from pi_ask.tui.file_index import FileIndex
 
 
 class EditorField:
     """The editor buffer and its completion menu."""
 
     def __init__(self, cwd: Path) -> None:
+        self._cwd = cwd
+        self._completer: Completer | None = None
         self.buffer = Buffer(
             multiline=False,
-            completer=ThreadedCompleter(AtPathCompleter(FileIndex(cwd))),
+            completer=DynamicCompleter(self._at_path_completer),
             complete_while_typing=True,
         )
+
+    def _at_path_completer(self) -> Completer:
+        # Built when the buffer first asks, not for the first frame, which completes nothing.
+        if self._completer is None:
+            from pi_ask.tui.file_completer import AtPathCompleter
+            from pi_ask.tui.file_index import FileIndex
+
+            self._completer = ThreadedCompleter(AtPathCompleter(FileIndex(self._cwd)))
+        return self._completer
 
     @property
     def text(self) -> str:
