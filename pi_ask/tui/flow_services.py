@@ -62,9 +62,12 @@ def _prepare(settings: Settings, questions: "tuple[Question, ...]") -> _Prepared
     from pi_ask.notifications import dispatcher as _dispatcher  # noqa: F401 - off the loop too
 
     # What the first frame left for the first key: the bindings and the engine's commands and
-    # transitions, and the result classes (tui.flow imports them where they are used).
+    # transitions, the result classes (tui.flow imports them where they are used) and the
+    # editors' completion.
     from pi_ask.state import flow as _engine  # noqa: F401
     from pi_ask.state import results as _results  # noqa: F401
+    from pi_ask.tui import file_completer as _completer  # noqa: F401
+    from pi_ask.tui import file_index as _index  # noqa: F401
     from pi_ask.tui import flow_bindings as _bindings  # noqa: F401
 
     channels, _warnings = parse_channels(settings.notifications.channels)
