@@ -13,7 +13,6 @@ The payload loader (``pi_ask.contract.document``) keeps its own, stricter limit 
 from __future__ import annotations
 
 import json
-import tomllib
 from typing import Any
 
 MAX_DEPTH = 100
@@ -64,6 +63,8 @@ def load_toml(text: str, *, max_depth: int = MAX_DEPTH) -> dict[str, Any]:
         ValueError: Any other reason it is not TOML (``tomllib.TOMLDecodeError``, or an
             integer too long to convert, which ``tomllib`` lets through as ``ValueError``).
     """
+    import tomllib  # here: the untouched default config file is read without it
+
     try:
         document = tomllib.loads(text.removeprefix(_BOM))
     except RecursionError:

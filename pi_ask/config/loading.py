@@ -19,6 +19,7 @@ from pi_ask.config.keys import KEYS_BY_NAME, is_valid
 from pi_ask.config.migrations import migrate
 from pi_ask.config.problems import ConfigProblem
 from pi_ask.config.settings import Settings, settings_from_values
+from pi_ask.config.toml_text import default_document, default_text
 from pi_ask.guarded_parse import load_toml
 from pi_ask.keymaps.keymap import DEFAULT_DOCUMENT, DEFAULT_KEYMAPS, Keymaps
 
@@ -82,6 +83,9 @@ def parse_text(data: bytes) -> FileContent:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
         return FileContent("not_toml", detail=f"not UTF-8 text (byte {err.start})")
+    if text == default_text():
+        # The file pi-ask wrote on first use, untouched: its table is known.
+        return FileContent("parsed", default_document(), text=text)
     try:
         return FileContent("parsed", load_toml(text), text=text)
     except ValueError as err:  # not TOML, nested too deeply, a number too long

@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Mapping
+from functools import cache
+from typing import cast
 
 from pi_ask.config.keys import KEYS, SECTIONS
 from pi_ask.keymaps import CONTEXTS
@@ -71,6 +73,7 @@ def bare_key(name: str) -> str:
     return json.dumps(name, ensure_ascii=False)
 
 
+@cache
 def default_text() -> str:
     """The commented default config file."""
     lines = [_HEADER]
@@ -86,6 +89,37 @@ def default_text() -> str:
                 lines.append(f"{spec.name} = {literal(spec.default)}")
         lines.append("")
     return "\n".join(lines)
+
+
+def default_document() -> dict[str, object]:
+    """The table ``tomllib`` reads from ``default_text()``, built without parsing it.
+
+    A file that is still the default text is read through this, so the untouched file
+    pi-ask writes on first use costs the start no TOML parser (``tests/config`` checks the
+    two agree).
+    """
+    document: dict[str, object] = {}
+    for spec in KEYS:
+        table = document
+        for part in filter(None, spec.section.split(".")):
+            table = cast(dict[str, object], table.setdefault(part, {}))
+        table[spec.name] = _as_read(spec.default)
+    document["keymaps"] = {
+        context.name: {action.name: list(action.default_keys) for action in context.actions}
+        for context in CONTEXTS
+    }
+    return document
+
+
+def _as_read(value: object) -> object:
+    """``value`` as TOML gives back what ``literal`` wrote for it."""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
+        return int(value)
+    if isinstance(value, Mapping):
+        return {str(key): _as_read(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_as_read(item) for item in value]
+    return value
 
 
 def _keymaps_text() -> str:

@@ -268,3 +268,35 @@ def test_a_bad_channel_table_is_skipped_with_its_reason() -> None:
     reasons = [str(problem) for problem in result.problems]
     assert "when: input should be 'always' or 'unfocused'" in reasons[0]
     assert "tags apply to an apprise config file only" in reasons[1]
+
+
+def test_the_default_file_s_table_is_what_tomllib_reads_from_it() -> None:
+    import tomllib
+
+    from pi_ask.config.toml_text import default_document, default_text
+
+    assert default_document() == tomllib.loads(default_text())
+    result = load(default_text())
+    assert result.settings == Settings()
+    assert result.problems == ()
+
+
+def test_the_untouched_default_file_is_read_without_a_toml_parser_and_an_edit_is_not() -> None:
+    # The file pi-ask writes on first use is what most starts read (issue 17's first frame).
+    child = """
+import sys
+from pi_ask.config.loading import evaluate, parse_text
+from pi_ask.config.toml_text import default_text
+text = default_text()
+untouched = evaluate(parse_text(text.encode()).document, {}).settings
+print("tomllib" in sys.modules)
+edited = text.replace("show_footer_hints = true", "show_footer_hints = false")
+assert edited != text
+settings = evaluate(parse_text(edited.encode()).document, {}).settings
+print("tomllib" in sys.modules, untouched.behaviour.show_footer_hints,
+      settings.behaviour.show_footer_hints)
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", child], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert done.stdout.split() == ["False", "True", "True", "False"]
