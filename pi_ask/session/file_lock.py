@@ -64,7 +64,8 @@ def _flock(lock_path: Path, timeout_s: float) -> int | None:
     """A descriptor of ``lock_path`` holding ``LOCK_EX``; ``None`` where flock is missing."""
     if sys.platform == "win32":  # pragma: no cover - never called there
         return None
-    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
+    # Private like the log it guards (0600): nothing but its owner needs to open it.
+    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
     try:
         deadline = time.monotonic() + timeout_s
         while True:

@@ -57,6 +57,7 @@ def test_the_lock_file_is_created_and_stays_after_release(tmp_path: Path) -> Non
     with exclusive_lock(lock_path, 1.0):
         assert lock_path.exists()
     assert lock_path.exists()
+    assert lock_path.stat().st_mode & 0o777 == 0o600
 
 
 def test_another_process_holding_it_makes_the_wait_time_out(tmp_path: Path) -> None:
