@@ -53,8 +53,7 @@ def literal(value: object) -> str:
             return "nan"
         if not math.isfinite(value):
             return "inf" if value > 0 else "-inf"
-        # 5.0 is written 5, as a person writes it (the settings read either the same way).
-        return str(int(value)) if value.is_integer() and abs(value) < 2**53 else repr(value)
+        return str(int(value)) if _written_as_integer(value) else repr(value)
     if isinstance(value, str):
         # JSON escapes every control TOML forbids in a basic string except DEL.
         return json.dumps(value, ensure_ascii=False).replace("\x7f", "\\u007f")
@@ -64,6 +63,11 @@ def literal(value: object) -> str:
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(literal(item) for item in value) + "]"
     raise TypeError(f"{type(value).__name__} cannot be written as TOML")
+
+
+def _written_as_integer(value: float) -> bool:
+    """5.0 is written 5, as a person writes it (the settings read either the same way)."""
+    return value.is_integer() and abs(value) < 2**53
 
 
 def bare_key(name: str) -> str:
@@ -113,7 +117,7 @@ def default_document() -> dict[str, object]:
 
 def _as_read(value: object) -> object:
     """``value`` as TOML gives back what ``literal`` wrote for it."""
-    if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
+    if isinstance(value, float) and _written_as_integer(value):
         return int(value)
     if isinstance(value, Mapping):
         return {str(key): _as_read(item) for key, item in value.items()}
