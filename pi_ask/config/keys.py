@@ -82,14 +82,16 @@ NO_TERMINAL_CHOICES = ("answer", "wait")
 TMUX_MODES = ("popup", "window", "off")
 """``inbox.tmux``: how an ask with no terminal opens inside tmux."""
 MAX_DEADLINE_S = 86400.0
+# Patterns as text: ``re`` compiles (and caches) them on first use, so a file that never
+# reaches these checks, like the untouched default file, never pays for the compile.
 # One word of a prompt_toolkit style string: an attribute, or a colour (fg:/bg: optional).
-_STYLE_WORD = re.compile(
+_STYLE_WORD = (
     r"(no)?(bold|italic|underline|reverse|hidden|blink|strike|dim)|noinherit|"
     r"((fg|bg):)?(#[0-9a-fA-F]{3}|#[0-9a-fA-F]{6}|[A-Za-z]+)"
 )
 
 # Apprise's scheme form: up to 32 letters or digits, then "://" (as pi_ask.notifications).
-_URL = re.compile(r"[A-Za-z0-9]{1,32}://")
+_URL = r"[A-Za-z0-9]{1,32}://"
 
 
 class SettingKey(NamedTuple):
@@ -475,7 +477,7 @@ def is_styles(value: object) -> bool:
         isinstance(role, str)
         and role.replace("_", "-") in THEME_ROLES
         and isinstance(style, str)
-        and all(_STYLE_WORD.fullmatch(word) for word in style.split())
+        and all(re.fullmatch(_STYLE_WORD, word) for word in style.split())
         for role, style in value.items()
     )
 
@@ -528,12 +530,12 @@ def channel_pattern() -> str:
     from pi_ask.keymaps.key_ids import any_case
 
     names = "|".join(any_case(name) for name in CHANNEL_NAMES)
-    return rf"^\s*(?:(?:{names})\s*$|{_URL.pattern})"
+    return rf"^\s*(?:(?:{names})\s*$|{_URL})"
 
 
 def is_channel_url(value: str) -> bool:
     """True when ``value`` has the ``scheme://...`` form of an apprise URL."""
-    return _URL.match(value.lstrip()) is not None
+    return re.match(_URL, value.lstrip()) is not None
 
 
 def _is_number(value: object) -> bool:

@@ -38,12 +38,14 @@ FOCUS_IN = "\x1b[I"
 FOCUS_OUT = "\x1b[O"
 ENABLE_FOCUS_REPORTS = "\x1b[?1004h"
 DISABLE_FOCUS_REPORTS = "\x1b[?1004l"
+# The patterns are text: ``re`` compiles (and caches) them when the first report comes,
+# after the first frame, not while pi-ask starts.
 # An OSC reply: ESC ] <number> ; <body> ended by BEL or ST (ESC \).
-_OSC = re.compile(r"\x1b\](\d+);([^\x07\x1b]*)(?:\x07|\x1b\\)")
+_OSC = r"\x1b\](\d+);([^\x07\x1b]*)(?:\x07|\x1b\\)"
 PASTE_START = "\x1b[200~"
 PASTE_END = "\x1b[201~"
 # A prefix that may still grow into a report or a paste start: held back at the end of a read.
-_PARTIAL = re.compile(r"\x1b(?:\[(?:2(?:0(?:0)?)?)?|\](?:\d+(?:;[^\x07\x1b]*(?:\x1b)?)?)?)?\Z")
+_PARTIAL = r"\x1b(?:\[(?:2(?:0(?:0)?)?)?|\](?:\d+(?:;[^\x07\x1b]*(?:\x1b)?)?)?)?\Z"
 # A reply longer than this is not one we asked for: let it through as keys.
 MAX_REPORT = 1024
 
@@ -149,12 +151,12 @@ class TerminalReports:
             if text.startswith(sequence, start):
                 self._report_focus(focused)
                 return start + len(sequence)
-        match = _OSC.match(text, start)
+        match = re.compile(_OSC).match(text, start)
         if match is not None and match.end() - start <= MAX_REPORT:
             self._report_osc(int(match.group(1)), match.group(2))
             return match.end()
         tail = text[start:]
-        if len(tail) <= MAX_REPORT and _PARTIAL.match(tail):
+        if len(tail) <= MAX_REPORT and re.match(_PARTIAL, tail):
             return None
         return start
 

@@ -300,3 +300,15 @@ print("tomllib" in sys.modules, untouched.behaviour.show_footer_hints,
         [sys.executable, "-c", child], capture_output=True, text=True, check=True, timeout=60
     )
     assert done.stdout.split() == ["False", "True", "True", "False"]
+
+
+def test_an_editor_s_bom_is_dropped_and_a_bad_byte_is_named_by_its_offset_in_the_file() -> None:
+    from pi_ask.config.toml_text import default_text
+
+    bom = b"\xef\xbb\xbf"
+    assert parse_text(bom + default_text().encode()).text == default_text()
+    assert load("\ufeff[behaviour]\nshow_footer_hints = false\n").settings.behaviour == (
+        load("[behaviour]\nshow_footer_hints = false\n").settings.behaviour
+    )
+    broken = parse_text(bom + b"schema_version = 1\n\xff")
+    assert (broken.status, broken.detail) == ("not_toml", "not UTF-8 text (byte 22)")
