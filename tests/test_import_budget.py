@@ -34,8 +34,8 @@ HEAVY = (
 )
 # pi_ask modules the first frame does not draw with: the engine's commands and transitions,
 # the key bindings, the result classes (they load right after it, tui.flow_services), the
-# keymap validation, which the default file's keymaps do not need, and the editors' ``@``
-# completion (built when an editor first completes).
+# keymap validation, which the default file's keymaps do not need, the editors' ``@``
+# completion (built when an editor first completes) and the review tab (never a first frame).
 DEFERRED = (
     "pi_ask.keymaps.validation",
     "pi_ask.state.commands",
@@ -46,6 +46,8 @@ DEFERRED = (
     "pi_ask.tui.transcript",
     "pi_ask.tui.file_completer",
     "pi_ask.tui.file_index",
+    "pi_ask.state.review_tab",
+    "pi_ask.tui.review_screen",
 )
 TIMEOUT_S = 60
 

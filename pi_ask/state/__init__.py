@@ -14,10 +14,6 @@ from typing import TYPE_CHECKING
 
 from pi_ask.lazy_names import lazy_names
 
-# A function named like its submodule is bound at once: importing the submodule later would
-# otherwise set the package attribute to the module, hiding the function from ``__getattr__``.
-from pi_ask.state.review_entries import review_entries
-
 if TYPE_CHECKING:
     from pi_ask.state.commands import (
         Abort,
@@ -59,7 +55,7 @@ if TYPE_CHECKING:
     from pi_ask.state.opening import new_state
     from pi_ask.state.question_types import TYPE_CHANGE_CONFIRM_NOTICE, type_changed_notice
     from pi_ask.state.results import build_result, non_interactive_result, serialize_answer
-    from pi_ask.state.review_entries import ReviewChoice, ReviewEntry
+    from pi_ask.state.review_tab import ReviewChoice, ReviewEntry, review_entries
     from pi_ask.state.selectors import (
         REVIEW_IDLE_HINT,
         Row,
@@ -198,9 +194,9 @@ _HOMES = {
     "build_result": "pi_ask.state.results",
     "non_interactive_result": "pi_ask.state.results",
     "serialize_answer": "pi_ask.state.results",
-    "ReviewChoice": "pi_ask.state.review_entries",
-    "ReviewEntry": "pi_ask.state.review_entries",
-    "review_entries": "pi_ask.state.review_entries",
+    "ReviewChoice": "pi_ask.state.review_tab",
+    "ReviewEntry": "pi_ask.state.review_tab",
+    "review_entries": "pi_ask.state.review_tab",
     "REVIEW_IDLE_HINT": "pi_ask.state.selectors",
     "Row": "pi_ask.state.selectors",
     "TabState": "pi_ask.state.selectors",

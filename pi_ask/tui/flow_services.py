@@ -62,13 +62,14 @@ def _prepare(settings: Settings, questions: "tuple[Question, ...]") -> _Prepared
     from pi_ask.notifications import dispatcher as _dispatcher  # noqa: F401 - off the loop too
 
     # What the first frame left for the first key: the bindings and the engine's commands and
-    # transitions, the result classes (tui.flow imports them where they are used) and the
-    # editors' completion.
+    # transitions, the result classes (tui.flow imports them where they are used), the
+    # editors' completion and the review tab.
     from pi_ask.state import flow as _engine  # noqa: F401
     from pi_ask.state import results as _results  # noqa: F401
     from pi_ask.tui import file_completer as _completer  # noqa: F401
     from pi_ask.tui import file_index as _index  # noqa: F401
     from pi_ask.tui import flow_bindings as _bindings  # noqa: F401
+    from pi_ask.tui import review_screen as _review  # noqa: F401
 
     channels, _warnings = parse_channels(settings.notifications.channels)
     first = questions[0] if questions else None

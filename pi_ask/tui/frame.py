@@ -24,7 +24,6 @@ from pi_ask.tui.editor_view import EditorView
 from pi_ask.tui.footer import FooterKind, footer_text, wrap_footer
 from pi_ask.tui.preview_pane import TOP, ScrollPosition, render_preview_box
 from pi_ask.tui.question_screen import PreviewWindow, place_preview, render_question
-from pi_ask.tui.review_screen import render_review
 from pi_ask.tui.scrolling import Scroll, Window, fit, more_label
 from pi_ask.tui.styled_text import EMPTY, Line, join, span, truncate, two_columns
 from pi_ask.tui.tab_row import render_tab_row
@@ -91,6 +90,9 @@ def render_body(view: FlowView, width: int) -> Body:
     state = view.state
     question = current_question(state)
     if question is None:
+        # The review tab is never a first frame: its module loads when it is first drawn.
+        from pi_ask.tui.review_screen import render_review
+
         return render_review(state, width, review_hint(state, view.behaviour))
     window = PreviewWindow(scroll=view.preview_scroll)
     return render_question(state, question, width, view.editor, window)

@@ -7,7 +7,7 @@ review lines; narrower ones stack the review lines above the actions.
 from __future__ import annotations
 
 from pi_ask.state.model import REVIEW_ACTIONS, AskState
-from pi_ask.state.review_entries import ReviewEntry, review_entries
+from pi_ask.state.review_tab import ReviewEntry, review_entries
 from pi_ask.terminal_text import sanitize_block, sanitize_line
 from pi_ask.tui import theme
 from pi_ask.tui.body import Body

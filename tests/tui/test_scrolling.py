@@ -8,6 +8,7 @@ import pytest
 
 from pi_ask.config import SettingsStore
 from pi_ask.tui import frame as frame_module
+from pi_ask.tui import review_screen
 from pi_ask.tui.scrolling import Scroll, fit
 from pi_ask.tui.styled_text import lines_text, span
 
@@ -137,14 +138,15 @@ def test_the_body_is_rendered_once_per_key(
 ) -> None:
     """Issue 17: a preview taller than the free rows used to render the body twice."""
     renders: list[str] = []
-    for name in ("render_question", "render_review"):
-        real = getattr(frame_module, name)
+    # The frame imports the review screen where it draws it, so it sees the patched one.
+    for module, name in ((frame_module, "render_question"), (review_screen, "render_review")):
+        real = getattr(module, name)
 
         def counting(*args: Any, _real: Any = real, _name: str = name) -> Any:
             renders.append(_name)
             return _real(*args)
 
-        monkeypatch.setattr(frame_module, name, counting)
+        monkeypatch.setattr(module, name, counting)
     preview = {
         "questions": [
             {
