@@ -35,7 +35,8 @@ HEAVY = (
 # pi_ask modules the first frame does not draw with: the engine's commands and transitions,
 # the key bindings, the result classes (they load right after it, tui.flow_services), the
 # keymap validation, which the default file's keymaps do not need, the editors' ``@``
-# completion (built when an editor first completes) and the review tab (never a first frame).
+# completion (built when an editor first completes), the review tab (never a first frame)
+# and the terminal key tables the bindings are built from.
 DEFERRED = (
     "pi_ask.keymaps.validation",
     "pi_ask.state.commands",
@@ -48,6 +49,9 @@ DEFERRED = (
     "pi_ask.tui.file_index",
     "pi_ask.state.review_tab",
     "pi_ask.tui.review_screen",
+    "pi_ask.keymaps.ptk_bindings",
+    "pi_ask.keymaps.terminal_keys",
+    "pi_ask.keymaps.terminal_bytes",
 )
 TIMEOUT_S = 60
 

@@ -2,17 +2,14 @@
 
 Plain data in, frozen values out; nothing here imports prompt_toolkit. The TUI binds the
 result through ``pi_ask.keymaps.ptk_bindings``. The names load on first use: a start with
-the default keymaps never loads the validation.
+the default keymaps never loads the validation, and the first frame not the terminal tables
+(``terminal_keys``, ``terminal_bytes``: import the function from its module).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-# Functions named like their submodules are bound at once: importing the submodule later
-# would otherwise set the package attribute to the module, hiding the function.
-from pi_ask.keymaps.terminal_bytes import terminal_bytes
-from pi_ask.keymaps.terminal_keys import terminal_keys
 from pi_ask.lazy_names import lazy_names
 
 if TYPE_CHECKING:
@@ -60,8 +57,6 @@ __all__ = [
     "keys_label",
     "parse_key_id",
     "resolve_keymaps",
-    "terminal_bytes",
-    "terminal_keys",
     "unavailable_reason",
 ]
 

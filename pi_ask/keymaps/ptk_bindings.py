@@ -16,9 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from functools import cache
-from typing import TypeVar
 
-from prompt_toolkit.application import Application
 from prompt_toolkit.filters import FilterOrBool, to_filter
 from prompt_toolkit.input.ansi_escape_sequences import ANSI_SEQUENCES
 from prompt_toolkit.key_binding import DynamicKeyBindings, KeyBindings, KeyBindingsBase
@@ -29,14 +27,6 @@ from pi_ask.keymaps.contexts import Context, ContextSpec, context_spec
 from pi_ask.keymaps.keymap import Keymaps
 from pi_ask.keymaps.terminal_bytes import terminal_bytes
 from pi_ask.keymaps.terminal_keys import terminal_keys
-
-ESCAPE_TIMEOUT_S = 0.05
-"""How long a lone Esc waits for the rest of an escape sequence (prompt_toolkit: 0.5 s).
-
-Terminals send a whole sequence in one write, so 50 ms is ample and makes Esc feel instant.
-"""
-
-_Result = TypeVar("_Result")
 
 ActionHandler = Callable[[KeyPressEvent], object]
 """What runs when an action's key is pressed. As in prompt_toolkit, returning
@@ -59,17 +49,6 @@ _NAVIGATION_IDS = tuple(
         "ctrl+shift+alt+",
     )
 )
-
-
-def set_escape_timeout(app: Application[_Result]) -> None:
-    """Make Esc respond within ``ESCAPE_TIMEOUT_S`` (call once on the application).
-
-    ``ttimeoutlen`` bounds the wait for the rest of an escape sequence; ``timeoutlen`` the
-    wait for the second key of an Esc-prefixed (alt) binding, which would otherwise delay a
-    plain Esc by a second whenever an ``alt+`` key is bound.
-    """
-    app.ttimeoutlen = ESCAPE_TIMEOUT_S
-    app.timeoutlen = ESCAPE_TIMEOUT_S
 
 
 def to_ptk_keys(key_id: str) -> tuple[Keys | str, ...] | None:

@@ -38,7 +38,6 @@ from prompt_toolkit.output import Output
 from pi_ask.config import RESET_WINDOW_S, Settings, SettingsStore
 from pi_ask.errors import FlowInterrupted
 from pi_ask.keymaps.keymap import Keymaps
-from pi_ask.keymaps.ptk_bindings import set_escape_timeout
 from pi_ask.state.model import AskState, Behaviour, EditAnswer, EditNote
 from pi_ask.state.selectors import current_question, current_row, editor_draft, is_draft_change
 from pi_ask.tui.editor_field import EditorField
@@ -48,7 +47,7 @@ from pi_ask.tui.frame import FlowView
 from pi_ask.tui.lines_control import LinesControl
 from pi_ask.tui.preview_pane import TOP, scroll_by
 from pi_ask.tui.signals import catch_signals
-from pi_ask.tui.terminal import Terminal, open_terminal
+from pi_ask.tui.terminal import Terminal, open_terminal, set_escape_timeout
 from pi_ask.tui.terminal_reports import (
     DISABLE_FOCUS_REPORTS,
     ENABLE_FOCUS_REPORTS,

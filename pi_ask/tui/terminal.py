@@ -8,8 +8,9 @@ answers them.
 
 import contextlib
 import os
-from typing import NamedTuple, TextIO
+from typing import Any, NamedTuple, TextIO
 
+from prompt_toolkit.application import Application
 from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import Input
 from prompt_toolkit.input.vt100 import Vt100Input
@@ -18,6 +19,23 @@ from prompt_toolkit.output.vt100 import Vt100_Output
 
 TTY_PATH = "/dev/tty"
 _FALLBACK = Size(rows=24, columns=80)
+
+ESCAPE_TIMEOUT_S = 0.05
+"""How long a lone Esc waits for the rest of an escape sequence (prompt_toolkit: 0.5 s).
+
+Terminals send a whole sequence in one write, so 50 ms is ample and makes Esc feel instant.
+"""
+
+
+def set_escape_timeout(app: Application[Any]) -> None:
+    """Make Esc respond within ``ESCAPE_TIMEOUT_S`` (call once on the application).
+
+    ``ttimeoutlen`` bounds the wait for the rest of an escape sequence; ``timeoutlen`` the
+    wait for the second key of an Esc-prefixed (alt) binding, which would otherwise delay a
+    plain Esc by a second whenever an ``alt+`` key is bound.
+    """
+    app.ttimeoutlen = ESCAPE_TIMEOUT_S
+    app.timeoutlen = ESCAPE_TIMEOUT_S
 
 
 def tty_output(stream: TextIO) -> Vt100_Output:

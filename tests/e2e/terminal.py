@@ -19,7 +19,7 @@ from pathlib import Path
 import pexpect
 import pyte
 
-from pi_ask.keymaps import terminal_bytes
+from pi_ask.keymaps.terminal_bytes import terminal_bytes
 
 ROOT = Path(__file__).resolve().parents[2]
 _CPR_REQUEST = "\x1b[6n"

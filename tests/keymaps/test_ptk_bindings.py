@@ -28,16 +28,11 @@ from prompt_toolkit.output import DummyOutput
 from pi_ask.keymaps.contexts import Action, Context
 from pi_ask.keymaps.key_ids import FUNCTION_KEYS, MODIFIER_ORDER, NAMED_KEYS, SYMBOLS
 from pi_ask.keymaps.keymap import DEFAULT_KEYMAPS, Keymaps
-from pi_ask.keymaps.ptk_bindings import (
-    ESCAPE_TIMEOUT_S,
-    build_context_bindings,
-    load_context_bindings,
-    set_escape_timeout,
-    to_ptk_keys,
-)
+from pi_ask.keymaps.ptk_bindings import build_context_bindings, load_context_bindings, to_ptk_keys
 from pi_ask.keymaps.terminal_bytes import terminal_bytes
 from pi_ask.keymaps.terminal_keys import is_available
 from pi_ask.keymaps.validation import resolve_keymaps
+from pi_ask.tui.terminal import ESCAPE_TIMEOUT_S, set_escape_timeout
 
 SENTINEL = "\x1b[21~"  # F10: ends a headless run.
 

@@ -24,7 +24,7 @@ from prompt_toolkit.output.vt100 import Vt100_Output
 from pi_ask.config import SettingsStore
 from pi_ask.contract import LoadedPayload, load_payload
 from pi_ask.contract.results import ToolResult
-from pi_ask.keymaps import terminal_bytes
+from pi_ask.keymaps.terminal_bytes import terminal_bytes
 from pi_ask.state import AskState, new_state
 from pi_ask.tui.flow import AskFlow
 
