@@ -12,8 +12,9 @@ from pathlib import Path
 
 from pi_ask.config import state_dir
 
-_PI_SEPARATORS = re.compile(r"[/\\:]")
-_CLAUDE_SEPARATORS = re.compile(r"[^A-Za-z0-9]")
+_PI_SEPARATORS = str.maketrans("/\\:", "---")
+# Compiled (and cached by ``re``) on first use: only ``pi-ask answer`` reads Claude's folders.
+_CLAUDE_SEPARATORS = r"[^A-Za-z0-9]"
 
 
 def encode_cwd(cwd: Path) -> str:
@@ -25,7 +26,7 @@ def encode_cwd(cwd: Path) -> str:
     text = str(cwd)
     if text[:1] in ("/", "\\"):
         text = text[1:]
-    return f"--{_PI_SEPARATORS.sub('-', text)}--"
+    return f"--{text.translate(_PI_SEPARATORS)}--"
 
 
 def encode_claude_cwd(cwd: Path) -> str:
@@ -34,7 +35,7 @@ def encode_claude_cwd(cwd: Path) -> str:
     Every character that is not an ASCII letter or digit becomes ``-``:
     ``/home/ann/my_proj`` gives ``-home-ann-my-proj``.
     """
-    return _CLAUDE_SEPARATORS.sub("-", str(cwd))
+    return re.sub(_CLAUDE_SEPARATORS, "-", str(cwd))
 
 
 def sessions_dir() -> Path:

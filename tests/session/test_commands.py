@@ -286,3 +286,9 @@ def test_the_package_names_load_lazily_and_commands_stay_cheap() -> None:
         "assert all(getattr(s, name) for name in s.__all__)\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
+
+
+def test_working_directories_are_encoded_as_pi_and_claude_name_their_folders() -> None:
+    assert encode_cwd(Path("/home/ann/proj")) == "--home-ann-proj--"
+    assert encode_cwd("C:\\Users\\ann\\a:b") == "--C--Users-ann-a-b--"  # type: ignore[arg-type]
+    assert encode_claude_cwd(Path("/home/ann/my_proj.v2")) == "-home-ann-my-proj-v2"
