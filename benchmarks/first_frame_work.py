@@ -1,10 +1,9 @@
 """The work until the first frame, by measures a busy machine does not move much.
 
-A measuring harness, not product code. ``python first_frame_work.py floor`` runs the floor
-app, ``python first_frame_work.py ask PAYLOAD`` runs ``pi-ask ask PAYLOAD``; either way,
-right after the first frame is written it saves, to ``PI_ASK_BENCH_OUT``, the process's CPU
-time so far (``time.process_time``: interpreter start-up included, time spent waiting for
-the CPU excluded) and the number of modules loaded, then exits. With
+A measuring harness, not product code. Its child, ``first_frame_child.py``, runs the floor
+app or ``pi-ask ask PAYLOAD`` and, right after the first frame is written, saves the
+process's CPU time so far (``time.process_time``: interpreter start-up included, time spent
+waiting for the CPU excluded) and the number of modules loaded; with
 ``PI_ASK_BENCH_COUNT=1`` it counts the Python function calls made since it started (a
 ``sys.setprofile`` counter, which slows the run: its CPU time is not used).
 
@@ -16,17 +15,14 @@ what the pty timings cannot: how much more work pi-ask does than the floor.
 from __future__ import annotations
 
 import json
-import os
 import statistics
 import sys
-import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from types import FrameType
 from typing import Any
 
-HARNESS = Path(__file__).resolve()
+HARNESS = Path(__file__).resolve().with_name("first_frame_child.py")
 RUNS = 15
 
 
@@ -115,44 +111,3 @@ def measure_first_frame_work(
         history_cpu_ratio=round(statistics.median(history_ratios), 2),
         history_calls=history_calls,
     )
-
-
-def _harness(mode: str, args: list[str]) -> None:
-    calls = [0]
-
-    def count(_frame: FrameType, event: str, _arg: object) -> None:
-        if event == "call":
-            calls[0] += 1
-
-    if os.environ.get("PI_ASK_BENCH_COUNT"):
-        sys.setprofile(count)
-    from prompt_toolkit import renderer
-
-    original = renderer.Renderer.render
-
-    def render(self: renderer.Renderer, *a: Any, **k: Any) -> None:
-        original(self, *a, **k)
-        sys.setprofile(None)
-        report = {
-            "cpu_ms": time.process_time() * 1000,
-            "calls": calls[0],
-            "modules": len(sys.modules),
-        }
-        with open(os.environ["PI_ASK_BENCH_OUT"], "w", encoding="utf-8") as handle:
-            json.dump(report, handle)
-        os._exit(0)
-
-    renderer.Renderer.render = render  # type: ignore[method-assign]
-    if mode == "floor":
-        sys.path.insert(0, str(HARNESS.parent))
-        from floor_app import main as floor_main
-
-        floor_main()
-        return
-    from pi_ask.cli import main as cli_main
-
-    sys.exit(cli_main(["ask", *args]))
-
-
-if __name__ == "__main__":
-    _harness(sys.argv[1], sys.argv[2:])

@@ -18,6 +18,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 DOWN = "\x1b[B"
 UP = "\x1b[A"
@@ -336,9 +340,9 @@ async def _floor_round(
     return result
 
 
-def _fragments(lines: Sequence[object]) -> list[tuple[str, str]]:
+def _fragments(lines: Sequence[object]) -> StyleAndTextTuples:
     """pi-ask's frame lines as one formatted text, lines joined by newlines."""
-    out: list[tuple[str, str]] = []
+    out: StyleAndTextTuples = []
     for number, line in enumerate(lines):
         if number:
             out.append(("", "\n"))
