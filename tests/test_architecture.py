@@ -203,3 +203,22 @@ def test_every_path_named_in_the_architecture_doc_exists() -> None:
         and not any(PACKAGE.glob(f"*/{name}"))
     ]
     assert not missing, f"docs/architecture.md names paths that do not exist: {missing}"
+
+
+def test_no_package_exports_a_name_its_submodule_has() -> None:
+    # Importing ``pkg.name`` sets the package attribute ``name`` to the module, so a lazily
+    # exported function of that name would turn into the module (docs/architecture.md).
+    clashes = []
+    for package in [PACKAGE, *(p.parent for p in PACKAGE.rglob("__init__.py"))]:
+        init = ast.parse((package / "__init__.py").read_text(encoding="utf-8"))
+        exported: list[str] = []
+        for node in init.body:
+            if isinstance(node, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets
+            ):
+                exported = [ast.literal_eval(e) for e in node.value.elts]  # type: ignore[attr-defined]
+        submodules = {p.stem for p in package.glob("*.py")} | {
+            p.parent.name for p in package.glob("*/__init__.py")
+        }
+        clashes += [f"{package.name}.{name}" for name in exported if name in submodules]
+    assert clashes == []
