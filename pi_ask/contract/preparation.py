@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import re
 
-# A run of hyphens/underscores is one word break; so is a run of whitespace.
-_SEPARATOR_RUN = re.compile(r"[-_]+")
-_WHITESPACE_RUN = re.compile(r"\s+")
+# A run of hyphens/underscores is one word break; so is a run of whitespace. Text, compiled
+# (and cached) by ``re`` when a label is first derived: most payloads give every label.
+_SEPARATOR_RUN = r"[-_]+"
+_WHITESPACE_RUN = r"\s+"
 
 
 def derive_label(value: str) -> str | None:
@@ -30,7 +31,7 @@ def derive_label(value: str) -> str | None:
         >>> derive_label("region-local-kms-reencrypt-dek")
         'Region local kms reencrypt dek'
     """
-    words = _WHITESPACE_RUN.sub(" ", _SEPARATOR_RUN.sub(" ", value)).strip()
+    words = re.sub(_WHITESPACE_RUN, " ", re.sub(_SEPARATOR_RUN, " ", value)).strip()
     if not words:
         return None
     return words[0].upper() + words[1:]
