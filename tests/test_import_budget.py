@@ -35,8 +35,8 @@ HEAVY = (
 # pi_ask modules the first frame does not draw with: the engine's commands and transitions,
 # the key bindings, the result classes (they load right after it, tui.flow_services), the
 # keymap validation, which the default file's keymaps do not need, the editors' ``@``
-# completion (built when an editor first completes), the review tab (never a first frame)
-# and the terminal key tables the bindings are built from.
+# completion (built when an editor first completes), the review tab (a flow opens on its
+# first question) and the terminal key tables the bindings are built from.
 DEFERRED = (
     "pi_ask.keymaps.validation",
     "pi_ask.state.commands",

@@ -90,7 +90,7 @@ def render_body(view: FlowView, width: int) -> Body:
     state = view.state
     question = current_question(state)
     if question is None:
-        # The review tab is never a first frame: its module loads when it is first drawn.
+        # A flow opens on its first question, so the review screen loads when first drawn.
         from pi_ask.tui.review_screen import render_review
 
         return render_review(state, width, review_hint(state, view.behaviour))
