@@ -24,21 +24,14 @@ from pi_ask.contract.tool import (
 )
 from pi_ask.skill import skill_text
 from pi_ask.state import Behaviour, Confirm, apply, build_result, new_state
+from tests.child_processes import run_pi_ask
 
 ROOT = Path(__file__).resolve().parents[1]
 PAYLOAD = json.loads((ROOT / "tests" / "fixtures" / "payloads" / "basic.json").read_text("utf-8"))
 
 
 def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "pi_ask", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        start_new_session=True,
-        timeout=60,
-        check=False,
-    )
+    return run_pi_ask(*args, env=env)
 
 
 # The skill

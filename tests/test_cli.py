@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from pi_ask.cli import build_parser
+from tests.child_processes import run_pi_ask
 
 ROOT = Path(__file__).resolve().parents[1]
 VALID = {
@@ -33,17 +34,7 @@ VALID = {
 def run(
     *args: str, stdin: str | None = None, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
-    # start_new_session detaches the child from any controlling terminal, as in CI.
-    return subprocess.run(
-        [sys.executable, "-m", "pi_ask", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        env=env,
-        start_new_session=True,
-        timeout=60,
-        check=False,
-    )
+    return run_pi_ask(*args, stdin=stdin, env=env)
 
 
 @pytest.fixture

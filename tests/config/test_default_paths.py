@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.child_processes import run_pi_ask
 
 PAYLOAD = {
     "title": "Paths",
@@ -30,17 +30,7 @@ def _env(home: Path, **xdg: str) -> dict[str, str]:
 
 
 def _pi_ask(env: dict[str, str], *args: str, stdin: str = "", cwd: Path) -> str:
-    done = subprocess.run(
-        [sys.executable, "-m", "pi_ask", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=cwd,
-        timeout=120,
-        check=False,
-        start_new_session=True,
-    )
+    done = run_pi_ask(*args, env=env, cwd=cwd, stdin=stdin, timeout=120)
     assert done.returncode in (0, 1), done.stderr
     return done.stdout
 

@@ -12,7 +12,6 @@ import json
 import os
 import signal
 import subprocess
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -20,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from pi_ask.session.locations import encode_cwd
+from tests.child_processes import wait_until
 
 from .conftest import PAYLOAD_A
 from .terminal import Terminal, child_env, pi_ask_command
@@ -56,13 +56,6 @@ def _has_open(pid: int, path: Path) -> bool:
     return False
 
 
-def _wait_until(condition: object, what: str) -> None:
-    deadline = time.monotonic() + WAIT_S
-    while not condition():  # type: ignore[operator]
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.01)  # a polling interval; the condition is what is waited for
-
-
 @pytest.mark.parametrize("ui", ["rpc", "none"])
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT])
 def test_a_signal_during_start_up_still_gives_a_result_line(
@@ -80,7 +73,7 @@ def test_a_signal_during_start_up_still_gives_a_result_line(
             start_new_session=True,
         )
         try:
-            _wait_until(lambda: _has_open(process.pid, lock), "pi-ask to wait for the lock")
+            wait_until(lambda: _has_open(process.pid, lock), "pi-ask to wait for the lock", WAIT_S)
             process.send_signal(signum)
         except BaseException:
             process.kill()
@@ -106,7 +99,9 @@ def test_a_signal_during_start_up_of_the_tui_cancels_at_once(tmp_path: Path, sig
             cwd=tmp_path,
         )
         try:
-            _wait_until(lambda: _has_open(term.child.pid, lock), "pi-ask to wait for the lock")
+            wait_until(
+                lambda: _has_open(term.child.pid, lock), "pi-ask to wait for the lock", WAIT_S
+            )
             term.child.kill(signum)
         except BaseException:
             term.kill()

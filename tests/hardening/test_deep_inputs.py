@@ -35,6 +35,7 @@ from pi_ask.session.answer_source import latest_claude_message, read_session_mes
 from pi_ask.session.claude_transcript import read_transcript
 from pi_ask.session.extraction import parse_reply
 from pi_ask.session.log import SessionLog, read_session
+from tests.child_processes import run_pi_ask
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "sessions"
 # 500 levels broke tomllib; 100 000 broke the C json scanner too.
@@ -213,17 +214,7 @@ def test_ask_without_a_ui_prints_its_result_beside_deep_files(tmp_path: Path) ->
     log.parent.mkdir(parents=True)
     log.write_text(arrays(100_000) + "\n")
     payload = {"questions": [{"id": "a", "prompt": "Pick?", "options": [{"value": "x"}]}]}
-    done = subprocess.run(
-        [sys.executable, "-m", "pi_ask", "ask", "--ui", "none", "-"],
-        input=json.dumps(payload),
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=work,
-        timeout=60,
-        check=False,
-        start_new_session=True,
-    )
+    done = run_pi_ask("ask", "--ui", "none", "-", env=env, cwd=work, stdin=json.dumps(payload))
     assert "Traceback" not in done.stderr and "RecursionError" not in done.stderr
     result = json.loads(done.stdout)
     assert result["details"]["questions"][0]["id"] == "a"

@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from pi_ask.inbox.client import PendingInfo, list_pending
+from tests.child_processes import wait_until
 from tests.e2e.terminal import Terminal, child_env, pi_ask_command
 
 PAYLOAD = {
@@ -32,18 +32,6 @@ PAYLOAD = {
         },
     ],
 }
-
-
-def wait_until(condition: Callable[[], object], what: str, timeout: float = 20.0) -> object:
-    """Poll ``condition`` until it is truthy; a generous cap, not the thing under test."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = condition()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.02)
 
 
 class Asker:

@@ -8,9 +8,10 @@ import signal
 import subprocess
 from pathlib import Path
 
+from tests.child_processes import wait_until
 from tests.e2e.terminal import pi_ask_command
 
-from .conftest import pending, wait_until
+from .conftest import pending
 
 
 def test_no_terminal_and_nobody_to_ask_answers_no_terminal_at_once(ask, runtime: Path) -> None:

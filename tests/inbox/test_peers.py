@@ -17,8 +17,9 @@ from pi_ask.inbox import forms, wire
 from pi_ask.inbox.client import AskGone, Session, introduce
 from pi_ask.inbox.pending import PendingAsk
 from pi_ask.state import Behaviour, Digit, apply
+from tests.child_processes import wait_until
 
-from .conftest import PAYLOAD, wait_until
+from .conftest import PAYLOAD
 
 NOBODY = 65534
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.child_processes import run_pi_ask
 
 
 def _payload(qid: str, title: str) -> str:
@@ -29,17 +30,7 @@ def pi_ask(tmp_path: Path):  # type: ignore[no-untyped-def]
 
     def run(cwd: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
         cwd.mkdir(parents=True, exist_ok=True)
-        return subprocess.run(
-            [sys.executable, "-m", "pi_ask", *args],
-            cwd=cwd,
-            env=env,
-            input=stdin,
-            capture_output=True,
-            text=True,
-            start_new_session=True,
-            timeout=60,
-            check=False,
-        )
+        return run_pi_ask(*args, env=env, cwd=cwd, stdin=stdin)
 
     return run
 
