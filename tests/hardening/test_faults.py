@@ -41,6 +41,13 @@ def _env(tmp_path: Path, **extra: str) -> dict[str, str]:
     return child_env(tmp_path / "config.toml", tmp_path / "state", **extra)
 
 
+def _terminal(tmp_path: Path, *args: str, stdout: str = "stdout.json") -> Terminal:
+    """``pi-ask ARGS`` on a pseudo-terminal, in the same config and state as ``_run``."""
+    return Terminal(
+        [*pi_ask_command(), *args], stdout=tmp_path / stdout, env=_env(tmp_path), cwd=tmp_path
+    )
+
+
 def _run(tmp_path: Path, *args: str, **extra: str) -> subprocess.CompletedProcess[str]:
     """``pi-ask ARGS`` without a terminal, in the same config and state as the pty runs."""
     return subprocess.run(
@@ -147,12 +154,7 @@ def _alive(pid: int) -> bool:
 
 
 def test_sigkill_after_two_answers_then_resume_restores_both(tmp_path: Path) -> None:
-    first = Terminal(
-        [*pi_ask_command(), "ask", str(FIXTURE)],
-        stdout=tmp_path / "killed.json",
-        env=_env(tmp_path),
-        cwd=tmp_path,
-    )
+    first = _terminal(tmp_path, "ask", str(FIXTURE), stdout="killed.json")
     try:
         first.wait_for(FIRST_PROMPT)
         first.press("down", "enter")  # Go
@@ -164,12 +166,7 @@ def test_sigkill_after_two_answers_then_resume_restores_both(tmp_path: Path) -> 
     finally:
         first.kill()
     assert (tmp_path / "killed.json").read_text(encoding="utf-8") == ""
-    resumed = Terminal(
-        [*pi_ask_command(), "resume"],
-        stdout=tmp_path / "resumed.json",
-        env=_env(tmp_path),
-        cwd=tmp_path,
-    )
+    resumed = _terminal(tmp_path, "resume", stdout="resumed.json")
     try:
         resumed.wait(lambda: "☒ Language" in resumed.text() and "☒ Features" in resumed.text())
         resumed.press("shift+tab")  # straight to the review tab, then submit
@@ -245,12 +242,7 @@ def test_config_deleted_then_replaced_mid_flow(tmp_path: Path) -> None:
     # waits for what the user would see, never for the watcher's polling interval.
     hidden = "[notifications]\nenabled = false\n[behaviour]\nshow_footer_hints = false\n"
     config.write_text(hidden, encoding="utf-8")
-    term = Terminal(
-        [*pi_ask_command(), "ask", str(FIXTURE)],
-        stdout=tmp_path / "stdout.json",
-        env=_env(tmp_path),
-        cwd=tmp_path,
-    )
+    term = _terminal(tmp_path, "ask", str(FIXTURE))
     try:
         term.wait_for(FIRST_PROMPT)
         assert FOOTER_HINT not in term.text()
@@ -283,12 +275,7 @@ def test_a_deep_config_saved_mid_flow_is_a_notice_and_the_watcher_goes_on(
     stopped the watcher for good."""
     config = tmp_path / "config.toml"
     config.write_text("[notifications]\nenabled = false\n", encoding="utf-8")
-    term = Terminal(
-        [*pi_ask_command(), "ask", str(FIXTURE)],
-        stdout=tmp_path / "stdout.json",
-        env=_env(tmp_path),
-        cwd=tmp_path,
-    )
+    term = _terminal(tmp_path, "ask", str(FIXTURE))
     try:
         term.wait_for(FOOTER_HINT)
         _replace(config, "x = " + "[" * 500 + "]" * 500 + "\n")

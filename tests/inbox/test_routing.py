@@ -150,11 +150,9 @@ def tmux_server(env: dict[str, str]) -> Iterator[tuple[str, dict[str, str]]]:
         subprocess.run([*base, "kill-server"], env=env, timeout=30, check=False)
 
 
-def test_inside_tmux_a_popup_runs_the_flow(
-    tmux_server: tuple[str, dict[str, str]], tmp_path: Path, runtime: Path
-) -> None:
-    name, tmux_env = tmux_server
-    client = Terminal(
+def _attached_client(name: str, tmux_env: dict[str, str], tmp_path: Path) -> Terminal:
+    """A terminal attached to the private tmux server, where its popups show."""
+    return Terminal(
         ["tmux", "-L", name, "attach"],
         stdout=tmp_path / "client.out",
         env=tmux_env,
@@ -162,6 +160,13 @@ def test_inside_tmux_a_popup_runs_the_flow(
         height=30,
         cwd=tmp_path,
     )
+
+
+def test_inside_tmux_a_popup_runs_the_flow(
+    tmux_server: tuple[str, dict[str, str]], tmp_path: Path, runtime: Path
+) -> None:
+    name, tmux_env = tmux_server
+    client = _attached_client(name, tmux_env, tmp_path)
     try:
 
         def clients() -> str:
@@ -228,14 +233,7 @@ def test_tmux_off_in_the_settings_never_opens_a_popup(
     tmux_server: tuple[str, dict[str, str]], tmp_path: Path
 ) -> None:
     name, tmux_env = tmux_server
-    client = Terminal(
-        ["tmux", "-L", name, "attach"],
-        stdout=tmp_path / "client.out",
-        env=tmux_env,
-        width=100,
-        height=30,
-        cwd=tmp_path,
-    )
+    client = _attached_client(name, tmux_env, tmp_path)
     try:
         client.wait(lambda: bool(client.text().strip()), timeout=30)
         payload = tmp_path / "q.json"
