@@ -45,3 +45,16 @@ def wait_until(condition: Callable[[], object], what: str, timeout: float = 20.0
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
         time.sleep(0.02)  # a polling interval; the condition is what is waited for
+
+
+def python_output(code: str, *, env: Mapping[str, str] | None = None, timeout: float = 60) -> str:
+    """What ``code`` prints, run in a fresh interpreter (what a start imports, say); a
+    non-zero exit fails the test with the child's traceback."""
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=timeout,
+        check=True,
+    ).stdout

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import ast
 import re
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
 from pi_ask.cli import AREA_COMMANDS
+from tests.child_processes import python_output
 
 PACKAGE = Path(__file__).resolve().parents[1] / "pi_ask"
 
@@ -172,9 +172,7 @@ def test_only_the_tui_imports_prompt_toolkit_bindings() -> None:
 def test_engine_import_leaves_heavy_libraries_out(module: str) -> None:
     heavy = ["prompt_toolkit", "pydantic", "pydantic_settings", "apprise", "tomlkit", "openai"]
     code = f"import sys, {module}\nprint(','.join(m for m in {heavy!r} if m in sys.modules))"
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    ).stdout.strip()
+    out = python_output(code).strip()
     assert out == "", f"import {module} loaded {out}"
 
 

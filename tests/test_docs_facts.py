@@ -5,8 +5,6 @@ from __future__ import annotations
 import inspect
 import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -16,6 +14,7 @@ from pi_ask.cli_help import root_epilog
 from pi_ask.config.keys import KEYS
 from pi_ask.config.store import SettingsStore
 from pi_ask.config.toml_text import literal
+from tests.child_processes import python_output
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
@@ -86,10 +85,8 @@ def test_the_readme_states_the_real_linux_defaults(tmp_path: Path) -> None:
     )
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PI_ASK_", "XDG_"))}
     env["HOME"] = str(tmp_path)
-    done = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, env=env, check=True
-    )
-    config, state = (line.replace(str(tmp_path), "~") for line in done.stdout.splitlines())
+    printed = python_output(probe, env=env)
+    config, state = (line.replace(str(tmp_path), "~") for line in printed.splitlines())
     assert f"`{Path(config).parent}/` on Linux" in README
     assert f"`{state}/` on Linux" in README
 

@@ -14,6 +14,7 @@ import pytest
 
 from pi_ask.config.commands import register
 from pi_ask.config.toml_text import default_text
+from tests.child_processes import python_output
 
 
 def run(argv: list[str]) -> int:
@@ -207,8 +208,7 @@ def test_the_module_imports_nothing_heavy() -> None:
         "print([m for m in ('pydantic', 'pydantic_settings', 'tomlkit', 'filelock', 'apprise')"
         " if m in sys.modules])\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "[]"
+    assert python_output(code).strip() == "[]"
 
 
 def test_reset_asks_on_the_terminal(config: Path) -> None:

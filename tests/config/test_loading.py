@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
 
 from pi_ask.config.channel_entries import CommandEntry, TableEntry
 from pi_ask.config.loading import evaluate, parse_text
 from pi_ask.config.settings import ModelEntry, Settings
 from pi_ask.keymaps import DEFAULT_KEYMAPS
+from tests.child_processes import python_output
 
 
 def load(text: str, environ: dict[str, str] | None = None, *, thorough: bool = False):
@@ -235,10 +233,7 @@ def test_the_fast_path_imports_no_pydantic_and_no_tomlkit(tmp_path) -> None:
         "print(heavy)\n"
     )
     env = {"PI_ASK_CONFIG": str(config), "PATH": "/usr/bin:/bin"}
-    out = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
-    )
-    assert out.stdout.strip() == "[]"
+    assert python_output(code, env=env).strip() == "[]"
 
 
 def test_channel_tables_load_through_the_fast_path() -> None:
@@ -296,10 +291,7 @@ settings = evaluate(parse_text(edited.encode()).document, {}).settings
 print("tomllib" in sys.modules, untouched.behaviour.show_footer_hints,
       settings.behaviour.show_footer_hints)
 """
-    done = subprocess.run(
-        [sys.executable, "-c", child], capture_output=True, text=True, check=True, timeout=60
-    )
-    assert done.stdout.split() == ["False", "True", "True", "False"]
+    assert python_output(child).split() == ["False", "True", "True", "False"]
 
 
 def test_an_editor_s_bom_is_dropped_and_a_bad_byte_is_named_by_its_offset_in_the_file() -> None:

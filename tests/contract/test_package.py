@@ -1,12 +1,11 @@
 from __future__ import annotations
 
 import importlib
-import subprocess
-import sys
 
 import pytest
 
 import pi_ask.contract as contract
+from tests.child_processes import python_output
 
 
 def test_every_exported_name_has_a_home() -> None:
@@ -32,7 +31,5 @@ def test_loading_a_payload_leaves_the_schema_and_tool_metadata_unloaded() -> Non
         "names = ('pi_ask.contract.schema', 'pi_ask.contract.tool')\n"
         "print([m for m in names if m in sys.modules])\n"
     )
-    output = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    ).stdout
+    output = python_output(code)
     assert output.strip() == "[]"

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
 
 from pi_ask.events import (
     EventBus,
 )
+from tests.child_processes import python_output
 
 
 def test_handlers_run_in_order_and_unsubscribe() -> None:
@@ -58,5 +56,4 @@ def test_importing_the_bus_stays_cheap() -> None:
         "         'importlib.metadata', 'asyncio', 'concurrent.futures', 'logging'}\n"
         "print(sorted(heavy & set(sys.modules)))\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "[]"
+    assert python_output(code).strip() == "[]"

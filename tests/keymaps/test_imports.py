@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pi_ask.keymaps
+from tests.child_processes import python_output
 
 
 def test_import_leaves_prompt_toolkit_out() -> None:
@@ -16,17 +14,13 @@ def test_import_leaves_prompt_toolkit_out() -> None:
         "('prompt_toolkit', 'pydantic', 'tomlkit'))\n"
         "print(loaded)\n"
     )
-    output = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    ).stdout
+    output = python_output(code)
     assert output.strip() == "[]"
 
 
 def test_ptk_bindings_is_the_module_that_imports_it() -> None:
     code = "import sys, pi_ask.keymaps.ptk_bindings\nprint('prompt_toolkit' in sys.modules)\n"
-    output = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    ).stdout
+    output = python_output(code)
     assert output.strip() == "True"
 
 

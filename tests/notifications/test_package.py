@@ -1,9 +1,7 @@
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pi_ask.notifications as notifications
+from tests.child_processes import python_output
 
 
 def test_import_brings_in_the_standard_library_only() -> None:
@@ -15,10 +13,7 @@ def test_import_brings_in_the_standard_library_only() -> None:
         "print(sorted(new - set(sys.stdlib_module_names) - {'pi_ask'}))\n"
         "print(sorted(new & {'subprocess', 'asyncio', 'tempfile'}))\n"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, timeout=30, check=True
-    )
-    assert result.stdout.split("\n")[:2] == ["[]", "[]"]
+    assert python_output(script, timeout=30).split("\n")[:2] == ["[]", "[]"]
 
 
 def test_public_names_are_all_reachable() -> None:
@@ -36,7 +31,4 @@ def test_reading_settings_does_not_load_the_dispatcher() -> None:
         "parse_channels(['bell'])\n"
         "print('pi_ask.notifications.dispatcher' in sys.modules)\n"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, timeout=30, check=True
-    )
-    assert result.stdout.strip() == "False"
+    assert python_output(script, timeout=30).strip() == "False"

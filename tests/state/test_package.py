@@ -1,12 +1,11 @@
 from __future__ import annotations
 
 import importlib
-import subprocess
-import sys
 
 import pytest
 
 import pi_ask.state as state
+from tests.child_processes import python_output
 
 
 def test_every_exported_name_has_a_home() -> None:
@@ -31,9 +30,7 @@ def test_the_model_loads_without_the_commands_transitions_and_results() -> None:
         "from pi_ask.state import AskState\n"
         "print(sorted(m for m in sys.modules if m.startswith('pi_ask.state.')))\n"
     )
-    output = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    ).stdout
+    output = python_output(code)
     assert output.strip() == "['pi_ask.state.model']"
 
 
@@ -43,7 +40,5 @@ def test_review_entries_stays_the_function_after_its_module_is_imported() -> Non
         "from pi_ask.state import review_entries\n"
         "print(callable(review_entries), type(review_entries).__name__)\n"
     )
-    output = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    ).stdout
+    output = python_output(code)
     assert output.strip() == "True function"

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import ast
 import json
-import subprocess
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -19,6 +18,7 @@ from pi_ask.notifications.channels.apprise_channels import (
     is_apprise_url,
     private_label,
 )
+from tests.child_processes import python_output
 
 if TYPE_CHECKING:
     from notifications.conftest import CapturedTerminal, HttpSink
@@ -202,10 +202,7 @@ def test_importing_the_package_and_parsing_urls_leaves_apprise_out() -> None:
         "heavy = ('apprise', 'requests', 'urllib3', 'subprocess', 'asyncio')\n"
         "print(sorted({m.split('.')[0] for m in sys.modules} & set(heavy)))\n"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, timeout=30, check=True
-    )
-    assert result.stdout.strip() == "[]"
+    assert python_output(script, timeout=30).strip() == "[]"
 
 
 def test_nothing_in_pi_ask_reaches_into_apprise_internals() -> None:
