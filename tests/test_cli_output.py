@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.child_processes import run_pi_ask
+
 PAYLOAD = Path(__file__).resolve().parent / "fixtures" / "payloads" / "basic.json"
 
 
@@ -57,15 +59,7 @@ def test_a_terminal_gets_indented_json(env: dict[str, str]) -> None:
 
 
 def test_a_redirected_stdout_gets_one_line(env: dict[str, str]) -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "pi_ask", "ask", "--ui", "none", str(PAYLOAD)],
-        capture_output=True,
-        text=True,
-        env=env,
-        start_new_session=True,
-        timeout=60,
-        check=False,
-    )
+    done = run_pi_ask("ask", "--ui", "none", str(PAYLOAD), env=env)
     assert done.stdout.count("\n") == 1
     assert json.loads(done.stdout)["details"]["reason"] == "no_terminal"
 

@@ -11,10 +11,11 @@ from __future__ import annotations
 import json
 import shlex
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.child_processes import run_pi_ask
 
 from .conftest import PAYLOAD_A
 from .terminal import Terminal, child_env, pi_ask_command
@@ -52,16 +53,7 @@ def _check_the_aftermath(tmp_path: Path) -> None:
     assert details["answers"]["lang"]["values"] == ["py"]
     assert (tmp_path / "stderr.txt").read_text(encoding="utf-8") == ""
     # Not dismissed: the draft is offered again, with its answer.
-    listed = subprocess.run(
-        [sys.executable, "-m", "pi_ask", "resume", "--list"],
-        capture_output=True,
-        text=True,
-        env=_env(tmp_path),
-        cwd=tmp_path,
-        timeout=60,
-        check=False,
-        start_new_session=True,
-    )
+    listed = run_pi_ask("resume", "--list", env=_env(tmp_path), cwd=tmp_path)
     assert listed.returncode == 0, listed.stderr
     assert "1/3 answered" in listed.stdout, listed.stdout
 

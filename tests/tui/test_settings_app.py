@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pyte
@@ -15,6 +13,7 @@ from prompt_toolkit.output.vt100 import Vt100_Output
 
 from pi_ask.config import SettingsStore
 from pi_ask.tui.settings_app import SettingsApp
+from tests.child_processes import run_pi_ask
 
 from .driver import ScreenStream, key_bytes, run
 
@@ -51,15 +50,7 @@ def test_overlay_alone_toggles_and_closes(store: SettingsStore) -> None:
 def test_settings_without_a_terminal_exits_2(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("PI_ASK_")}
     env["PI_ASK_CONFIG"] = str(tmp_path / "config.toml")
-    done = subprocess.run(
-        [sys.executable, "-m", "pi_ask", "settings"],
-        env=env,
-        capture_output=True,
-        text=True,
-        start_new_session=True,  # no controlling terminal
-        timeout=60,
-        check=False,
-    )
+    done = run_pi_ask("settings", env=env)  # no controlling terminal
     assert done.returncode == 2
     assert done.stdout == ""
     assert "needs a terminal" in done.stderr
