@@ -310,10 +310,10 @@ class SessionLog:
     Each append leaves a small ``<log>.leaf`` hint beside the file: its size and inode then,
     the last entry's id and up to 256 known ids. The next appender (another process,
     usually) takes the parent id from it without reading the log at all when the file is
-    still that size;
-    otherwise (a hint missing, damaged or stale after another writer or a compaction) it
-    reads only the file's last entry. Later appends read only the bytes added since this
-    object's last look. A long log, or a long last line, makes no append slower.
+    still that size; otherwise (a hint missing, damaged or stale after another writer or a
+    compaction) it reads only the file's last entry. Later appends read only the bytes
+    added since this object's last look. A long log, or a long last line, makes no append
+    slower.
     """
 
     def __init__(self, path: Path, *, cwd: Path | None = None) -> None:
