@@ -18,18 +18,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pi_ask.contract.results import JsonObject  # noqa: E402
-from tests.session.corpus import invented, load_corpus, score  # noqa: E402
+from pi_ask.contract.kinds import JsonObject  # noqa: E402
+from tests.answer.corpus import invented, load_corpus, score  # noqa: E402
 
 Extract = Callable[[str], JsonObject]
 
 
 def model_extractor() -> tuple[str, Extract] | None:
     """The configured model as an extractor, or None when no model can be called."""
-    from pi_ask.config import open_store
-    from pi_ask.session.extraction import ExtractionError
-    from pi_ask.session.model_extractor import ModelRun, extract_with_model
-    from pi_ask.session.providers import first_usable
+    from pi_ask.answer.extraction import ExtractionError
+    from pi_ask.answer.model_extractor import ModelRun, extract_with_model
+    from pi_ask.answer.providers import first_usable
+    from pi_ask.config.store import open_store
 
     settings = open_store(None).snapshot().answer
     endpoint = first_usable(settings.extraction_models)
@@ -59,7 +59,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--offline", action="store_true", help="measure the offline extractor only")
     args = parser.parse_args()
-    from pi_ask.session.offline_extractor import extract_offline
+    from pi_ask.answer.offline_extractor import extract_offline
 
     extractors: list[tuple[str, Extract]] = [("offline", extract_offline)]
     if not args.offline and (model := model_extractor()) is not None:

@@ -71,10 +71,12 @@ async def _reload_times(workdir: Path, payload: str) -> list[float]:
     from prompt_toolkit.input import create_pipe_input
     from prompt_toolkit.output.vt100 import Vt100_Output
 
-    from pi_ask.config import SettingsStore
-    from pi_ask.contract import LoadedPayload, load_payload
-    from pi_ask.state import Abort, new_state
-    from pi_ask.tui.flow import AskFlow
+    from pi_ask.ask.face import FaceRequest
+    from pi_ask.config.store import SettingsStore
+    from pi_ask.contract.loading import LoadedPayload, load_payload
+    from pi_ask.faces.tui.flow import AskFlow
+    from pi_ask.state.commands import Abort
+    from pi_ask.state.opening import new_state
 
     config = workdir / "reload.toml"
     config.write_text(_config_text(True), encoding="utf-8")
@@ -86,9 +88,8 @@ async def _reload_times(workdir: Path, payload: str) -> list[float]:
     rendered = asyncio.Event()
     times: list[float] = []
     with create_pipe_input() as pipe:
-        flow = AskFlow(
-            new_state(loaded.payload), store=SettingsStore(config), input=pipe, output=output
-        )
+        request = FaceRequest(SettingsStore(config))
+        flow = AskFlow(new_state(loaded.payload), request, input=pipe, output=output)
         flow.app.after_render += lambda _app: rendered.set()
         task = asyncio.ensure_future(flow.run_async())
         await rendered.wait()
@@ -112,10 +113,10 @@ async def _reload_times(workdir: Path, payload: str) -> list[float]:
 
 def measure_reload(workdir: Path, payload: str) -> ReloadTiming:
     """Time ``RELOADS`` editor-style saves of the config file into an open flow."""
-    from pi_ask.tui import flow_services
+    from pi_ask.ask import services
 
     times = asyncio.run(_reload_times(workdir, payload))
-    interval = getattr(flow_services, "WATCH_INTERVAL_S", None)  # a detail that may move
+    interval = getattr(services, "WATCH_INTERVAL_S", None)  # a detail that may move
     return ReloadTiming(
         reloads=len(times),
         median_ms=round(statistics.median(times) * 1000, 1),

@@ -24,7 +24,7 @@ class CompletionTiming:
 
 def measure_file_completion(workdir: Path, files: int = 100_000) -> CompletionTiming:
     """List and search a git work tree of ``files`` files, one folder of it git-ignored."""
-    from pi_ask.tui.file_index import FileIndex
+    from pi_ask.faces.tui.file_index import FileIndex
 
     root = workdir / "repo"
     for n in range(files):

@@ -54,7 +54,7 @@ def main(mode: str, args: list[str]) -> None:
 
         floor_main()
         return
-    from pi_ask.cli import main as cli_main
+    from pi_ask.cli.main import main as cli_main
 
     sys.exit(cli_main(["ask", *args]))
 

@@ -58,7 +58,7 @@ def main() -> None:
             finish()
 
     renderer.Renderer.render = render  # type: ignore[method-assign]
-    from pi_ask.cli import main as cli_main
+    from pi_ask.cli.main import main as cli_main
 
     sys.exit(cli_main(sys.argv[1:]))
 

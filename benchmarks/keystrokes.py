@@ -212,10 +212,12 @@ async def _time_round(
     from prompt_toolkit.input import create_pipe_input
     from prompt_toolkit.output.vt100 import Vt100_Output
 
-    from pi_ask.config import SettingsStore
-    from pi_ask.contract import LoadedPayload, load_payload
-    from pi_ask.state import Abort, new_state
-    from pi_ask.tui.flow import AskFlow
+    from pi_ask.ask.face import FaceRequest
+    from pi_ask.config.store import SettingsStore
+    from pi_ask.contract.loading import LoadedPayload, load_payload
+    from pi_ask.faces.tui.flow import AskFlow
+    from pi_ask.state.commands import Abort
+    from pi_ask.state.opening import new_state
 
     loaded = load_payload(json.dumps(case.payload))
     assert isinstance(loaded, LoadedPayload), loaded
@@ -224,9 +226,8 @@ async def _time_round(
     output = Vt100_Output(stream, lambda: size, enable_cpr=False)  # type: ignore[arg-type]
     rendered = asyncio.Event()
     with create_pipe_input() as pipe:
-        flow = AskFlow(
-            new_state(loaded.payload), store=SettingsStore(store_path), input=pipe, output=output
-        )
+        request = FaceRequest(SettingsStore(store_path))
+        flow = AskFlow(new_state(loaded.payload), request, input=pipe, output=output)
         # Wait on an event, not a poll: prompt_toolkit postpones a redraw while the loop has
         # other work, so a polling loop would measure its own postponement.
         flow.app.after_render += lambda _app: rendered.set()

@@ -60,7 +60,7 @@ from terminal_runs import Launch
 
 ROOT = Path(__file__).resolve().parents[1]
 
-PAYLOAD_A = ROOT / "tests" / "tui" / "fixtures" / "payload_a.json"
+PAYLOAD_A = ROOT / "tests" / "faces" / "tui" / "fixtures" / "payload_a.json"
 REVIEW_TAB = "≡ Review"
 # The second wave's budgets (python-port.md §8, issue 17): per-round ratios to a floor
 # measured in the same run.

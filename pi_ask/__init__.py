@@ -1,15 +1,17 @@
 """pi-ask: let a coding agent pause and ask the user structured questions.
 
-The public names are loaded on first use, so ``import pi_ask`` stays cheap for the CLI.
+The public names load on first use (PEP 562), so ``import pi_ask`` stays cheap for the
+command line, which imports the package before it knows which face it opens. This is the
+only package that re-exports: everything else is imported from the module that defines it.
 """
 
 from __future__ import annotations
 
+import importlib
 from typing import TYPE_CHECKING
 
-from pi_ask.lazy_names import lazy_names
+from pi_ask.version import __version__ as __version__
 
-__version__ = "0.1.0"
 __all__ = [
     "AnswerRecord",
     "AskPayload",
@@ -31,13 +33,17 @@ if TYPE_CHECKING:
 _HOMES = {
     "ask_user": "pi_ask.api",
     "ask_user_async": "pi_ask.api",
-    "AskUserInput": "pi_ask.contract.payload_types",
-    "AnswerRecord": "pi_ask.contract.results",
     "run_flow": "pi_ask.api",
     "AskPayload": "pi_ask.contract.payload",
+    "AskUserInput": "pi_ask.contract.payload_types",
+    "AnswerRecord": "pi_ask.contract.results",
     "ToolResult": "pi_ask.contract.results",
     "PiAskError": "pi_ask.errors",
 }
 
 
-__getattr__ = lazy_names(__name__, _HOMES)
+def __getattr__(name: str) -> object:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(home), name)

@@ -4,6 +4,6 @@ from __future__ import annotations
 
 import sys
 
-from pi_ask.cli import main
+from pi_ask.cli.main import main
 
 sys.exit(main())

@@ -1,4 +1,4 @@
-"""Ending signals that arrive before a face can take them are held, not fatal.
+"""Ending signals: held while ``pi-ask ask`` starts, then an abort event for the faces.
 
 From the start of ``pi-ask ask`` to the moment its face installs its own handlers, the
 payload is read, the settings and the session log are opened and the face is imported: a
@@ -6,7 +6,8 @@ SIGTERM there (an agent giving up on the tool call) used to kill the process wit
 default action, so no result line reached stdout. The latch records the first such signal
 instead; the face takes it over as soon as it starts (it ends the ask as cancelled at once)
 and the command exits with ``128 + signal`` after printing the result, as a signal during
-the flow does (python-port.md §10).
+the flow does (python-port.md §10). ``SignalAbort`` is how a face without handlers of
+its own (the RPC dialogs, an asker waiting for a terminal elsewhere) takes them.
 """
 
 from __future__ import annotations
@@ -35,3 +36,40 @@ def _latch(number: int, _frame: FrameType | None) -> None:
 def held_signal() -> int | None:
     """The first ending signal the latch caught, if any."""
     return _pending[0] if _pending else None
+
+
+class SignalAbort:
+    """Turns SIGTERM, SIGHUP and SIGINT into an abort event for the length of a ``with``.
+
+    The face sees the event, ends its flow as cancelled and returns normally, so the caller can
+    still print the result and exit with 128 + the signal (python-port.md §10). A signal the
+    latch held during start-up counts as one that came at once.
+
+    Args:
+        event: The event to set (a host's stop event); a new one when ``None``.
+    """
+
+    SIGNALS = LATCHED_SIGNALS
+
+    def __init__(self, event: threading.Event | None = None) -> None:
+        self.event = event if event is not None else threading.Event()
+        self.signum: int | None = None
+        self._previous: dict[int, object] = {}
+
+    def __enter__(self) -> SignalAbort:
+        if threading.current_thread() is threading.main_thread():
+            for signum in self.SIGNALS:
+                self._previous[signum] = signal.signal(signum, self._handle)
+        held = held_signal()
+        if held is not None:  # it came during start-up: the ask ends as it begins
+            self._handle(held, None)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for signum, handler in self._previous.items():
+            signal.signal(signum, handler)  # type: ignore[arg-type]
+
+    def _handle(self, signum: int, _frame: FrameType | None) -> None:
+        if self.signum is None:
+            self.signum = signum
+        self.event.set()

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import pytest
 
 
@@ -17,3 +20,9 @@ def _own_user_folders(
     # Pending asks and inboxes of this test only; no tmux popup on the tester's own tmux.
     monkeypatch.setenv("PI_ASK_RUNTIME_DIR", str(home / "run"))
     monkeypatch.delenv("TMUX", raising=False)
+
+
+@pytest.fixture
+def runtime() -> Path:
+    """This test's runtime folder for pending asks (the fixture above gives each test its own)."""
+    return Path(os.environ["PI_ASK_RUNTIME_DIR"])

@@ -13,8 +13,10 @@ import jsonschema
 import pytest
 from pydantic import TypeAdapter
 
-from pi_ask.contract import INPUT_SCHEMA, load_payload
+from pi_ask.cli.skill import skill_text
+from pi_ask.contract.loading import load_payload
 from pi_ask.contract.result_schema import RESULT_DETAILS_SCHEMA, result_schema
+from pi_ask.contract.schema import INPUT_SCHEMA
 from pi_ask.contract.tool import (
     PROMPT_GUIDELINES,
     TOOL_DESCRIPTION,
@@ -22,8 +24,11 @@ from pi_ask.contract.tool import (
     host_parameters,
     tool_definition,
 )
-from pi_ask.skill import skill_text
-from pi_ask.state import Behaviour, Confirm, apply, build_result, new_state
+from pi_ask.state.commands import Confirm
+from pi_ask.state.dispatcher import apply
+from pi_ask.state.model import Behaviour
+from pi_ask.state.opening import new_state
+from pi_ask.state.results import build_result
 from tests.child_processes import run_pi_ask
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -211,7 +216,7 @@ def test_the_cli_result_validates_and_a_wrong_one_does_not(tmp_path: Path) -> No
 
 
 def test_every_command_and_option_the_skill_names_exists() -> None:
-    from pi_ask.cli import build_parser
+    from pi_ask.cli.main import build_parser
 
     parser = build_parser()
     for command in re.findall(r"`(pi-ask [^`]+)`", skill_text()):

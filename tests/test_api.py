@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from pi_ask import ask_user
+from pi_ask.api import ask_user
 
 FIXTURES = Path(__file__).parent / "fixtures" / "payloads"
 

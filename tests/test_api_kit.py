@@ -15,22 +15,23 @@ from typing import Any, ClassVar, get_type_hints
 
 import pytest
 
-from pi_ask import AnswerRecord, AskUserInput, ToolResult, ask_user, ask_user_async
-from pi_ask.contract import INPUT_SCHEMA, load_payload
-from pi_ask.contract.payload_types import OptionInput, QuestionInput
-from pi_ask.contract.results import AnswerRecords, ResultDetails
-from pi_ask.state import (
-    Behaviour,
+from pi_ask.api import ask_user, ask_user_async
+from pi_ask.contract.loading import load_payload
+from pi_ask.contract.payload_types import AskUserInput, OptionInput, QuestionInput
+from pi_ask.contract.results import AnswerRecord, AnswerRecords, ResultDetails, ToolResult
+from pi_ask.contract.schema import INPUT_SCHEMA
+from pi_ask.state.commands import (
     Confirm,
     MoveOption,
     MoveTab,
     OpenOptionNote,
     OpenQuestionNote,
     SubmitEditor,
-    apply,
-    build_result,
-    new_state,
 )
+from pi_ask.state.dispatcher import apply
+from pi_ask.state.model import Behaviour
+from pi_ask.state.opening import new_state
+from pi_ask.state.results import build_result
 
 ROOT = Path(__file__).resolve().parents[1]
 API_DOC = ROOT / "docs" / "api.md"

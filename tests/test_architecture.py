@@ -1,4 +1,4 @@
-"""The one-way import rule of docs/architecture.md, checked on the source with ``ast``."""
+"""The floor plan of docs/architecture.md, checked on the source with ``ast``."""
 
 from __future__ import annotations
 
@@ -9,44 +9,40 @@ from pathlib import Path
 
 import pytest
 
-from pi_ask.cli import AREA_COMMANDS
 from tests.child_processes import python_output
 
 PACKAGE = Path(__file__).resolve().parents[1] / "pi_ask"
 
-# Lowest first. A module may import its own package and anything on a lower layer.
-LAYERS: dict[str, float] = {
-    # Above the contract: FlowInterrupted carries a ToolResult.
-    "pi_ask.errors": 1,
+# Lowest first. A module imports its own unit and units on lower layers only, so units on one
+# layer never import each other. Every face (``pi_ask.faces.<name>``) is a unit of its own.
+LAYERS: dict[str, int] = {
+    "pi_ask.errors": 0,
     "pi_ask.demo": 0,
-    "pi_ask.terminal_text": 0,
+    "pi_ask.face_table": 0,
     "pi_ask.guarded_parse": 0,
     "pi_ask.signal_latch": 0,
-    "pi_ask.lazy_names": -1,
-    "pi_ask.contract": 0,
-    "pi_ask.state": 1,
-    "pi_ask.keymaps": 1,
-    "pi_ask.config": 2,
-    "pi_ask.events": 3,
-    "pi_ask.session": 3,
-    "pi_ask.notifications": 3,
-    "pi_ask.tui": 4,
-    "pi_ask.dialogs": 4,
-    "pi_ask.mcp_face": 4.75,  # above the inbox: its terminal route goes through it
-    "pi_ask.plain": 4,
-    # Answering from elsewhere runs the faces: above them, below the api that routes to it.
-    "pi_ask.inbox": 4.5,
-    "pi_ask.api": 5,
-    "pi_ask.cli_help": 5,
-    "pi_ask.skill": 5,
-    "pi_ask.completion": 5,
-    "pi_ask.cli": 6,
-    "pi_ask.__main__": 7,
+    "pi_ask.terminal_text": 0,
+    "pi_ask.version": 0,
+    "pi_ask.contract": 1,
+    "pi_ask.state": 2,
+    "pi_ask.keymaps": 3,
+    "pi_ask.config": 4,
+    "pi_ask.notifications": 5,
+    "pi_ask.events": 5,
+    "pi_ask.session": 5,
+    "pi_ask.ask": 6,
+    "pi_ask.answer": 6,
+    "pi_ask.relay": 6,
+    "pi_ask.faces": 7,
+    "pi_ask.api": 8,
+    "pi_ask.inbox": 8,
+    "pi_ask.mcp_server": 8,
+    "pi_ask.cli": 9,
+    "pi_ask.__main__": 10,
+    "pi_ask": 10,
 }
-FACES = ("pi_ask.tui", "pi_ask.dialogs", "pi_ask.mcp_face", "pi_ask.plain")
+FACES = "pi_ask.faces"
 PURE = ("pi_ask.contract", "pi_ask.state")
-# Subcommand modules import the api and are imported by cli: between the two.
-COMMANDS_LAYER = (LAYERS["pi_ask.api"] + LAYERS["pi_ask.cli"]) / 2
 
 
 def module_name(path: Path) -> str:
@@ -57,22 +53,19 @@ def module_name(path: Path) -> str:
 
 
 def unit_of(module: str) -> str | None:
-    """The layer unit a module belongs to (its package, or the top-level module)."""
+    """The unit a module belongs to: its face, its package, or the top-level module."""
+    if module.startswith(FACES + "."):
+        return ".".join(module.split(".")[:3])
     for unit in sorted(LAYERS, key=len, reverse=True):
         if module == unit or module.startswith(unit + "."):
             return unit
     return None
 
 
-def layer_of(module: str) -> float:
-    # A subcommand module is a command-line face, whatever package it sits in.
-    if module in AREA_COMMANDS:
-        return COMMANDS_LAYER
-    if module == "pi_ask":
-        return LAYERS["pi_ask.__main__"]
+def layer_of(module: str) -> int:
     unit = unit_of(module)
     assert unit is not None, f"{module} is not placed on a layer in tests/test_architecture.py"
-    return LAYERS[unit]
+    return LAYERS[FACES if unit.startswith(FACES) else unit]
 
 
 def imports_of(path: Path, own: str | None = None) -> list[tuple[str, int]]:
@@ -102,7 +95,8 @@ def source_files() -> list[Path]:
     return sorted(PACKAGE.rglob("*.py"))
 
 
-def test_every_module_sits_on_a_layer() -> None:
+def test_every_layer_is_an_integer_and_every_module_sits_on_one() -> None:
+    assert all(type(layer) is int for layer in LAYERS.values())
     for path in source_files():
         layer_of(module_name(path))
 
@@ -117,7 +111,7 @@ def wrong_way_imports(path: Path, own: str) -> list[str]:
         target_unit = unit_of(target)
         if target_unit is None or target_unit == own_unit:
             continue
-        if layer_of(target) >= own_layer and target != "pi_ask":
+        if layer_of(target) >= own_layer:
             problems.append(f"{path.name}:{line}: {own} imports {target}")
     return problems
 
@@ -129,16 +123,30 @@ def test_imports_only_run_downwards() -> None:
     assert not problems, "imports against the layer order:\n" + "\n".join(problems)
 
 
-def test_faces_do_not_import_each_other() -> None:
-    problems = []
-    for path in source_files():
-        own_unit = unit_of(module_name(path))
-        if own_unit not in FACES:
-            continue
-        for target, line in imports_of(path):
-            if unit_of(target) in FACES and unit_of(target) != own_unit:
-                problems.append(f"{path.relative_to(PACKAGE.parent)}:{line} imports {target}")
-    assert not problems, "\n".join(problems)
+def test_a_wrong_way_import_is_caught(tmp_path: Path) -> None:
+    """The checker itself must be able to fail: an engine module importing a face, a face
+    importing another, a service importing one of its neighbours on the same layer.
+
+    The probe lives outside the package, so tests running beside this one never see it.
+    """
+    bad = tmp_path / "_architecture_probe.py"
+    bad.write_text("from pi_ask.faces.tui import flow\n", encoding="utf-8")
+    assert wrong_way_imports(bad, "pi_ask.state._probe") == [
+        "_architecture_probe.py:1: pi_ask.state._probe imports pi_ask.faces.tui"
+    ]
+    assert wrong_way_imports(bad, "pi_ask.faces.plain._probe") == [
+        "_architecture_probe.py:1: pi_ask.faces.plain._probe imports pi_ask.faces.tui"
+    ]
+    assert wrong_way_imports(bad, "pi_ask.faces.tui._probe") == []
+    bad.write_text("if False:\n    from pi_ask.relay import wire\n", encoding="utf-8")
+    assert wrong_way_imports(bad, "pi_ask.ask._probe") == [
+        "_architecture_probe.py:2: pi_ask.ask._probe imports pi_ask.relay"
+    ]
+
+
+def test_faces_are_the_folders_under_faces() -> None:
+    faces = {path.parent.name for path in (PACKAGE / "faces").glob("*/__init__.py")}
+    assert faces == {"tui", "plain", "rpc", "mcp"}
 
 
 def test_engine_imports_only_the_standard_library() -> None:
@@ -162,13 +170,42 @@ def test_only_the_tui_imports_prompt_toolkit_bindings() -> None:
             wants_ptk = (
                 target.startswith("prompt_toolkit") or target == "pi_ask.keymaps.ptk_bindings"
             )
-            allowed = unit_of(own) == "pi_ask.tui" or own == "pi_ask.keymaps.ptk_bindings"
+            allowed = unit_of(own) == "pi_ask.faces.tui" or own == "pi_ask.keymaps.ptk_bindings"
             if wants_ptk and not allowed:
                 problems.append(f"{path.relative_to(PACKAGE.parent)}:{line} imports {target}")
     assert not problems, "\n".join(problems)
 
 
-@pytest.mark.parametrize("module", ["pi_ask.contract", "pi_ask.state"])
+def test_argparse_is_imported_only_under_cli() -> None:
+    problems = [
+        f"{path.relative_to(PACKAGE.parent)}:{line}"
+        for path in source_files()
+        if unit_of(module_name(path)) != "pi_ask.cli"
+        for target, line in imports_of(path)
+        if target == "argparse"
+    ]
+    assert not problems, "argparse outside pi_ask/cli/: " + ", ".join(problems)
+
+
+def test_no_package_but_pi_ask_hands_names_on() -> None:
+    """Every ``__init__.py`` is a docstring, except ``pi_ask``'s own lazy public surface."""
+    problems = []
+    for init in sorted(PACKAGE.rglob("__init__.py")):
+        if init.parent == PACKAGE:
+            continue
+        body = ast.parse(init.read_text(encoding="utf-8")).body
+        is_docstring = (
+            len(body) == 1
+            and isinstance(body[0], ast.Expr)
+            and isinstance(body[0].value, ast.Constant)
+            and isinstance(body[0].value.value, str)
+        )
+        if not is_docstring:
+            problems.append(str(init.relative_to(PACKAGE.parent)))
+    assert not problems, "an __init__.py holds more than its docstring: " + ", ".join(problems)
+
+
+@pytest.mark.parametrize("module", ["pi_ask.contract.loading", "pi_ask.state.dispatcher"])
 def test_engine_import_leaves_heavy_libraries_out(module: str) -> None:
     heavy = ["prompt_toolkit", "pydantic", "pydantic_settings", "apprise", "tomlkit", "openai"]
     code = f"import sys, {module}\nprint(','.join(m for m in {heavy!r} if m in sys.modules))"
@@ -176,47 +213,33 @@ def test_engine_import_leaves_heavy_libraries_out(module: str) -> None:
     assert out == "", f"import {module} loaded {out}"
 
 
-def test_a_wrong_way_import_is_caught(tmp_path: Path) -> None:
-    """The checker itself must be able to fail: an engine module importing the TUI.
-
-    The probe lives outside the package, so tests running beside this one never see it.
-    """
-    bad = tmp_path / "_architecture_probe.py"
-    bad.write_text("from pi_ask.tui import something\n", encoding="utf-8")
-    problems = wrong_way_imports(bad, "pi_ask.state._architecture_probe")
-    assert problems == [
-        "_architecture_probe.py:1: pi_ask.state._architecture_probe imports pi_ask.tui"
-    ]
+def doc_paths(doc: str) -> set[str]:
+    """The files and folders docs/architecture.md names in backticks (``pi_ask/x/y.py``...)."""
+    return set(re.findall(r"`((?:pi_ask|tests|benchmarks|docs)/[\w/.-]*)`", doc))
 
 
 def test_every_path_named_in_the_architecture_doc_exists() -> None:
+    """Every file or folder it names in backticks, from the repository or from ``pi_ask/``."""
     doc = (PACKAGE.parent / "docs" / "architecture.md").read_text(encoding="utf-8")
-    named = set(re.findall(r"`([\w/]+(?:\.py|/))`", doc))
-    assert len(named) > 10, "the pattern no longer finds the doc's paths"
+    named = set(re.findall(r"`([\w/.-]+(?:\.py|\.md|/))`", doc))
+    assert len(named) > 40, "the pattern no longer finds the doc's paths"
     missing = [
         name
         for name in sorted(named)
-        if not (PACKAGE.parent / name).exists()
-        and not (PACKAGE / name).exists()
-        and not any(PACKAGE.glob(f"*/{name}"))
+        if not (PACKAGE.parent / name).exists() and not (PACKAGE / name).exists()
     ]
     assert not missing, f"docs/architecture.md names paths that do not exist: {missing}"
 
 
-def test_no_package_exports_a_name_its_submodule_has() -> None:
-    # Importing ``pkg.name`` sets the package attribute ``name`` to the module, so a lazily
-    # exported function of that name would turn into the module (docs/architecture.md).
-    clashes = []
-    for package in [PACKAGE, *(p.parent for p in PACKAGE.rglob("__init__.py"))]:
-        init = ast.parse((package / "__init__.py").read_text(encoding="utf-8"))
-        exported: list[str] = []
-        for node in init.body:
-            if isinstance(node, ast.Assign) and any(
-                isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets
-            ):
-                exported = [ast.literal_eval(e) for e in node.value.elts]  # type: ignore[attr-defined]
-        submodules = {p.stem for p in package.glob("*.py")} | {
-            p.parent.name for p in package.glob("*/__init__.py")
-        }
-        clashes += [f"{package.name}.{name}" for name in exported if name in submodules]
-    assert clashes == []
+def test_the_architecture_doc_has_a_row_for_every_wing() -> None:
+    """Its module map names every package and top-level module of the tree."""
+    doc = (PACKAGE.parent / "docs" / "architecture.md").read_text(encoding="utf-8")
+    named = doc_paths(doc)
+    wings = {
+        f"pi_ask/{path.name}/" if path.is_dir() else f"pi_ask/{path.name}"
+        for path in PACKAGE.iterdir()
+        if (path.is_dir() and (path / "__init__.py").exists()) or path.suffix == ".py"
+    }
+    wings |= {f"pi_ask/faces/{path.parent.name}/" for path in PACKAGE.glob("faces/*/__init__.py")}
+    missing = sorted(wings - named - {"pi_ask/__main__.py"})
+    assert not missing, f"docs/architecture.md's module map lacks: {missing}"

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from pi_ask.cli import build_parser
-from pi_ask.cli_help import root_epilog
-from pi_ask.config.keys import KEYS
+from pi_ask.cli.help import root_epilog
+from pi_ask.cli.main import build_parser
+from pi_ask.config.catalogue import KEYS
 from pi_ask.config.store import SettingsStore
 from pi_ask.config.toml_text import literal
 from tests.child_processes import python_output
@@ -67,7 +67,7 @@ def test_the_readme_lists_every_command_and_no_other() -> None:
 
 def _path_variables() -> list[str]:
     from pi_ask.config.paths import CONFIG_ENV, STATE_ENV
-    from pi_ask.inbox.paths import RUNTIME_ENV
+    from pi_ask.relay.paths import RUNTIME_ENV
 
     return [CONFIG_ENV, STATE_ENV, RUNTIME_ENV, "NO_COLOR"]
 
@@ -100,3 +100,37 @@ def test_the_readme_exit_statuses_are_the_apis() -> None:
         api.EXIT_CANCELLED,
         api.EXIT_INVALID,
     ]
+
+
+def _dotted_names() -> list[tuple[str, str]]:
+    """Every ``pi_ask.x.y`` the README and the docs name, with the file naming it."""
+    pages = [ROOT / "README.md", *sorted(DOCS.glob("*.md"))]
+    return [
+        (page.name, name)
+        for page in pages
+        for name in sorted(set(re.findall(r"\bpi_ask(?:\.[A-Za-z_]\w*)+", page.read_text("utf-8"))))
+    ]
+
+
+def test_every_module_path_the_docs_name_exists() -> None:
+    """A module path a user copies (``python -m ...``, an import) names a real module or a
+    name in one, so a move of the tree cannot leave the docs behind."""
+    import importlib
+
+    named = _dotted_names()
+    assert len(named) >= 5, "the pattern no longer finds the docs' module paths"
+    missing = []
+    for page, name in named:
+        module, _, attribute = name.rpartition(".")
+        try:
+            importlib.import_module(name)
+            continue
+        except ModuleNotFoundError:
+            pass
+        try:
+            found = hasattr(importlib.import_module(module), attribute)
+        except ModuleNotFoundError:
+            found = False
+        if not found:
+            missing.append(f"{page}: {name}")
+    assert not missing, "the docs name module paths that do not exist: " + ", ".join(missing)

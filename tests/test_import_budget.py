@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-FIXTURE = Path(__file__).parent / "tui" / "fixtures" / "payload_a.json"
+FIXTURE = Path(__file__).parent / "faces" / "tui" / "fixtures" / "payload_a.json"
 # Notification back ends, the config model and editor, LLM clients, a file watcher
 # library, an HTTP client: the first frame needs none of them.
 HEAVY = (
@@ -33,22 +33,22 @@ HEAVY = (
     "requests",
 )
 # pi_ask modules the first frame does not draw with: the engine's commands and transitions,
-# the key bindings, the result classes (they load right after it, tui.flow_services), the
+# the key bindings, the result classes (they load right after it, ask.services), the
 # keymap validation, which the default file's keymaps do not need, the editors' ``@``
 # completion (built when an editor first completes), the review tab (a flow opens on its
 # first question) and the terminal key tables the bindings are built from.
 DEFERRED = (
     "pi_ask.keymaps.validation",
     "pi_ask.state.commands",
-    "pi_ask.state.flow",
+    "pi_ask.state.dispatcher",
     "pi_ask.state.results",
     "pi_ask.contract.results",
-    "pi_ask.tui.flow_bindings",
-    "pi_ask.tui.transcript",
-    "pi_ask.tui.file_completer",
-    "pi_ask.tui.file_index",
+    "pi_ask.faces.tui.flow_bindings",
+    "pi_ask.faces.tui.transcript",
+    "pi_ask.faces.tui.file_completer",
+    "pi_ask.faces.tui.file_index",
     "pi_ask.state.review_tab",
-    "pi_ask.tui.review_screen",
+    "pi_ask.faces.tui.review_screen",
     "pi_ask.keymaps.ptk_bindings",
     "pi_ask.keymaps.terminal_keys",
     "pi_ask.keymaps.terminal_bytes",
@@ -68,7 +68,7 @@ from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output.vt100 import Vt100_Output
 
-import pi_ask.tui.terminal as terminal
+import pi_ask.faces.tui.terminal as terminal
 
 
 class Screen:
@@ -97,7 +97,7 @@ def open_headless(path=terminal.TTY_PATH):
     return terminal.Terminal(pipe, output)
 
 
-terminal.open_terminal = open_headless  # before pi_ask.tui.flow imports it
+terminal.open_terminal = open_headless  # before pi_ask.faces.tui.flow imports it
 render = renderer.Renderer.render
 
 
@@ -138,10 +138,10 @@ def first_frame(self, *args, **kwargs):
 
 
 renderer.Renderer.render = first_frame
-import pi_ask.api as api
+import pi_ask.ask.routing as routing
 
-api.has_terminal = lambda: True  # the headless terminal above stands in for /dev/tty
-from pi_ask.cli import main
+routing.has_terminal = lambda: True  # the headless terminal above stands in for /dev/tty
+from pi_ask.cli.main import main
 
 sys.exit(main(["ask", "--ui", "tui", sys.argv[3]]))
 """
@@ -235,8 +235,8 @@ def test_the_first_frame_s_namedtuples_have_evaluated_annotations(tmp_path: Path
 
 
 def test_detector_sees_a_string_annotated_namedtuple(tmp_path: Path) -> None:
-    found = first_frame_report(tmp_path, "pi_ask.tui.settings_rows")["string_annotated"]
-    assert any(name.startswith("pi_ask.tui.settings_rows.") for name in found)
+    found = first_frame_report(tmp_path, "pi_ask.faces.tui.settings_rows")["string_annotated"]
+    assert any(name.startswith("pi_ask.faces.tui.settings_rows.") for name in found)
 
 
 def test_detector_sees_a_dataclass_created_early(tmp_path: Path) -> None:
@@ -245,7 +245,9 @@ def test_detector_sees_a_dataclass_created_early(tmp_path: Path) -> None:
 
 
 def test_detector_sees_a_deferred_module_loaded_early(tmp_path: Path) -> None:
-    assert "pi_ask.state.commands" in modules_before_first_frame(tmp_path, "pi_ask.state.flow")
+    assert "pi_ask.state.commands" in modules_before_first_frame(
+        tmp_path, "pi_ask.state.dispatcher"
+    )
 
 
 INSTALLED = [name for name in HEAVY if importlib.util.find_spec(name) is not None]

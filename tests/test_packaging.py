@@ -21,7 +21,9 @@ def test_the_version_has_one_source() -> None:
     project = PROJECT["project"]
     assert "version" not in project
     assert project["dynamic"] == ["version"]
-    assert PROJECT["tool"]["hatch"]["version"]["path"] == "pi_ask/__init__.py"
+    assert PROJECT["tool"]["hatch"]["version"]["path"] == "pi_ask/version.py"
+    # The package's own __version__ is that module's, not a second literal.
+    assert "__version__ = " not in (ROOT / "pi_ask" / "__init__.py").read_text(encoding="utf-8")
     # The installed metadata was built from that source.
     assert metadata.version("pi-ask") == pi_ask.__version__
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from pi_ask.session.extraction import GENERIC_PROMPTS
+from pi_ask.answer.extraction import GENERIC_PROMPTS
 
 _TRAILING_MARKUP = "*_`\"' )]"
 _OR = re.compile(r"\s+or\s+", re.IGNORECASE)

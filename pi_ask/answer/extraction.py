@@ -12,8 +12,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pi_ask.contract import InvalidPayload, load_payload
-from pi_ask.contract.results import JsonObject
+from pi_ask.contract.kinds import JsonObject
+from pi_ask.contract.loading import InvalidPayload, load_payload
 from pi_ask.errors import PiAskError
 from pi_ask.guarded_parse import load_json
 

@@ -6,7 +6,7 @@ the reference's exact structure so a model sees the same shape of feedback.
 
 from __future__ import annotations
 
-from pi_ask.contract.results import JsonObject
+from pi_ask.contract.kinds import JsonObject
 
 TOOL_NAME = "ask_user"
 

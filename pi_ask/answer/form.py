@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from pi_ask.config import AnswerSettings
-from pi_ask.contract.results import JsonObject
-from pi_ask.session.answer_source import AssistantMessage
-from pi_ask.session.extraction import ExtractionError, ExtractorUnavailable
-from pi_ask.session.model_extractor import ModelRun, extract_with_model
-from pi_ask.session.offline_extractor import extract_offline
-from pi_ask.session.providers import first_usable
+from pi_ask.answer.extraction import ExtractionError, ExtractorUnavailable
+from pi_ask.answer.model_extractor import ModelRun, extract_with_model
+from pi_ask.answer.offline_extractor import extract_offline
+from pi_ask.answer.providers import first_usable
+from pi_ask.answer.source import AssistantMessage
+from pi_ask.config.settings import AnswerSettings
+from pi_ask.contract.kinds import JsonObject
 
 NO_MODEL = (
     "No available extraction model. Configure answer.extraction_models and set the API key "

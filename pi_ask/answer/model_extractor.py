@@ -12,8 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from pi_ask.contract.results import JsonObject
-from pi_ask.session.extraction import (
+from pi_ask.answer.extraction import (
     GAVE_UP,
     ExtractionError,
     ExtractorUnavailable,
@@ -23,14 +22,15 @@ from pi_ask.session.extraction import (
     repair,
     validation_issues,
 )
-from pi_ask.session.extraction_prompt import (
+from pi_ask.answer.extraction_prompt import (
     EXTRACTION_SCHEMA,
     SYSTEM_PROMPT,
     TOOL_DESCRIPTION,
     TOOL_NAME,
     user_message,
 )
-from pi_ask.session.providers import Endpoint
+from pi_ask.answer.providers import Endpoint
+from pi_ask.contract.kinds import JsonObject
 
 if TYPE_CHECKING:
     from openai import OpenAI

@@ -21,8 +21,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from pi_ask.contract.results import JsonObject
-from pi_ask.session.choice_phrases import (
+from pi_ask.answer.choice_phrases import (
     capitalize,
     choices_only,
     clean_question,
@@ -34,8 +33,8 @@ from pi_ask.session.choice_phrases import (
     wants_many,
     without_answer_hint,
 )
-from pi_ask.session.extraction import FREEFORM_OPTION, cap_options, snake_id
-from pi_ask.session.message_blocks import (
+from pi_ask.answer.extraction import FREEFORM_OPTION, cap_options, snake_id
+from pi_ask.answer.message_blocks import (
     Block,
     ItemList,
     ListItem,
@@ -43,6 +42,7 @@ from pi_ask.session.message_blocks import (
     read_blocks,
     split_sentences,
 )
+from pi_ask.contract.kinds import JsonObject
 
 _DEICTIC = frozenset({"them", "these", "those", "either", "ones"})
 _DETERMINERS = frozenset({"the", "a", "an", "this", "that", "your", "our", "my"})

@@ -11,7 +11,7 @@ import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from pi_ask.config import ModelEntry
+from pi_ask.config.settings import ModelEntry
 
 
 @dataclass(frozen=True, slots=True)

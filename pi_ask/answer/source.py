@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, TextIO
 
+from pi_ask.answer.claude_transcript import ClaudeMessage, read_transcript
 from pi_ask.errors import PiAskError, UsageError
 from pi_ask.guarded_parse import load_json
-from pi_ask.session.claude_transcript import ClaudeMessage, read_transcript
 from pi_ask.session.locations import claude_transcript_candidates, pi_session_candidates
 from pi_ask.session.log import Entry, SessionFile, read_session
 

@@ -1,126 +1,82 @@
-"""The faces an answering terminal (``attach``, ``inbox``) runs one ask in.
+"""A face's one entry, and what it is handed: ``run(state, request) -> AskState``.
 
-A face is called as ``face(state, request)`` and returns the flow's final state; it commits
-drafts through ``request.on_commit`` and ends promptly once ``request.stop`` is set (the
-ask ended elsewhere: the state it returns then is ignored). ``--ui tui`` is the full ask
-flow; ``--ui plain`` the line-mode face.
+Every interactive face named in ``pi_ask.face_table`` has a module
+``pi_ask/faces/<name>/face.py`` with a function ``run(state, request)``. It shows the ask,
+commits drafts through ``request.on_commit``, ends promptly once ``request.stop`` is set (the
+ask ended elsewhere: the state it then returns is ignored), and returns the flow's final
+state. The host builds the result from it and settles the ask (the session log's finish); a
+face never does. A signal or a hang-up that ends the flow raises ``FlowInterrupted`` once
+the terminal is restored.
 """
 
-from __future__ import annotations
-
+import importlib
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal, Protocol
-
-from pi_ask.state import AskState
+from typing import TYPE_CHECKING, NamedTuple, Protocol, cast
 
 if TYPE_CHECKING:
-    from pi_ask.config import SettingsStore
+    from pi_ask.config.store import SettingsStore
+    from pi_ask.face_table import FaceName
+    from pi_ask.state.model import AskState
 
-FaceName = Literal["tui", "plain"]
-FACE_NAMES: tuple[FaceName, ...] = ("tui", "plain")
 
+class FaceRequest(NamedTuple):
+    """What a host hands a face besides the state: the one options object of every face.
 
-@dataclass
-class FaceRequest:
-    """What the answering terminal hands a face besides the state."""
+    Attributes:
+        store: The settings store: live behaviour, keymaps, notifications, the overlay.
+        ask_id: The ask's id; bridges then address the flow as ``tool:<id>``.
+        source: Who asked (``tool``, ``answer``, ``ask:replay``, ``ask:resume``, ``attach``),
+            for the event bus.
+        on_commit: Called with the state after every committed change (an answer, a note,
+            a type change; the completion included), never for keystrokes inside an editor.
+        on_first_frame: Called on a worker thread once the first frame is on the screen
+            (the session log's fsync of the payload).
+        notice: A notice to show from the start, beside the config's (drafts being off).
+        deadline_ms: When the ask times out (epoch ms): the face counts down, then ends
+            with ``reason: "timeout"``.
+        stop: Once set (by any thread), the face ends its flow as aborted.
+        live_notice: Asked now and then for a notice to show ("2 more waiting").
+        deferred: Given by the inbox: the face's defer key sets it and ends the flow (the
+            ask goes back, still pending).
+    """
 
-    store: SettingsStore
-    ask_id: str
-    on_commit: Callable[[AskState], None]
-    stop: threading.Event = field(default_factory=threading.Event)
+    store: "SettingsStore"
+    ask_id: str | None = None
+    source: str = "tool"
+    on_commit: "Callable[[AskState], None] | None" = None
+    on_first_frame: Callable[[], None] | None = None
     notice: str | None = None
-    # Epoch milliseconds at which the ask times out, for a countdown.
     deadline_ms: int | None = None
-    # Asked every tenth of a second for the notice to show now ("2 more waiting").
+    stop: threading.Event | None = None
     live_notice: Callable[[], str | None] | None = None
-    # Given by the inbox: the user put the ask back (the TUI's Ctrl+D); it stays pending.
     deferred: threading.Event | None = None
 
 
-class Face(Protocol):
-    def __call__(self, state: AskState, request: FaceRequest) -> AskState: ...
+class FlowInterrupted(Exception):
+    """A signal (SIGTERM, SIGHUP, a SIGINT from outside) or a hang-up ended the flow.
 
-
-def face_named(name: FaceName) -> Face:
-    """The face for ``--ui name``."""
-    return plain_face if name == "plain" else tui_face
-
-
-def tui_face(state: AskState, request: FaceRequest) -> AskState:
-    """The full ask flow on the controlling terminal.
-
-    Raises:
-        FlowInterrupted: A signal or a hang-up ended it (the ask stays pending).
-        OSError: No terminal could be opened.
+    Raised once the terminal is restored. ``state`` is the flow's last state (aborted); the
+    host prints its result if it can and exits with ``128 + signal_number``. The ask is not
+    settled: it stays resumable.
     """
-    from pi_ask.state import Abort
-    from pi_ask.tui.flow import AskFlow
 
-    flow = AskFlow(
-        state,
-        store=request.store,
-        source="attach",
-        tool_call_id=request.ask_id,
-        notice=request.notice,
-        on_commit=request.on_commit,
-        deadline_ms=request.deadline_ms,
-    )
-    finished = threading.Event()
-
-    def close_when_stopped() -> None:
-        while not finished.is_set():
-            if request.stop.wait(0.1):
-                # The flow may not be running yet: keep trying until it has ended.
-                flow.complete(Abort())
-            elif request.live_notice is not None:
-                flow.set_notice(request.live_notice())
-
-    deferred = request.deferred
-    if deferred is not None:
-
-        def defer() -> None:
-            deferred.set()
-            flow.complete(Abort())
-
-        flow.on_defer = defer
-    threading.Thread(target=close_when_stopped, name="pi-ask face stop", daemon=True).start()
-    try:
-        flow.run()
-    finally:
-        finished.set()
-    return flow.state
+    def __init__(self, state: "AskState", signal_number: int) -> None:
+        super().__init__(f"ask flow ended by signal {signal_number}")
+        self.state = state
+        self.signal_number = signal_number
 
 
-def plain_face(state: AskState, request: FaceRequest) -> AskState:
-    """The line-mode face on the controlling terminal (``pi_ask.plain``).
+if TYPE_CHECKING:
 
-    Its ``on_commit`` sees every committed change, the completion included, so the last
-    state it saw is the final one. It says the time left before the deadline; the asker
-    ends it through the stop event.
+    class Face(Protocol):
+        """A face module: ``pi_ask.faces.<name>.face``."""
 
-    Raises:
-        FlowInterrupted: A signal ended it (the ask stays pending).
-        OSError: No terminal could be opened.
-    """
-    from pi_ask.plain import run_plain_flow
+        def run(self, state: AskState, request: FaceRequest) -> AskState: ...
 
-    final = [state]
 
-    def commit(changed: AskState) -> None:
-        final[0] = changed
-        request.on_commit(changed)
+def load_face(name: "FaceName") -> "Face":
+    """The face ``name`` of the face table (imported now: a face costs nothing until used)."""
+    from pi_ask.face_table import face_module
 
-    run_plain_flow(
-        state,
-        store=request.store,
-        notice=request.notice,
-        on_commit=commit,
-        abort=request.stop,
-        source="attach",
-        tool_call_id=request.ask_id,
-        deadline_ms=request.deadline_ms,
-        live_notice=request.live_notice,
-    )
-    return final[0]
+    return cast("Face", importlib.import_module(face_module(name)))

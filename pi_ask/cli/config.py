@@ -1,6 +1,6 @@
 """``pi-ask config path|show|validate|edit|reset|schema|import``.
 
-``pi_ask.cli`` imports this module on every start to build its parser, so it imports only
+``pi_ask.cli.main`` imports this module on every start to build its parser, so it imports only
 ``argparse``; each handler imports what it needs. Handlers return the exit status. None of
 them creates the config file except ``edit`` (and ``import``, which writes it on purpose).
 Bad input gives one line on stderr and status 2, never a traceback.

@@ -1,6 +1,6 @@
 """How ``pi-ask --help`` reads: the parser class every command uses, and the top-level epilog.
 
-The voice, kept by tests/test_cli_help.py for every command, built-in or added by an area:
+The voice, kept by tests/cli/test_help.py for every command, built-in or added by an area:
 
 - a command's or option's ``help`` starts with a capital letter and has no trailing period
   (``"Settings file to use"``), every positional argument has one;
@@ -48,7 +48,7 @@ class RootParser(CommandParser):
 def root_epilog() -> str:
     """EXAMPLES, ENVIRONMENT and FILES for ``pi-ask --help``, with this machine's paths."""
     from pi_ask.config.paths import CONFIG_ENV, STATE_ENV, config_path, state_dir
-    from pi_ask.inbox.paths import RUNTIME_ENV
+    from pi_ask.relay.paths import RUNTIME_ENV
 
     width = max(len(command) for command, _ in EXAMPLES)
     return "\n".join(

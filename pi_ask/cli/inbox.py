@@ -9,10 +9,11 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
+from pi_ask.face_table import TERMINAL_FACES
+
 if TYPE_CHECKING:
     from pi_ask.inbox.client import PendingInfo
 
-_FACES = ("tui", "plain")
 EXIT_NOTHING = 1
 
 
@@ -48,7 +49,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def _add_common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--ui",
-        choices=_FACES,
+        choices=TERMINAL_FACES,
         help='Face to answer in (default: [ui] face, or "plain" when TERM=dumb)',
     )
     parser.add_argument("--config", metavar="FILE", help="Settings file to use")
@@ -61,7 +62,8 @@ def attach_command(args: argparse.Namespace) -> int:
 
     from pi_ask.errors import UsageError
     from pi_ask.inbox.client import list_pending
-    from pi_ask.inbox.paths import NoPrivateFolder, runtime_dir
+    from pi_ask.inbox.listing import listing_lines
+    from pi_ask.relay.paths import NoPrivateFolder, runtime_dir
 
     if args.json and not args.list:
         raise UsageError("attach --json goes with --list")
@@ -109,10 +111,10 @@ def _pick(found: list[PendingInfo], wanted: str | None) -> PendingInfo | None:
 def _answer(info: PendingInfo, args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from pi_ask.api import terminal_face
-    from pi_ask.config import open_store
+    from pi_ask.ask.face import FlowInterrupted
+    from pi_ask.ask.routing import terminal_face
+    from pi_ask.config.store import open_store
     from pi_ask.inbox.attach import answer_one
-    from pi_ask.tui import FlowInterrupted
 
     store = open_store(Path(args.config) if args.config else None)
     try:
@@ -122,38 +124,13 @@ def _answer(info: PendingInfo, args: argparse.Namespace) -> int:
         return 128 + stop.signal_number
 
 
-def listing_lines(found: list[PendingInfo]) -> list[str]:
-    """``attach --list``: one line per ask, oldest first: id, age, questions, title, folder."""
-    import time
-
-    from pi_ask.terminal_text import clean_line
-
-    now_ms = time.time_ns() // 1_000_000
-    lines = []
-    for info in found:
-        title = clean_line(info.title) if info.title else "(untitled)"
-        count = f"{info.questions} question" + ("s" if info.questions != 1 else "")
-        age = age_text(now_ms - info.created_ms)
-        lines.append(f"{info.ask_id}  {age:>4}  {count}  {title}  {clean_line(info.cwd)}")
-    return lines
-
-
-def age_text(ms: int) -> str:
-    """``12s``, ``4m``, ``3h``, ``2d``."""
-    seconds = max(0, ms // 1000)
-    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
-        if seconds >= size:
-            return f"{seconds // size}{unit}"
-    return f"{seconds}s"
-
-
 def inbox_command(args: argparse.Namespace) -> int:
     """``pi-ask inbox``."""
     from pathlib import Path
 
-    from pi_ask.api import terminal_face
-    from pi_ask.config import open_store
-    from pi_ask.inbox.inbox_app import run_inbox
+    from pi_ask.ask.routing import terminal_face
+    from pi_ask.config.store import open_store
+    from pi_ask.inbox.app import run_inbox
 
     store = open_store(Path(args.config) if args.config else None)
     return run_inbox(store=store, face=args.ui or terminal_face(store))

@@ -19,17 +19,17 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import cast
 
-from pi_ask import __version__
 from pi_ask.errors import PiAskError, UsageError
+from pi_ask.face_table import UI_MODES
+from pi_ask.version import __version__
 
 AREA_COMMANDS = (
-    "pi_ask.config.commands",
-    "pi_ask.tui.commands",
-    "pi_ask.session.commands",
-    "pi_ask.mcp_face.commands",
-    "pi_ask.inbox.commands",
+    "pi_ask.cli.config",
+    "pi_ask.cli.settings",
+    "pi_ask.cli.session",
+    "pi_ask.cli.mcp",
+    "pi_ask.cli.inbox",
 )
-_UI_CHOICES = ("auto", "tui", "plain", "rpc", "none")
 # Kept here, not imported from contract.tool, so building the parser loads no contract code.
 TOOL_FORMATS = ("pi", "mcp", "openai", "anthropic")
 CONFIG_HELP = "Settings file to use (default: $PI_ASK_CONFIG, else the platform's config folder)"
@@ -39,7 +39,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     if argv is None and "_ARGCOMPLETE" in os.environ:
         # A shell asks for completions (pi-ask completion): answer and exit.
-        from pi_ask.completion import complete
+        from pi_ask.cli.completion import complete
 
         complete(build_parser())
     arguments = list(sys.argv[1:] if argv is None else argv)
@@ -97,7 +97,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     Args:
         command: The first command-line argument, when there is one.
     """
-    from pi_ask.cli_help import CommandParser, RootParser
+    from pi_ask.cli.help import CommandParser, RootParser
 
     parser = RootParser(
         prog="pi-ask",
@@ -202,7 +202,7 @@ def _add_demo(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -
 def _add_face_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--ui",
-        choices=_UI_CHOICES,
+        choices=UI_MODES,
         default="auto",
         help=(
             "Face to open: auto (the TUI, or plain when TERM=dumb, when this process is in the "
@@ -284,7 +284,7 @@ def _add_notify(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
 
 
 def _add_completion(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    from pi_ask.completion import INSTALL, SHELLS
+    from pi_ask.cli.completion import INSTALL, SHELLS
 
     completion = subparsers.add_parser(
         "completion",
@@ -315,7 +315,7 @@ def _run_ask(args: argparse.Namespace) -> int:
     if args.resume:
         if args.payload != "-":
             raise UsageError("ask --resume takes no PAYLOAD: it reopens the newest unfinished ask")
-        from pi_ask.session.commands import resume_command
+        from pi_ask.cli.session import resume_command
 
         args.id, args.list = None, False
         return resume_command(args)
@@ -378,7 +378,7 @@ def _run_schema(args: argparse.Namespace) -> int:
 
         _print_json(result_schema(), indent=2)
         return 0
-    from pi_ask.contract import INPUT_SCHEMA
+    from pi_ask.contract.schema import INPUT_SCHEMA
 
     _print_json(INPUT_SCHEMA, indent=2)
     return 0
@@ -392,14 +392,14 @@ def _run_tool(args: argparse.Namespace) -> int:
 
 
 def _run_completion(args: argparse.Namespace) -> int:
-    from pi_ask.completion import shell_script
+    from pi_ask.cli.completion import shell_script
 
     sys.stdout.write(shell_script(args.shell))
     return 0
 
 
 def _run_skill(args: argparse.Namespace) -> int:
-    from pi_ask.skill import install_skill, skill_text
+    from pi_ask.cli.skill import install_skill, skill_text
 
     if args.install is None:
         if args.force:
@@ -412,8 +412,8 @@ def _run_skill(args: argparse.Namespace) -> int:
 
 
 def _run_notify(args: argparse.Namespace) -> int:
-    from pi_ask.config import open_store
-    from pi_ask.notifications import run_test
+    from pi_ask.config.store import open_store
+    from pi_ask.notifications.probe import run_test
 
     settings = open_store(args.config, create=False).snapshot().notifications
     with _terminal_writer() as write:

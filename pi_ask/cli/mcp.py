@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from pi_ask.config.keys import MCP_FACES
+from pi_ask.config.catalogue import MCP_FACES
 
 MISSING_SDK = (
     "pi-ask mcp: the MCP SDK is not installed; install the extra: "
@@ -54,13 +54,13 @@ def run_mcp_command(args: argparse.Namespace) -> int:
         print(MISSING_SDK, file=sys.stderr)
         return 2
 
-    from pi_ask.mcp_face.server import build_server, serve_stdio
+    from pi_ask.mcp_server.server import build_server, serve_stdio
 
     if args.http is None:
         anyio.run(serve_stdio, build_server(args.config, session=args.session, face=args.face))
         return 0
     from pi_ask.config.paths import state_dir
-    from pi_ask.mcp_face.http import parse_address, serve_http
+    from pi_ask.mcp_server.http import parse_address, serve_http
 
     host, port = parse_address(args.http)
     server = build_server(args.config, session=args.session, face=args.face)

@@ -11,16 +11,18 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
+from pi_ask.face_table import UI_MODES
+
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from pi_ask.config import SettingsStore
-    from pi_ask.contract import LoadedPayload, ToolResult
+    from pi_ask.config.store import SettingsStore
+    from pi_ask.contract.loading import LoadedPayload
+    from pi_ask.contract.results import ToolResult
     from pi_ask.session.entries import AnswerMap, PayloadSource
     from pi_ask.session.log import SessionFile
     from pi_ask.session.resume import Resumable
 
-_UI_CHOICES = ("auto", "tui", "plain", "rpc", "none")
 EXIT_NOTHING = 1
 EXIT_CANNOT = 2
 
@@ -79,7 +81,7 @@ def _add_all(parser: argparse.ArgumentParser) -> None:
 def _add_common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--session", metavar="FILE", help="A pi session or pi-ask log to read")
     parser.add_argument(
-        "--ui", choices=_UI_CHOICES, default="auto", help="Face to open (default: %(default)s)"
+        "--ui", choices=UI_MODES, default="auto", help="Face to open (default: %(default)s)"
     )
     parser.add_argument("--config", metavar="FILE", help="Settings file to use")
 
@@ -122,10 +124,11 @@ def answer_command(args: argparse.Namespace) -> int:
     import sys
     from pathlib import Path
 
-    from pi_ask.contract import InvalidPayload, invalid_result, load_payload
-    from pi_ask.session.answer_form import extract_form
-    from pi_ask.session.answer_source import NoAssistantMessage, find_message
-    from pi_ask.session.extraction import CANCELLED, NO_QUESTIONS, ExtractorUnavailable
+    from pi_ask.answer.extraction import CANCELLED, NO_QUESTIONS, ExtractorUnavailable
+    from pi_ask.answer.form import extract_form
+    from pi_ask.answer.source import NoAssistantMessage, find_message
+    from pi_ask.contract.loading import InvalidPayload, load_payload
+    from pi_ask.contract.rejection import invalid_result
 
     if args.again:
         return _replay(args, "answer-extraction", "answer:again")
@@ -307,7 +310,7 @@ def _report_skipped(read: SessionFile) -> None:
 
 
 def _store(args: argparse.Namespace) -> SettingsStore:
-    from pi_ask.config import open_store
+    from pi_ask.config.store import open_store
 
     return open_store(_path(args.config))
 

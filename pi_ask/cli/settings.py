@@ -24,8 +24,8 @@ def run_settings_command(args: argparse.Namespace) -> int:
     import sys
     from pathlib import Path
 
-    from pi_ask.config import open_store
-    from pi_ask.tui.settings_app import run_settings
+    from pi_ask.config.store import open_store
+    from pi_ask.faces.tui.settings_app import run_settings
 
     store = open_store(Path(args.config) if args.config else None)
     try:

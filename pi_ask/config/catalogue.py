@@ -11,6 +11,8 @@ import re
 from collections.abc import Mapping
 from typing import Literal, NamedTuple, TypeAlias
 
+from pi_ask.face_table import TERMINAL_FACES
+
 TomlValue: TypeAlias = "bool | int | float | str | list[TomlValue] | Mapping[str, TomlValue]"
 """A value as TOML (and JSON) can hold it, after parsing."""
 
@@ -75,7 +77,7 @@ THEME_ROLES = (
     "active",
 )
 """The style roles a theme gives a look to, and ``[theme.styles]`` may override."""
-FACES = ("tui", "plain")
+FACES = TERMINAL_FACES
 """What ``--ui auto`` opens on a terminal: the full-screen TUI or the line-by-line face."""
 NO_TERMINAL_CHOICES = ("answer", "wait")
 """``behaviour.no_terminal``: answer ``no_terminal`` at once, or wait for ``pi-ask attach``."""

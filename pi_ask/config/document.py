@@ -7,7 +7,7 @@ which key a camelCase spelling means and on every unknown-key warning.
 from collections.abc import Mapping
 from typing import NamedTuple
 
-from pi_ask.config.keys import KEYS, SECTIONS
+from pi_ask.config.catalogue import KEYS, SECTIONS
 from pi_ask.config.problems import ConfigProblem
 
 _TABLE_SECTIONS = tuple(section for section in SECTIONS if section != "keymaps")

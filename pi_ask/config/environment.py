@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 
-from pi_ask.config.keys import KEYS, Kind, is_setting_env_var, is_valid
+from pi_ask.config.catalogue import KEYS, Kind, is_setting_env_var, is_valid
 
 # The variable of every setting the fast path decodes (keymaps go through the model).
 _BY_VARIABLE = {spec.env_var: spec for spec in KEYS}

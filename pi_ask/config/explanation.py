@@ -12,11 +12,11 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from pi_ask.config.catalogue import KEYS, SettingKey
 from pi_ask.config.document import CanonicalDocument
-from pi_ask.config.keys import KEYS, SettingKey
 from pi_ask.config.model import check_entry, check_value, read_environment
 from pi_ask.config.problems import ConfigProblem, describe
-from pi_ask.keymaps import CONTEXTS
+from pi_ask.keymaps.contexts import CONTEXTS
 
 DEFAULT = "default"
 FILE = "file"

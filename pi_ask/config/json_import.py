@@ -12,12 +12,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from pi_ask.config.keys import KEYS, SECTIONS
+from pi_ask.config.catalogue import KEYS, SECTIONS
 from pi_ask.config.problems import describe
 from pi_ask.config.toml_edit import toml_item
 from pi_ask.config.toml_text import default_text
 from pi_ask.guarded_parse import load_json
-from pi_ask.keymaps import CONTEXTS, convert_legacy_keymaps, is_legacy_keymaps
+from pi_ask.keymaps.contexts import CONTEXTS
+from pi_ask.keymaps.legacy import convert_legacy_keymaps, is_legacy_keymaps
 
 LATEST_JSON_VERSION = 5
 _Document = dict[str, object]

@@ -13,9 +13,9 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
+from pi_ask.config.catalogue import KEYS_BY_NAME, is_valid
 from pi_ask.config.document import CanonicalDocument, canonical_values
 from pi_ask.config.environment import fast_environment
-from pi_ask.config.keys import KEYS_BY_NAME, is_valid
 from pi_ask.config.migrations import migrate
 from pi_ask.config.problems import ConfigProblem
 from pi_ask.config.settings import Settings, settings_from_values

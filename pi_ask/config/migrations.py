@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from pi_ask.config.keys import CURRENT_SCHEMA_VERSION
+from pi_ask.config.catalogue import CURRENT_SCHEMA_VERSION
 
 Document = Mapping[str, object]
 Step = Callable[[Document], Document]

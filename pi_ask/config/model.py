@@ -33,7 +33,7 @@ from pydantic import create_model as _create_model
 from pydantic_settings import BaseSettings, EnvSettingsSource, SettingsConfigDict
 from pydantic_settings.exceptions import SettingsError
 
-from pi_ask.config.keys import (
+from pi_ask.config.catalogue import (
     CHANNEL_NAMES,
     CHANNEL_WHEN,
     CURRENT_SCHEMA_VERSION,
@@ -61,7 +61,7 @@ from pi_ask.config.keys import (
     is_styles,
 )
 from pi_ask.guarded_parse import TooDeep, load_json
-from pi_ask.keymaps import CONTEXTS
+from pi_ask.keymaps.contexts import CONTEXTS
 from pi_ask.keymaps.key_ids import key_id_pattern
 
 

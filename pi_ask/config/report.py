@@ -10,12 +10,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from pi_ask.config.keys import KEYS
+from pi_ask.config.catalogue import KEYS
 from pi_ask.config.loading import Evaluation, FileContent, evaluate, read_file
 from pi_ask.config.problems import ConfigProblem
 from pi_ask.config.settings import ModelEntry, Settings
 from pi_ask.config.toml_text import bare_key, literal
-from pi_ask.keymaps import CONTEXTS
+from pi_ask.keymaps.contexts import CONTEXTS
 
 _KEYMAP_FALLBACK = "default (the configured keymaps have errors)"
 

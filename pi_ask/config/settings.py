@@ -7,7 +7,8 @@ value came from (file, environment or default) or how it was checked.
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Literal, NamedTuple, TypeAlias, cast
 
-from pi_ask.config.keys import DEFAULT_CHANNELS
+from pi_ask.config.catalogue import DEFAULT_CHANNELS
+from pi_ask.face_table import TerminalFace
 from pi_ask.keymaps.keymap import DEFAULT_KEYMAPS, Keymaps
 from pi_ask.state.model import Behaviour
 
@@ -74,7 +75,7 @@ class AnswerSettings(NamedTuple):
     extraction_retries: int = 1
 
 
-Face = Literal["tui", "plain"]
+Face = TerminalFace
 """What ``--ui auto`` opens on a terminal (``[ui] face``)."""
 
 

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
-from pi_ask.config.keys import KEYS_BY_NAME, TomlValue, env_var_name, is_valid
+from pi_ask.config.catalogue import KEYS_BY_NAME, TomlValue, env_var_name, is_valid
 from pi_ask.config.loading import FileContent, FileStatus, evaluate, parse_text, read_file
 from pi_ask.config.paths import display_path
 from pi_ask.config.problems import (

@@ -13,10 +13,10 @@ import tomlkit
 from tomlkit.container import Container
 from tomlkit.items import Item, Table
 
+from pi_ask.config.catalogue import KEYS, SECTIONS, TomlValue
 from pi_ask.config.document import spellings
-from pi_ask.config.keys import KEYS, SECTIONS, TomlValue
 from pi_ask.config.toml_text import literal
-from pi_ask.keymaps import CONTEXTS
+from pi_ask.keymaps.contexts import CONTEXTS
 
 _Tables = MutableMapping[str, object]
 

@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from functools import cache
 from typing import cast
 
-from pi_ask.config.keys import KEYS, SECTIONS
-from pi_ask.keymaps import CONTEXTS
+from pi_ask.config.catalogue import KEYS, SECTIONS
+from pi_ask.keymaps.contexts import CONTEXTS
 
 SCHEMA_NAME = "config.schema.json"
 """The settings' JSON Schema, written beside the file by ``pi-ask config schema --write``."""

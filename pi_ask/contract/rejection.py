@@ -7,8 +7,9 @@ trimmed like every other title (python-port.md §6.6).
 
 from __future__ import annotations
 
+from pi_ask.contract.kinds import Issue
 from pi_ask.contract.loading import InvalidPayload
-from pi_ask.contract.results import Issue, ResultDetails, ToolResult
+from pi_ask.contract.results import ResultDetails, ToolResult
 
 INVALID_PAYLOAD_HEADING = "Invalid ask_user payload:"
 

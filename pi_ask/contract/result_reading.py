@@ -11,15 +11,13 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar, cast
 
+from pi_ask.contract.kinds import CANCEL_REASONS, Issue, QuestionStatus
 from pi_ask.contract.payload import QUESTION_TYPES, Option, Question, QuestionType
 from pi_ask.contract.results import (
-    CANCEL_REASONS,
     AnswerRecord,
     Continuation,
     Elaboration,
     ElaborationItem,
-    Issue,
-    QuestionStatus,
     ResultDetails,
     ToolResult,
 )

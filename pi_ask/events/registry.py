@@ -14,8 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, Protocol
 
+from pi_ask.contract.kinds import JsonObject
 from pi_ask.contract.payload import Question
-from pi_ask.contract.results import JsonObject, ToolResult
+from pi_ask.contract.results import ToolResult
 from pi_ask.events.bus import COMPLETED, STARTED, SUBMIT, SUBMIT_RESULT, EventBus
 from pi_ask.events.submissions import (
     RemoteResponse,

@@ -19,15 +19,15 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pi_ask.inbox import wire
 from pi_ask.inbox.client import PendingInfo, list_pending
-from pi_ask.inbox.paths import INBOX_SUFFIX, listen_at, runtime_dir, socket_name
+from pi_ask.inbox.listing import lobby_lines
+from pi_ask.relay import wire
+from pi_ask.relay.paths import INBOX_SUFFIX, listen_at, runtime_dir, socket_name
 
 if TYPE_CHECKING:
-    from pi_ask.config import SettingsStore
-    from pi_ask.inbox.faces import FaceName
+    from pi_ask.config.store import SettingsStore
+    from pi_ask.face_table import TerminalFace
 
-IDLE_TEXT = "pi-ask inbox: waiting for questions from your agents. Press q or Ctrl+C to quit."
 DEFER_HINT = "Ctrl+D puts this one back"
 RESCAN_S = 1.0
 _QUIT = "quit"
@@ -73,11 +73,11 @@ class InboxListener:
             os.unlink(self.path)
 
 
-def run_inbox(*, store: SettingsStore, face: FaceName = "tui") -> int:
+def run_inbox(*, store: SettingsStore, face: TerminalFace = "tui") -> int:
     """Wait for asks and answer them until the user quits; the exit status (0)."""
-    from pi_ask.inbox.faces import face_named
+    from pi_ask.ask.face import load_face
 
-    face_named(face)  # an unavailable face is a usage error before anything opens
+    load_face(face)  # a face that cannot load fails before anything opens
     try:
         folder = runtime_dir()
     except OSError as err:
@@ -107,19 +107,12 @@ def _ring_for_new(found: list[PendingInfo], seen: set[str], store: SettingsStore
     seen.update(info.ask_id for info in found)
     if not new:
         return
-    from pi_ask.notifications import TITLE, dispatch, parse_channels, waiting_message
+    from pi_ask.notifications.message import waiting_message
+    from pi_ask.notifications.waiting import notify_waiting
 
-    settings = store.snapshot().notifications
-    channels, _warnings = parse_channels(settings.channels)
     subject = new[0].title or "a question from your agent"
-    dispatch(
-        channels,
-        title=TITLE,
-        message=waiting_message(subject),
-        write_terminal=_write_tty,
-        timeout_s=settings.timeout_s,
-        enabled=settings.enabled,
-    ).close()
+    notifications = store.snapshot().notifications
+    notify_waiting(notifications, waiting_message(subject), write_terminal=_write_tty).close()
 
 
 def _write_tty(text: str) -> None:
@@ -127,10 +120,10 @@ def _write_tty(text: str) -> None:
         tty.write(text)
 
 
-def _answer(info: PendingInfo, folder: Path, store: SettingsStore, face: FaceName) -> bool:
+def _answer(info: PendingInfo, folder: Path, store: SettingsStore, face: TerminalFace) -> bool:
     """Answer one ask in ``face``; True when the user put it back (deferred) instead."""
+    from pi_ask.ask.face import FlowInterrupted
     from pi_ask.inbox.attach import answer_one
-    from pi_ask.tui import FlowInterrupted
 
     def more_waiting() -> str | None:
         others = [p for p in _cached_listing(folder) if p.ask_id != info.ask_id]
@@ -163,26 +156,6 @@ def _cached_listing(folder: Path) -> list[PendingInfo]:
     return cached[1]
 
 
-def lobby_lines(found: list[PendingInfo]) -> list[str]:
-    """The waiting screen: the idle line, or the numbered list of several asks."""
-    if not found:
-        return [IDLE_TEXT]
-    import time
-
-    from pi_ask.inbox.commands import age_text
-    from pi_ask.terminal_text import clean_line
-
-    now_ms = time.time_ns() // 1_000_000
-    count = f"{len(found)} questions" if len(found) > 1 else "1 question"
-    lines = [f"pi-ask inbox: {count} waiting, oldest first:"]
-    for number, info in enumerate(found, start=1):
-        title = clean_line(info.title) if info.title else "(untitled)"
-        age = age_text(now_ms - info.created_ms)
-        lines.append(f"  {number}. {title}  ({clean_line(info.cwd)}, {age} ago)")
-    lines.append("Enter opens the oldest, 1-9 opens that one, q quits.")
-    return lines
-
-
 def _lobby(
     found: list[PendingInfo], listener: InboxListener, deferred: set[str]
 ) -> PendingInfo | str:
@@ -192,7 +165,7 @@ def _lobby(
     """
     if len(found) == 1 and found[0].ask_id not in deferred:
         return found[0]
-    from pi_ask.tui.inbox_screen import run_inbox_screen
+    from pi_ask.faces.tui.inbox_screen import run_inbox_screen
 
     def changed() -> bool:
         # A poke, or (checked every second) an ask that came or went without one.

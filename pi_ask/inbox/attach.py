@@ -14,14 +14,14 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from pi_ask.inbox import forms
+from pi_ask.ask.face import FaceRequest, load_face
 from pi_ask.inbox.client import AskGone, PendingInfo, Session
-from pi_ask.inbox.faces import FaceRequest, face_named
+from pi_ask.relay import forms
 
 if TYPE_CHECKING:
-    from pi_ask.config import SettingsStore
-    from pi_ask.inbox.faces import FaceName
-    from pi_ask.state import AskState
+    from pi_ask.config.store import SettingsStore
+    from pi_ask.face_table import TerminalFace
+    from pi_ask.state.model import AskState
 
 EXIT_ANSWERED = 0
 EXIT_NOT_ANSWERED = 1
@@ -41,7 +41,7 @@ def answer_one(
     info: PendingInfo,
     *,
     store: SettingsStore,
-    face: FaceName = "tui",
+    face: TerminalFace = "tui",
     notice: str | None = None,
     live_notice: Callable[[], str | None] | None = None,
     deferred: threading.Event | None = None,
@@ -54,7 +54,7 @@ def answer_one(
     Raises:
         FlowInterrupted: A signal or hang-up ended the flow (nothing was sent).
     """
-    run_face = face_named(face)
+    run_face = load_face(face).run
     session = Session(info)
     try:
         session.open()
@@ -64,8 +64,9 @@ def answer_one(
     try:
         assert session.state is not None
         request = FaceRequest(
-            store=store,
+            store,
             ask_id=info.ask_id,
+            source="attach",
             on_commit=session.send_draft,
             stop=session.ended,
             notice=notice,

@@ -15,11 +15,12 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from pi_ask.contract import InvalidPayload, LoadedPayload, load_payload
-from pi_ask.contract.results import JsonObject
-from pi_ask.inbox import forms, wire
-from pi_ask.inbox.paths import ASK_SUFFIX, is_own_socket
-from pi_ask.state import AskState
+from pi_ask.contract.kinds import JsonObject
+from pi_ask.contract.loading import InvalidPayload, LoadedPayload, load_payload
+from pi_ask.relay import forms, wire
+from pi_ask.relay.paths import ASK_SUFFIX, is_own_socket
+from pi_ask.state.model import AskState
+from pi_ask.state.opening import new_state
 
 CONNECT_TIMEOUT_S = 5.0
 
@@ -159,7 +160,7 @@ class Session:
         try:
             state = forms.state_from_form(loaded, draft if isinstance(draft, dict) else {})
         except forms.FormError:
-            state = forms.start_state(loaded)
+            state = new_state(loaded.payload)
         connection.sock.settimeout(None)
         self._connection, self.loaded, self.state = connection, loaded, state
         threading.Thread(target=self._read, name="pi-ask attach", daemon=True).start()

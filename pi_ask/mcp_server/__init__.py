@@ -1,5 +1,6 @@
-"""The MCP face: ``pi-ask mcp``, an MCP server with one tool, ``ask_user``.
+"""``pi-ask mcp``'s host: an MCP server with one tool, ``ask_user``.
 
-Only ``pi-ask mcp`` imports this package's server, and with it the ``mcp`` SDK (the
-``pi-ask[mcp]`` extra); ``form.py`` is pure and needs no SDK.
+Only ``pi-ask mcp`` imports this package, and with it the ``mcp`` SDK (the ``pi-ask[mcp]``
+extra). It asks through the host's form (``pi_ask.faces.mcp``) or a terminal elsewhere
+(``terminal_route``), and settles the ask in the session log.
 """

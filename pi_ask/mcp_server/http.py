@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from pi_ask.errors import UsageError
-from pi_ask.mcp_face.server import AskUserServer
+from pi_ask.mcp_server.server import AskUserServer
 
 TOKEN_ENV = "PI_ASK_MCP_TOKEN"
 TOKEN_FILE = "mcp-token"

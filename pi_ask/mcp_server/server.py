@@ -35,25 +35,19 @@ from mcp.server.session import ServerSession
 from mcp.shared.exceptions import MCPError
 from mcp_types.version import is_version_at_least
 
-from pi_ask import __version__
-from pi_ask.config import SettingsStore, open_store
 from pi_ask.config.settings import McpFace as Face
-from pi_ask.contract import (
-    PROMPT_SNIPPET,
-    TOOL_LABEL,
-    TOOL_NAME,
-    InvalidPayload,
-    LoadedPayload,
-    ToolResult,
-    invalid_result,
-    load_payload,
-)
-from pi_ask.contract.tool import tool_definition
+from pi_ask.config.store import SettingsStore, open_store
+from pi_ask.contract.loading import InvalidPayload, LoadedPayload, load_payload
+from pi_ask.contract.rejection import invalid_result
+from pi_ask.contract.results import ToolResult
+from pi_ask.contract.tool import PROMPT_SNIPPET, TOOL_LABEL, TOOL_NAME, tool_definition
+from pi_ask.faces.mcp.form import build_form, form_result
 from pi_ask.guarded_parse import load_json
-from pi_ask.mcp_face.form import build_form, form_result
-from pi_ask.mcp_face.terminal_route import TerminalRoute, ask_in_terminal
+from pi_ask.mcp_server.terminal_route import TerminalRoute, ask_in_terminal
 from pi_ask.session.recorder import AskRecorder
-from pi_ask.state import AskState, non_interactive_result
+from pi_ask.state.model import AskState
+from pi_ask.state.results import non_interactive_result
+from pi_ask.version import __version__
 
 SERVER_NAME = "pi-ask"
 FORM_KEY = "ask"
@@ -158,8 +152,7 @@ class AskUserServer:
         if isinstance(outcome, types.InputRequiredResult):
             return outcome
         result = outcome or non_interactive_result(loaded.payload, "no_terminal")
-        if result.details.ends_ask:
-            recorder.finish()
+        recorder.settle(result)
         return call_result(result)
 
     def _routes(self, session: ServerSession, face: Face) -> tuple[Route, ...]:
@@ -228,10 +221,10 @@ class AskUserServer:
             _report("the client answered the form with something that is not a form reply")
             return non_interactive_result(loaded.payload, "aborted")
         result = _reply_result(loaded, reply)
-        if result.details.ends_ask:
-            recorder = AskRecorder.open(self._session)
-            recorder.start(loaded.params, "tool", ask_id=ask_id)
-            recorder.finish()
+        # The first round recorded the ask: settle it under its id (no new payload entry).
+        recorder = AskRecorder.open(self._session)
+        recorder.start(loaded.params, "tool", ask_id=ask_id)
+        recorder.settle(result)
         return result
 
 

@@ -2,7 +2,7 @@
 
 An MCP server never draws on the ``/dev/tty`` it inherits: that terminal belongs to the
 agent's own UI (python-port.md §11). The full flow (notes, review, elaborate, previews) can
-only reach the user through a running ``pi-ask inbox`` or a tmux popup (``pi_ask.inbox``).
+only reach the user through a running ``pi-ask inbox`` or a tmux popup (``pi_ask.relay``).
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
-from pi_ask.config import SettingsStore
+from pi_ask.config.store import SettingsStore
 from pi_ask.contract.loading import LoadedPayload
 from pi_ask.contract.results import ToolResult
 from pi_ask.state.model import AskState
@@ -44,7 +44,7 @@ async def ask_in_terminal(
     task (a client's ``notifications/cancelled``) closes the flow wherever it is open and
     leaves its drafts resumable.
     """
-    from pi_ask.inbox import ElsewhereHooks, ask_elsewhere_async
+    from pi_ask.relay.elsewhere import ElsewhereHooks, ask_elsewhere_async
 
     routing = store.snapshot().routing
     return await ask_elsewhere_async(

@@ -8,21 +8,21 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from pi_ask.config.keys import CHANNEL_NAMES
-from pi_ask.config.keys import DEFAULT_CHANNELS as DEFAULT_NAMES
+from pi_ask.config.catalogue import CHANNEL_NAMES
+from pi_ask.config.catalogue import DEFAULT_CHANNELS as DEFAULT_NAMES
 from pi_ask.notifications.channel import Channel
-from pi_ask.notifications.channels import (
+from pi_ask.notifications.channels.apprise_channels import (
     AppriseChannel,
     AppriseConfigChannel,
-    BellChannel,
-    CommandChannel,
-    DesktopChannel,
-    Osc9Channel,
-    Osc99Channel,
-    Osc777Channel,
-    TerminalChannel,
     is_apprise_url,
 )
+from pi_ask.notifications.channels.bell import BellChannel
+from pi_ask.notifications.channels.command import CommandChannel
+from pi_ask.notifications.channels.desktop import DesktopChannel
+from pi_ask.notifications.channels.osc9 import Osc9Channel
+from pi_ask.notifications.channels.osc99 import Osc99Channel
+from pi_ask.notifications.channels.osc777 import Osc777Channel
+from pi_ask.notifications.channels.terminal import TerminalChannel
 from pi_ask.notifications.channels.unfocused import WhenUnfocused
 from pi_ask.terminal_text import clean_line, truncate
 

@@ -17,22 +17,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pi_ask.inbox.paths import NoPrivateFolder, runtime_dir
-from pi_ask.inbox.routing import (
-    TmuxMode,
-    inbox_sockets,
-    open_in_tmux,
-    poke_inboxes,
-    tmux_client_attached,
-)
+from pi_ask.relay.inboxes import inbox_sockets, poke_inboxes
+from pi_ask.relay.paths import NoPrivateFolder, runtime_dir
+from pi_ask.relay.tmux import TmuxMode, open_in_tmux, tmux_client_attached
 
 if TYPE_CHECKING:
-    from pi_ask.config import SettingsStore
-    from pi_ask.contract import LoadedPayload
+    from pi_ask.config.store import SettingsStore
+    from pi_ask.contract.loading import LoadedPayload
     from pi_ask.contract.results import ToolResult
-    from pi_ask.inbox.pending import PendingAsk
-    from pi_ask.notifications import Dispatch
-    from pi_ask.state import Answer, AskState
+    from pi_ask.notifications.dispatcher import Dispatch
+    from pi_ask.relay.pending import PendingAsk
+    from pi_ask.state.model import Answer, AskState
 
 HEARTBEAT_S = 5.0
 _TICK_S = 0.1
@@ -94,8 +89,8 @@ def ask_elsewhere(
     if not wait and not inbox_sockets(folder) and not (tmux != "off" and os.environ.get("TMUX")):
         # Nobody can be reached: answer at once, before loading anything to serve the ask.
         return None
-    from pi_ask.inbox import forms
-    from pi_ask.inbox.pending import PendingAsk
+    from pi_ask.relay.pending import PendingAsk
+    from pi_ask.state.opening import new_state
 
     deadline_ms = (
         time.time_ns() // 1_000_000 + int(timeout_s * 1000) if timeout_s is not None else None
@@ -104,7 +99,7 @@ def ask_elsewhere(
         loaded,
         ask_id,
         folder=folder,
-        state=forms.start_state(loaded, initial_answers),
+        state=new_state(loaded.payload, answers=initial_answers),
         on_draft=hooks.on_draft,
         deadline_ms=deadline_ms,
     )
@@ -144,7 +139,7 @@ def _route(folder: Path, ask_id: str, tmux: TmuxMode, cwd: str) -> str | None:
 
 
 def _wait(pending: PendingAsk, hooks: ElsewhereHooks, deadline: float | None) -> ToolResult:
-    from pi_ask.inbox import forms
+    from pi_ask.relay import forms
 
     last_beat = time.monotonic()
     attached = 0
@@ -177,18 +172,11 @@ def _notify(store: SettingsStore | None) -> Dispatch | None:
     """The "question waiting" notification, through the configured channels (best effort)."""
     if store is None:
         return None
-    from pi_ask.notifications import TITLE, dispatch, parse_channels
+    from pi_ask.notifications.waiting import notify_waiting
 
-    settings = store.snapshot().notifications
-    channels, _warnings = parse_channels(settings.channels)
     # No terminal of our own: bell/OSC channels have nowhere to write.
-    return dispatch(
-        channels,
-        title=TITLE,
-        message=WAITING_NOTICE,
-        write_terminal=lambda _text: None,
-        timeout_s=settings.timeout_s,
-        enabled=settings.enabled,
+    return notify_waiting(
+        store.snapshot().notifications, WAITING_NOTICE, write_terminal=lambda _text: None
     )
 
 

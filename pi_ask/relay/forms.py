@@ -12,12 +12,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Literal
 
-from pi_ask.contract import LoadedPayload
+from pi_ask.contract.kinds import JsonObject
+from pi_ask.contract.loading import LoadedPayload
 from pi_ask.contract.payload import QUESTION_TYPES, QuestionType
-from pi_ask.contract.results import JsonObject, ToolResult
+from pi_ask.contract.results import ToolResult
 from pi_ask.session.entries import Draft, answer_from_json, answer_to_json
 from pi_ask.session.resume import restore
-from pi_ask.state import Abort, Answer, AskState, Behaviour, apply, build_result, new_state
+from pi_ask.state.commands import Abort
+from pi_ask.state.dispatcher import apply
+from pi_ask.state.model import AskState, Behaviour
+from pi_ask.state.opening import new_state
+from pi_ask.state.results import build_result
 from pi_ask.state.review import run_review_action
 
 Outcome = Literal["submit", "elaborate", "cancel"]
@@ -61,13 +66,7 @@ def state_from_form(loaded: LoadedPayload, message: Mapping[str, object]) -> Ask
             raise FormError(f"unknown question type {str(kind)[:20]!r}")
         presented.append((qid, kind))
     restored, fitted = restore(loaded, Draft("", tuple(pairs), tuple(presented)))
-    return new_state(restored.payload)._replace(answers=fitted)
-
-
-def start_state(loaded: LoadedPayload, answers: tuple[tuple[str, Answer], ...] = ()) -> AskState:
-    """The state an ask starts from: the payload, with resumed answers if any."""
-    state = new_state(loaded.payload)
-    return state._replace(answers=answers) if answers else state
+    return new_state(restored.payload, answers=fitted)
 
 
 def finish(state: AskState, outcome: Outcome) -> ToolResult:

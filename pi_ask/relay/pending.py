@@ -25,11 +25,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pi_ask.contract import LoadedPayload
-from pi_ask.contract.results import JsonObject, ToolResult
-from pi_ask.inbox import forms, wire
-from pi_ask.inbox.paths import ASK_SUFFIX, listen_at, socket_name
-from pi_ask.state import AskState
+from pi_ask.contract.kinds import JsonObject
+from pi_ask.contract.loading import LoadedPayload
+from pi_ask.contract.results import ToolResult
+from pi_ask.relay import forms, wire
+from pi_ask.relay.paths import ASK_SUFFIX, listen_at, socket_name
+from pi_ask.state.model import AskState
 
 MAX_PEERS = 16
 ANSWERED_ELSEWHERE = "answered elsewhere"

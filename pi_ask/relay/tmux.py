@@ -1,80 +1,19 @@
-"""Where an ask can reach the user (python-port.md §11 ``--ui auto``).
-
-- this process's own terminal, only when it is in that terminal's foreground process group
-  (a background child of an agent must never draw over its host or stop on SIGTTIN);
-- a running ``pi-ask inbox`` (each one listens on ``<runtime>/<hash>.inbox``; a poke makes it
-  look for new asks at once);
-- inside tmux with an attached client, a popup (or a new window) running ``pi-ask attach``.
-"""
+"""Inside tmux with an attached client, an ask opens in a popup (or a new window) running
+``pi-ask attach`` (python-port.md §11 ``--ui auto``, ``[inbox] tmux``)."""
 
 from __future__ import annotations
 
-import contextlib
 import os
 import shlex
 import sys
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
-from pi_ask.inbox.paths import INBOX_SUFFIX, RUNTIME_ENV, is_own_socket
-
-if TYPE_CHECKING:
-    from pathlib import Path
-
-# subprocess, shutil and the wire are imported where needed: ``in_foreground_terminal``
-# runs before the first frame of every ``pi-ask ask``.
+from pi_ask.relay.paths import RUNTIME_ENV
 
 TmuxMode = Literal["popup", "window", "off"]
 # Settings and folders the attach in a popup must share with the asker: tmux runs it with
 # the tmux server's environment, not ours.
 _SHARED_ENV = (RUNTIME_ENV, "PI_ASK_CONFIG", "PI_ASK_STATE_DIR", "XDG_RUNTIME_DIR")
-
-
-def in_foreground_terminal() -> bool:
-    """True when ``/dev/tty`` opens and this process is in its foreground process group."""
-    try:
-        fd = os.open("/dev/tty", os.O_RDWR | os.O_NOCTTY)
-    except OSError:
-        return False
-    try:
-        return os.tcgetpgrp(fd) == os.getpgrp()
-    except OSError:
-        return False
-    finally:
-        os.close(fd)
-
-
-def inbox_sockets(folder: Path) -> list[Path]:
-    """The inbox sockets in ``folder`` (live or not: ``poke_inboxes`` finds out)."""
-    try:
-        names = os.listdir(folder)
-    except OSError:
-        return []
-    return [folder / n for n in names if n.endswith(INBOX_SUFFIX) and is_own_socket(folder / n)]
-
-
-def poke_inboxes(folder: Path) -> int:
-    """Tell every running inbox to look for new asks; how many were reached.
-
-    An inbox socket nobody listens on (its inbox died) is removed when seen.
-    """
-    from pi_ask.inbox import wire
-
-    reached = 0
-    for path in inbox_sockets(folder):
-        try:
-            connection = wire.connect(os.fspath(path), timeout_s=2.0)
-        except (ConnectionRefusedError, FileNotFoundError):
-            with contextlib.suppress(OSError):
-                os.unlink(path)
-            continue
-        except OSError:
-            continue
-        try:
-            if connection.send({"type": "poke"}):
-                reached += 1
-        finally:
-            connection.close()
-    return reached
 
 
 def tmux_client_attached() -> bool:

@@ -10,7 +10,7 @@ import os
 import re
 from pathlib import Path
 
-from pi_ask.config import state_dir
+from pi_ask.config.paths import state_dir
 
 _PI_SEPARATORS = str.maketrans("/\\:", "---")
 # Compiled (and cached by ``re``) on first use: only ``pi-ask answer`` reads Claude's folders.

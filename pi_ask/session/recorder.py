@@ -1,14 +1,16 @@
 """``AskRecorder``: what every face calls so an ask survives a dead terminal.
 
-The face calls ``start`` before its UI opens, ``draft`` on every committed change and
-``finish`` when the form closes (submitted or cancelled). A write that fails turns drafts off
-for the rest of the ask and sets ``notice``; the flow itself never sees an exception.
+The host calls ``start`` before the face opens, the face ``draft`` on every committed change,
+and the host ``settle`` with the result: a form submitted or cancelled is finished. A write
+that fails turns drafts off for the rest of the ask and sets ``notice``; the flow itself
+never sees an exception.
 """
 
 from __future__ import annotations
 
 import contextlib
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pi_ask.contract.kinds import JsonObject
 from pi_ask.session.entries import (
@@ -28,6 +30,9 @@ from pi_ask.session.locations import write_path
 from pi_ask.session.log import SessionLog, random_uuid
 from pi_ask.state.model import AskState
 
+if TYPE_CHECKING:
+    from pi_ask.contract.results import ToolResult
+
 
 def payload_source_for(flow_source: str) -> PayloadSource:
     """The ``ask:payload`` source of a flow started by ``flow_source``.
@@ -46,7 +51,7 @@ class AskRecorder:
         >>> ask_id = recorder.start(params, "tool")
         >>> recorder.sync()                # once the UI is up
         >>> recorder.draft(state)          # after each committed change
-        >>> recorder.finish()              # submitted or cancelled
+        >>> recorder.settle(result)        # finished when submitted or cancelled
     """
 
     def __init__(self, log: SessionLog | None, *, notice: str | None = None) -> None:
@@ -125,6 +130,15 @@ class AskRecorder:
             return
         self._last_draft = comparable
         self._append(DRAFT_TYPE, data)
+
+    def settle(self, result: ToolResult) -> None:
+        """The host's one end of an ask: finish it when ``result`` ends it.
+
+        Submitted and cancelled asks are finished; ``no_terminal``, ``timeout`` and
+        ``aborted`` ones stay resumable (python-port.md §11).
+        """
+        if result.details.ends_ask:
+            self.finish()
 
     def finish(self) -> None:
         """Mark the ask dismissed, so it is no longer offered for resume (idempotent).

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from pi_ask.contract import LoadedPayload, load_payload
+from pi_ask.contract.loading import LoadedPayload, load_payload
 from pi_ask.session.entries import (
     RECENT_ASKS,
     RECENT_BYTES,

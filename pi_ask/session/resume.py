@@ -13,8 +13,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from pi_ask.contract import LoadedPayload, Question, load_payload
-from pi_ask.contract.payload import QuestionType
+from pi_ask.contract.loading import LoadedPayload, load_payload
+from pi_ask.contract.payload import Question, QuestionType
 from pi_ask.session.entries import (
     AnswerMap,
     Draft,

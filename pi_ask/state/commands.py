@@ -1,4 +1,4 @@
-"""Commands: what a face asks the ask flow to do, handed to ``state.flow.apply``.
+"""Commands: what a face asks the ask flow to do, handed to ``state.dispatcher.apply``.
 
 A face turns each key (or RPC message, or remote submission) into exactly one command.
 Editor text lives in the face while the user types; the commands that close or save an
@@ -137,6 +137,29 @@ class ReplaceAnswers:
     mode: Mode = "submit"
 
 
+@dataclass(frozen=True, slots=True)
+class ChooseOnly:
+    """A dialog card's choice (behaviour.md §12): the option ``value`` alone becomes the
+    answer of ``question_id``, even on a multi question."""
+
+    question_id: str
+    value: str
+
+
+@dataclass(frozen=True, slots=True)
+class TypeAnswer:
+    """A dialog's typed answer: ``text``, trimmed, becomes the single custom answer of
+    ``question_id``; blank text leaves the question unanswered."""
+
+    question_id: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class SubmitAnswers:
+    """The last dialog was answered: complete as a submit, with the answers as they are."""
+
+
 Command = (
     MoveTab
     | MoveOption
@@ -154,4 +177,7 @@ Command = (
     | EditorNavigate
     | BehaviourChanged
     | ReplaceAnswers
+    | ChooseOnly
+    | TypeAnswer
+    | SubmitAnswers
 )

@@ -14,6 +14,7 @@ from pi_ask.state.commands import (
     BehaviourChanged,
     Cancel,
     ChangeQuestionType,
+    ChooseOnly,
     CloseEditor,
     Command,
     Confirm,
@@ -25,9 +26,12 @@ from pi_ask.state.commands import (
     OpenOptionNote,
     OpenQuestionNote,
     ReplaceAnswers,
+    SubmitAnswers,
     SubmitEditor,
     Toggle,
+    TypeAnswer,
 )
+from pi_ask.state.dialog_answers import choose_only, submit_answers, type_answer
 from pi_ask.state.dismissal import abort, request_cancel
 from pi_ask.state.editors import (
     close_editor,
@@ -117,6 +121,12 @@ def _transition(state: AskState, command: Command, behaviour: Behaviour) -> AskS
             return state._replace(config_notice=notice)
         case ReplaceAnswers(answers=answers, mode=mode):
             return replace_answers(state, answers, mode)
+        case ChooseOnly(question_id=question_id, value=value):
+            return choose_only(state, question_id, value)
+        case TypeAnswer(question_id=question_id, text=text):
+            return type_answer(state, question_id, text)
+        case SubmitAnswers():
+            return submit_answers(state)
 
 
 def _clear_pending(after: AskState, command: Command) -> AskState:

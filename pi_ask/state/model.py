@@ -1,4 +1,4 @@
-"""The ask-flow state: frozen values that ``state.flow.apply`` replaces, never mutates.
+"""The ask-flow state: frozen values that ``state.dispatcher.apply`` replaces, never mutates.
 
 Everything a face needs to draw the flow lives here, so a face never keeps its own flow
 logic: the cursor, the open editor, the answers, the footer notice and the pending

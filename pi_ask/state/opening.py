@@ -1,33 +1,40 @@
 """How a flow opens: ``new_state``, and the rule that opens the answer editor by itself.
 
-Apart from ``flow`` so a face can draw its first frame before the commands and the
-transitions are loaded (python-port.md §8); ``flow.apply`` runs ``auto_open`` after every
-command too.
+Apart from ``dispatcher`` so a face can draw its first frame before the commands and the
+transitions are loaded (python-port.md §8); ``dispatcher.apply`` runs ``auto_open`` after
+every command too.
 """
 
 from __future__ import annotations
 
 from pi_ask.contract.payload import AskPayload
-from pi_ask.state.model import AskState, EditAnswer, Navigate, Review
+from pi_ask.state.model import Answer, AskState, EditAnswer, Navigate, Review
 from pi_ask.state.selectors import answer_for, current_question, current_row
 
 
-def new_state(payload: AskPayload, *, config_notice: str | None = None) -> AskState:
+def new_state(
+    payload: AskPayload,
+    *,
+    answers: tuple[tuple[str, Answer], ...] = (),
+    config_notice: str | None = None,
+) -> AskState:
     """The initial state of a flow over a normalized payload.
 
     Args:
         payload: The normalized payload (``presented`` types already applied).
+        answers: The answers to start from (a resumed draft), in question order.
         config_notice: The config-load notice to show in the footer, if any.
 
     Returns:
         The state on the first tab, with the answer editor already open when the first
-        question is freeform-only.
+        question is freeform-only (whether or not a resumed answer has text there).
     """
     view = Navigate() if payload.questions else Review()
     state = AskState(
         questions=payload.questions, title=payload.title, view=view, config_notice=config_notice
     )
-    return auto_open(state)
+    state = auto_open(state)
+    return state._replace(answers=answers) if answers else state
 
 
 def auto_open(state: AskState) -> AskState:

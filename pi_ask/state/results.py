@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
+from pi_ask.contract.kinds import CancelReason, QuestionStatus
 from pi_ask.contract.payload import AskPayload, Question
 from pi_ask.contract.results import (
     AnswerRecord,
-    CancelReason,
     Continuation,
     Elaboration,
     ElaborationItem,
-    QuestionStatus,
     ResultDetails,
     ToolResult,
 )

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from pi_ask.session.choice_phrases import (
+from pi_ask.answer.choice_phrases import (
     clean_question,
     inline_choices,
     is_generic,

@@ -3,7 +3,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from pi_ask.session.claude_transcript import ClaudeMessage, read_transcript
+from pi_ask.answer.claude_transcript import ClaudeMessage, read_transcript
 
 FIXTURE = Path(__file__).parent.parent / "fixtures" / "sessions" / "claude-transcript.jsonl"
 

@@ -7,13 +7,12 @@ import re
 
 import pytest
 
-from pi_ask.contract import LoadedPayload, load_payload
-from pi_ask.session.model_extractor import ModelRun, extract_with_model
-from pi_ask.session.offline_extractor import extract_offline
-from pi_ask.session.providers import Endpoint
-
-from .chat_server import Reply, chat_server
-from .corpus import CORPUS, Case, differences, fold, invented, load_corpus, score
+from pi_ask.answer.model_extractor import ModelRun, extract_with_model
+from pi_ask.answer.offline_extractor import extract_offline
+from pi_ask.answer.providers import Endpoint
+from pi_ask.contract.loading import LoadedPayload, load_payload
+from tests.answer.chat_server import Reply, chat_server
+from tests.answer.corpus import CORPUS, Case, differences, fold, invented, load_corpus, score
 
 CASES = load_corpus()
 REQUIRED_ACCURACY = 0.90

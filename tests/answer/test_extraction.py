@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import json
 
-from pi_ask.session.extraction import (
+from pi_ask.answer.extraction import (
     GAVE_UP,
     TIMED_OUT,
     Parsed,

@@ -5,13 +5,12 @@ import sys
 
 import pytest
 
-from pi_ask.config import AnswerSettings, ModelEntry
-from pi_ask.session.answer_form import NO_MODEL, extract_form
-from pi_ask.session.answer_source import AssistantMessage
-from pi_ask.session.extraction import ExtractorUnavailable
-from pi_ask.session.model_extractor import INSTALL_HINT
-
-from .chat_server import Reply, chat_server
+from pi_ask.answer.extraction import ExtractorUnavailable
+from pi_ask.answer.form import NO_MODEL, extract_form
+from pi_ask.answer.model_extractor import INSTALL_HINT
+from pi_ask.answer.source import AssistantMessage
+from pi_ask.config.settings import AnswerSettings, ModelEntry
+from tests.answer.chat_server import Reply, chat_server
 
 MESSAGE = AssistantMessage("Should I use tabs or spaces?")
 OFFLINE_IDS = ["tabs_spaces"]

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from pi_ask.session.message_blocks import (
+from pi_ask.answer.message_blocks import (
     ItemList,
     ListItem,
     Paragraph,

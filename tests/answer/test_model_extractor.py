@@ -5,11 +5,10 @@ import time
 
 import pytest
 
-from pi_ask.session.extraction import GAVE_UP, TIMED_OUT, ExtractionError
-from pi_ask.session.model_extractor import ModelRun, extract_with_model
-from pi_ask.session.providers import Endpoint
-
-from .chat_server import Reply, chat_server
+from pi_ask.answer.extraction import GAVE_UP, TIMED_OUT, ExtractionError
+from pi_ask.answer.model_extractor import ModelRun, extract_with_model
+from pi_ask.answer.providers import Endpoint
+from tests.answer.chat_server import Reply, chat_server
 
 GOOD = {
     "questions": [

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pi_ask.contract import LoadedPayload, load_payload
-from pi_ask.session.offline_extractor import extract_offline
+from pi_ask.answer.offline_extractor import extract_offline
+from pi_ask.contract.loading import LoadedPayload, load_payload
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "answer"
 MESSAGES = sorted(FIXTURES.glob("*.md"))

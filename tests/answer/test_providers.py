@@ -1,7 +1,7 @@
 from __future__ import annotations
 
-from pi_ask.config import ModelEntry
-from pi_ask.session.providers import Endpoint, first_usable, resolve
+from pi_ask.answer.providers import Endpoint, first_usable, resolve
+from pi_ask.config.settings import ModelEntry
 
 
 def test_known_providers_supply_address_and_key_variable() -> None:

@@ -5,8 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from pi_ask.errors import UsageError
-from pi_ask.session.answer_source import (
+from pi_ask.answer.source import (
     NO_MESSAGE,
     AssistantMessage,
     NoAssistantMessage,
@@ -15,9 +14,9 @@ from pi_ask.session.answer_source import (
     read_session_message,
     session_kind,
 )
+from pi_ask.errors import UsageError
 from pi_ask.session.log import read_session
-
-from .helpers import message, write
+from tests.session.helpers import message, write
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "sessions"
 

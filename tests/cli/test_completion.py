@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 BIN = Path(sys.executable).parent
-PAYLOAD = Path(__file__).resolve().parent / "fixtures" / "payloads" / "basic.json"
+PAYLOAD = Path(__file__).resolve().parents[1] / "fixtures" / "payloads" / "basic.json"
 
 BASH_PROBE = """
 source <(pi-ask completion bash)
@@ -103,5 +103,5 @@ def test_an_ask_never_imports_argcomplete(tmp_path: Path) -> None:
         check=False,
     )
     assert done.returncode == 1
-    assert "pi_ask.cli" in done.stderr  # the import log is there
+    assert "pi_ask.cli.main" in done.stderr  # the import log is there
     assert "argcomplete" not in done.stderr

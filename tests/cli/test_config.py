@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from pi_ask.config.commands import register
+from pi_ask.cli.config import register
 from pi_ask.config.toml_text import default_text
 from tests.child_processes import python_output
 
@@ -204,7 +204,7 @@ def test_no_verb_is_a_usage_error(config: Path, capsys: pytest.CaptureFixture[st
 
 def test_the_module_imports_nothing_heavy() -> None:
     code = (
-        "import sys, pi_ask.config.commands\n"
+        "import sys, pi_ask.cli.config\n"
         "print([m for m in ('pydantic', 'pydantic_settings', 'tomlkit', 'filelock', 'apprise')"
         " if m in sys.modules])\n"
     )
@@ -216,7 +216,7 @@ def test_reset_asks_on_the_terminal(config: Path) -> None:
     write(config, "[behaviour]\nshow_footer_hints = false\n")
     code = (
         "import argparse, sys\n"
-        "from pi_ask.config.commands import register\n"
+        "from pi_ask.cli.config import register\n"
         "parser = argparse.ArgumentParser()\n"
         "register(parser.add_subparsers())\n"
         "args = parser.parse_args(['config', 'reset'])\n"

@@ -1,4 +1,4 @@
-"""The help voice of every ``pi-ask`` command, including those areas add (pi_ask/cli_help.py)."""
+"""The help voice of every ``pi-ask`` command, including those areas add (pi_ask/cli/help.py)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from pi_ask.cli import build_parser
+from pi_ask.cli.main import build_parser
 
 
 def _parsers(
@@ -80,7 +80,7 @@ def test_the_top_level_help_has_examples_environment_and_files(
 
 
 def test_every_example_in_the_epilog_parses(capsys: pytest.CaptureFixture[str]) -> None:
-    from pi_ask.cli_help import EXAMPLES, root_epilog
+    from pi_ask.cli.help import EXAMPLES, root_epilog
 
     assert all(f"  {command}  " in root_epilog() for command, _ in EXAMPLES)
     parser = build_parser()

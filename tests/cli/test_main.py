@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from pi_ask.cli import build_parser
+from pi_ask.cli.main import build_parser
 from tests.child_processes import run_pi_ask
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 VALID = {
     "title": "  Setup  ",
     "questions": [
@@ -108,7 +108,7 @@ def test_the_top_level_help_lists_every_command(capsys: pytest.CaptureFixture[st
 def test_ask_builds_its_parser_without_the_other_areas() -> None:
     probe = (
         "import sys\n"
-        "from pi_ask.cli import AREA_COMMANDS, main\n"
+        "from pi_ask.cli.main import AREA_COMMANDS, main\n"
         "status = main(['ask', '--ui', 'none', sys.argv[1]])\n"
         "print(status, [m for m in AREA_COMMANDS if m in sys.modules], file=sys.stderr)\n"
     )
@@ -265,7 +265,7 @@ def test_notify_without_a_terminal_claims_no_terminal_channel_sent(
 def test_start_up_runs_without_the_collector_and_the_face_has_it_back(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from pi_ask.cli import main
+    from pi_ask.cli.main import main
     from pi_ask.session.recorder import AskRecorder
 
     monkeypatch.setenv("PI_ASK_CONFIG", str(tmp_path / "config.toml"))

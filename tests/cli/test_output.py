@@ -13,7 +13,7 @@ import pytest
 
 from tests.child_processes import run_pi_ask
 
-PAYLOAD = Path(__file__).resolve().parent / "fixtures" / "payloads" / "basic.json"
+PAYLOAD = Path(__file__).resolve().parents[1] / "fixtures" / "payloads" / "basic.json"
 
 
 @pytest.fixture

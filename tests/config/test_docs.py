@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from pi_ask.config.keys import KEYS
+from pi_ask.config.catalogue import KEYS
 from pi_ask.config.toml_text import default_text
-from pi_ask.keymaps import CONTEXTS
+from pi_ask.keymaps.contexts import CONTEXTS
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 TEXT = (DOCS / "configuration.md").read_text(encoding="utf-8")

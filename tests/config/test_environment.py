@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pi_ask.config.catalogue import KEYS, SettingKey
 from pi_ask.config.environment import fast_environment
-from pi_ask.config.keys import KEYS, SettingKey
 from pi_ask.config.loading import evaluate
 
 _WORDS = ["true", "false", "True", "FALSE", "1", "0", "yes", "no", "on", "off", "t", "f", "y"]

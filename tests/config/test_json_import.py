@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from pi_ask.cli.config import register
 from pi_ask.config.channel_entries import CommandEntry
-from pi_ask.config.commands import register
 from pi_ask.config.json_import import ImportFailed, import_json
 from pi_ask.config.loading import evaluate, parse_text
 from pi_ask.config.settings import ModelEntry

@@ -7,7 +7,7 @@ import pytest
 from pi_ask.config.channel_entries import CommandEntry, TableEntry
 from pi_ask.config.loading import evaluate, parse_text
 from pi_ask.config.settings import ModelEntry, Settings
-from pi_ask.keymaps import DEFAULT_KEYMAPS
+from pi_ask.keymaps.keymap import DEFAULT_KEYMAPS
 from tests.child_processes import python_output
 
 
@@ -225,7 +225,7 @@ def test_the_fast_path_imports_no_pydantic_and_no_tomlkit(tmp_path) -> None:
     config.write_text("[behaviour]\nshow_footer_hints = false\n")
     code = (
         "import sys\n"
-        "from pi_ask.config import open_store\n"
+        "from pi_ask.config.store import open_store\n"
         "store = open_store()\n"
         "assert store.snapshot().behaviour.show_footer_hints is False\n"
         "heavy = [m for m in ('pydantic', 'pydantic_settings', 'tomlkit', 'filelock',"

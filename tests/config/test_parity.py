@@ -10,8 +10,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pi_ask.config.catalogue import KEYS, SettingKey, is_valid
 from pi_ask.config.document import canonical_values
-from pi_ask.config.keys import KEYS, SettingKey, is_valid
 from pi_ask.config.loading import evaluate
 
 _TEXT = st.text(alphabet="abcxyz-_:/. ", max_size=12)

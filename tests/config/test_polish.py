@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pi_ask.config import keys
-from pi_ask.config.keys import CHANNEL_NAMES, channel_pattern
+from pi_ask.config import catalogue
+from pi_ask.config.catalogue import CHANNEL_NAMES, channel_pattern
 from pi_ask.config.model import json_schema
 from pi_ask.config.toml_text import SCHEMA_NAME, default_text, literal
 from pi_ask.keymaps.key_ids import (
@@ -23,8 +23,7 @@ from pi_ask.keymaps.key_ids import (
     key_id_pattern,
     parse_key_id,
 )
-
-from .test_commands import run
+from tests.cli.test_config import run
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 
@@ -146,8 +145,8 @@ def test_channel_names_come_from_the_registry(monkeypatch: pytest.MonkeyPatch) -
     for name in CHANNEL_NAMES:
         assert pattern.match(name) and pattern.match(f" {name.upper()} ")
     assert not pattern.match("nope") and not pattern.match("bell2")
-    monkeypatch.setattr(keys, "CHANNEL_NAMES", (*CHANNEL_NAMES, "pager"))
-    assert re.match(keys.channel_pattern(), "pager")
+    monkeypatch.setattr(catalogue, "CHANNEL_NAMES", (*CHANNEL_NAMES, "pager"))
+    assert re.match(catalogue.channel_pattern(), "pager")
 
 
 _FRAGMENTS = st.sampled_from(

@@ -8,9 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from pi_ask.config import open_store
 from pi_ask.config.settings import Settings
-from pi_ask.config.store import SettingsStore
+from pi_ask.config.store import SettingsStore, open_store
 from pi_ask.config.toml_text import default_text
 
 needs_permissions = pytest.mark.skipif(os.name != "posix", reason="POSIX permission bits")

@@ -7,7 +7,7 @@ import tomllib
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pi_ask.config.keys import KEYS, SettingKey
+from pi_ask.config.catalogue import KEYS, SettingKey
 from pi_ask.config.toml_edit import reset_values, set_value
 from pi_ask.config.toml_text import default_text, literal
 

@@ -13,9 +13,9 @@ from pi_ask.contract.document import (
     check_document,
     decode_document,
 )
+from pi_ask.contract.kinds import Issue
 from pi_ask.contract.loading import InvalidPayload, LoadedPayload, load_payload, parse_payload
 from pi_ask.contract.rejection import invalid_result
-from pi_ask.contract.results import Issue
 
 TOO_DEEP = Issue("", "payload is nested too deeply; the limit is 32 levels")
 MINIMAL: dict[str, object] = {

@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
+from pi_ask.contract.kinds import Issue
 from pi_ask.contract.loading import (
     InvalidPayload,
     LoadedPayload,
     load_payload,
     parse_payload,
 )
-from pi_ask.contract.results import Issue
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "payloads"
 MINIMAL: dict[str, object] = {

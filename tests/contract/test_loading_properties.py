@@ -10,8 +10,7 @@ from hypothesis import strategies as st
 from pi_ask.contract.loading import InvalidPayload, LoadedPayload, load_payload, parse_payload
 from pi_ask.contract.payload import AskPayload
 from pi_ask.contract.rejection import invalid_result
-
-from .strategies import json_values, mutated_payloads
+from tests.contract.strategies import json_values, mutated_payloads
 
 _DETAILS_KEYS = {"cancelled", "error", "mode", "questions", "answers"}
 

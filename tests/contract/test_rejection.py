@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 
+from pi_ask.contract.kinds import Issue
 from pi_ask.contract.loading import InvalidPayload, load_payload, parse_payload
 from pi_ask.contract.rejection import invalid_result
-from pi_ask.contract.results import Issue
 
 
 def _invalid(source: object) -> InvalidPayload:

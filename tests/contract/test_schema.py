@@ -13,8 +13,7 @@ from pi_ask.contract.payload import QUESTION_TYPES
 from pi_ask.contract.preparation import prepare_payload
 from pi_ask.contract.schema import INPUT_SCHEMA
 from pi_ask.contract.structure import check_structure
-
-from .strategies import SAMPLES, mutated_payloads
+from tests.contract.strategies import SAMPLES, mutated_payloads
 
 _TYPES: dict[str, tuple[type, ...]] = {
     "object": (dict,),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pi_ask.contract.results import Issue
+from pi_ask.contract.kinds import Issue
 from pi_ask.contract.structure import check_structure, json_type_name
 
 

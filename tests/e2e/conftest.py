@@ -5,10 +5,10 @@ from pathlib import Path
 
 import pytest
 
-from .terminal import Terminal, child_env, pi_ask_command
+from tests.e2e.terminal import Terminal, child_env, pi_ask_command
 
 PAYLOADS = Path(__file__).resolve().parents[1] / "fixtures" / "payloads"
-PAYLOAD_A = Path(__file__).resolve().parents[1] / "tui" / "fixtures" / "payload_a.json"
+PAYLOAD_A = Path(__file__).resolve().parents[1] / "faces" / "tui" / "fixtures" / "payload_a.json"
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from .terminal import Terminal, child_env
+from tests.e2e.terminal import Terminal, child_env
 
 pytestmark = pytest.mark.pty
 

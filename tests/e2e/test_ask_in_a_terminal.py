@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import PAYLOAD_A, PAYLOADS
+from tests.e2e.conftest import PAYLOAD_A, PAYLOADS
 
 pytestmark = pytest.mark.pty
 
@@ -119,7 +119,7 @@ def test_preview_notes_and_elaborate(spawn, tmp_path: Path) -> None:
 def test_the_terminal_is_back_in_cooked_mode_afterwards(
     tmp_path: Path, keys: tuple[str, ...]
 ) -> None:
-    from .terminal import Terminal, child_env, pi_ask_command
+    from tests.e2e.terminal import Terminal, child_env, pi_ask_command
 
     command = " ".join([*pi_ask_command(), "ask", str(PAYLOAD_A)])
     script = f"{command} > {tmp_path / 'out.json'}; stty -a > {tmp_path / 'stty.txt'}"
@@ -159,7 +159,7 @@ def _read(path: Path) -> str:
 
 def test_payload_on_stdin_keys_from_the_terminal(tmp_path: Path) -> None:
     """``pi-ask ask - < q.json > a.json``: stdin holds the payload, keys come from /dev/tty."""
-    from .terminal import Terminal, child_env, pi_ask_command
+    from tests.e2e.terminal import Terminal, child_env, pi_ask_command
 
     command = " ".join([*pi_ask_command(), "ask", "-"])
     script = f"{command} < {PAYLOADS / 'basic.json'} > {tmp_path / 'out.json'}"

@@ -16,10 +16,9 @@ from pathlib import Path
 import pytest
 
 from tests.child_processes import run_pi_ask
-
-from .conftest import PAYLOAD_A
-from .terminal import Terminal, child_env, pi_ask_command
-from .tmux import Tmux
+from tests.e2e.conftest import PAYLOAD_A
+from tests.e2e.terminal import Terminal, child_env, pi_ask_command
+from tests.e2e.tmux import Tmux
 
 pytestmark = pytest.mark.pty
 HANG_UP_STATUS = 128 + 1  # SIGHUP

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import PAYLOAD_A
+from tests.e2e.conftest import PAYLOAD_A
 
 pytestmark = pytest.mark.pty
 

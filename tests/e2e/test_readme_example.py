@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from .test_ask_in_a_terminal import result_of
+from tests.e2e.test_ask_in_a_terminal import result_of
 
 pytestmark = pytest.mark.pty
 README = Path(__file__).resolve().parents[2] / "README.md"

@@ -20,9 +20,8 @@ import pytest
 
 from pi_ask.session.locations import encode_cwd
 from tests.child_processes import wait_until
-
-from .conftest import PAYLOAD_A
-from .terminal import Terminal, child_env, pi_ask_command
+from tests.e2e.conftest import PAYLOAD_A
+from tests.e2e.terminal import Terminal, child_env, pi_ask_command
 
 pytestmark = pytest.mark.pty
 WAIT_S = 60.0

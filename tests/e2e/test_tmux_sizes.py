@@ -8,13 +8,12 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from tui.sweep import check_boxes
 
-from pi_ask.tui import glyphs
-
-from .conftest import PAYLOAD_A
-from .terminal import child_env, pi_ask_command
-from .tmux import HAVE_TMUX, Tmux
+from pi_ask.faces.tui import glyphs
+from tests.e2e.conftest import PAYLOAD_A
+from tests.e2e.terminal import child_env, pi_ask_command
+from tests.e2e.tmux import HAVE_TMUX, Tmux
+from tests.faces.tui.sweep import check_boxes
 
 pytestmark = [
     pytest.mark.pty,

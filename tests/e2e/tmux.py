@@ -17,7 +17,7 @@ import uuid
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from .terminal import key_bytes
+from tests.e2e.terminal import key_bytes
 
 HAVE_TMUX = shutil.which("tmux") is not None
 _POLL_S = 0.02

@@ -5,16 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from pi_ask.contract import LoadedPayload, Question, ResultDetails, ToolResult, load_payload
-from pi_ask.events import (
-    COMPLETED,
-    STARTED,
-    SUBMIT_RESULT,
-    EventBus,
-    FlowRegistry,
-    RemoteResponse,
-    new_flow_id,
-)
+from pi_ask.contract.loading import LoadedPayload, load_payload
+from pi_ask.contract.payload import Question
+from pi_ask.contract.results import ResultDetails, ToolResult
+from pi_ask.events.bus import COMPLETED, STARTED, SUBMIT_RESULT, EventBus
+from pi_ask.events.registry import FlowRegistry, new_flow_id
+from pi_ask.events.submissions import RemoteResponse
 from pi_ask.state.commands import Abort
 
 PAYLOAD: dict[str, object] = {

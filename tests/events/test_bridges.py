@@ -6,18 +6,11 @@ from dataclasses import dataclass
 
 import pytest
 
-from pi_ask.events import (
-    BRIDGE_GROUP,
-    STARTED,
-    SUBMIT,
-    SUBMIT_RESULT,
-    EventBus,
-    FlowRegistry,
-    load_bridges,
-)
+from pi_ask.events.bridges import BRIDGE_GROUP, load_bridges
+from pi_ask.events.bus import STARTED, SUBMIT, SUBMIT_RESULT, EventBus
+from pi_ask.events.registry import FlowRegistry
 from pi_ask.state.commands import ReplaceAnswers
-
-from .flows import Flow, questions, submit
+from tests.events.flows import Flow, questions, submit
 
 
 @dataclass

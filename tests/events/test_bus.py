@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pi_ask.events import (
-    EventBus,
-)
+from pi_ask.events.bus import EventBus
 from tests.child_processes import python_output
 
 

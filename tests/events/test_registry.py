@@ -9,23 +9,18 @@ from pathlib import Path
 
 import pytest
 
-from pi_ask.contract import LoadedPayload, Question, ResultDetails, ToolResult, load_payload
-from pi_ask.events import (
-    COMPLETED,
-    STARTED,
-    SUBMIT,
-    SUBMIT_RESULT,
-    EventBus,
-    FlowRegistry,
-    RemoteResponse,
-    complete_on_loop,
-    new_flow_id,
-    shared_registry,
-)
-from pi_ask.state import Behaviour, Digit, apply, build_result, new_state
-from pi_ask.state.commands import Abort, ReplaceAnswers, SubmittedAnswer
-
-from .flows import PAYLOAD, Flow, Recorder, open_flow, questions, submit
+from pi_ask.contract.loading import LoadedPayload, load_payload
+from pi_ask.contract.payload import Question
+from pi_ask.contract.results import ResultDetails, ToolResult
+from pi_ask.events.bus import COMPLETED, STARTED, SUBMIT, SUBMIT_RESULT, EventBus
+from pi_ask.events.registry import FlowRegistry, complete_on_loop, new_flow_id, shared_registry
+from pi_ask.events.submissions import RemoteResponse
+from pi_ask.state.commands import Abort, Digit, ReplaceAnswers, SubmittedAnswer
+from pi_ask.state.dispatcher import apply
+from pi_ask.state.model import Behaviour
+from pi_ask.state.opening import new_state
+from pi_ask.state.results import build_result
+from tests.events.flows import PAYLOAD, Flow, Recorder, open_flow, questions, submit
 
 
 def test_unknown_flow_is_not_found() -> None:
@@ -386,8 +381,9 @@ def run_tui_flow(
     from prompt_toolkit.input import create_pipe_input
     from prompt_toolkit.output import DummyOutput
 
-    from pi_ask.config import SettingsStore
-    from pi_ask.tui.flow import AskFlow
+    from pi_ask.ask.face import FaceRequest
+    from pi_ask.config.store import SettingsStore
+    from pi_ask.faces.tui.flow import AskFlow
 
     loaded = load_payload(PAYLOAD)
     assert isinstance(loaded, LoadedPayload)
@@ -406,12 +402,12 @@ def run_tui_flow(
         with create_pipe_input() as pipe:
             flow = AskFlow(
                 new_state(loaded.payload),
-                store=SettingsStore(tmp_path / "config.toml"),
+                FaceRequest(SettingsStore(tmp_path / "config.toml")),
                 input=pipe,
                 output=DummyOutput(),
                 cwd=tmp_path,
             )
-            mine.append(flow.flow_id)
+            mine.append(flow.services.flow_id)
 
             async def run() -> ToolResult:
                 return await asyncio.wait_for(flow.run_async(), 10)

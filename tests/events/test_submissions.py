@@ -4,17 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from pi_ask.contract import LoadedPayload, load_payload
-from pi_ask.events import (
-    COMPLETED,
-    SUBMIT_RESULT,
-    SubmitFailure,
-    parse_remote_response,
-    parse_submit_request,
-)
+from pi_ask.contract.loading import LoadedPayload, load_payload
+from pi_ask.events.bus import COMPLETED, SUBMIT_RESULT
+from pi_ask.events.submissions import SubmitFailure, parse_remote_response, parse_submit_request
 from pi_ask.state.commands import ReplaceAnswers, SubmittedAnswer
-
-from .flows import open_flow, questions, submit
+from tests.events.flows import open_flow, questions, submit
 
 # --- request envelope ------------------------------------------------------------------------
 

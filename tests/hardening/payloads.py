@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from pi_ask.contract import AskPayload, LoadedPayload, load_payload
+from pi_ask.contract.loading import LoadedPayload, load_payload
+from pi_ask.contract.payload import AskPayload
 
 # Terminal-hostile snippets (python-port.md §7): CSI, OSC (title, clipboard, hyperlink), DCS,
 # C1 CSI/OSC, BEL, backspace, DEL, and every bidi or direction mark.

@@ -24,17 +24,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pi_ask.config import SettingsStore
+from pi_ask.answer.claude_transcript import read_transcript
+from pi_ask.answer.extraction import parse_reply
+from pi_ask.answer.source import latest_claude_message, read_session_message
 from pi_ask.config.json_import import ImportFailed, import_json
 from pi_ask.config.loading import evaluate, parse_text
+from pi_ask.config.store import SettingsStore
 from pi_ask.config.watcher import poll_file
-from pi_ask.contract import LoadedPayload, load_payload
-from pi_ask.dialogs.rpc import run_rpc
+from pi_ask.contract.loading import LoadedPayload, load_payload
+from pi_ask.faces.rpc.port import run_rpc
 from pi_ask.guarded_parse import MAX_DEPTH, TooDeep, load_json, load_toml
-from pi_ask.session.answer_source import latest_claude_message, read_session_message
-from pi_ask.session.claude_transcript import read_transcript
-from pi_ask.session.extraction import parse_reply
 from pi_ask.session.log import SessionLog, read_session
+from pi_ask.state.opening import new_state
+from pi_ask.state.results import build_result
 from tests.child_processes import run_pi_ask
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "sessions"
@@ -296,7 +298,9 @@ def test_a_deep_rpc_line_gets_a_note_and_the_ask_goes_on() -> None:
             return len(text)
 
     with os.fdopen(read_r, "r", encoding="utf-8") as stdin:
-        result = run_rpc(loaded.payload, stdin=stdin, stdout=Requests(), stderr=stderr)
+        result = build_result(
+            run_rpc(new_state(loaded.payload), stdin=stdin, stdout=Requests(), stderr=stderr)
+        )
     assert result.details.cancelled is False, (stdout.getvalue(), stderr.getvalue())
     assert result.to_json()["details"]["answers"]["db"]["values"] == ["pg"]  # type: ignore[index]
     notes = stderr.getvalue().splitlines()
@@ -379,16 +383,20 @@ def test_any_nesting_reaches_each_reader_as_a_problem_or_a_value(text: str) -> N
         assert session.header is not None
     loaded = _payload()
     stderr = io.StringIO()
-    result = run_rpc(
-        loaded.payload, stdin=io.StringIO(text + "\n"), stdout=io.StringIO(), stderr=stderr
+    state = run_rpc(
+        new_state(loaded.payload),
+        stdin=io.StringIO(text + "\n"),
+        stdout=io.StringIO(),
+        stderr=stderr,
     )
+    result = build_result(state)
     assert result.details.cancelled is True
     assert stderr.getvalue().startswith("pi-ask rpc: stdin line 1 ignored: ")
 
 
 def test_a_deep_mcp_round_state_is_no_ask_id() -> None:
     pytest.importorskip("mcp")
-    from pi_ask.mcp_face.server import _ask_id
+    from pi_ask.mcp_server.server import _ask_id
 
     assert _ask_id(objects(100_000)) is None
     assert _ask_id('{"askId": "abc"}') == "abc"

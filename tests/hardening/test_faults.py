@@ -17,15 +17,14 @@ import time
 from pathlib import Path
 
 import pytest
-from e2e.terminal import Terminal, child_env, pi_ask_command
 
-from pi_ask.contract import LoadedPayload, load_payload
-
-from .result_shape import check_result
+from pi_ask.contract.loading import LoadedPayload, load_payload
+from tests.e2e.terminal import Terminal, child_env, pi_ask_command
+from tests.hardening.result_shape import check_result
 
 pytestmark = pytest.mark.pty
 
-FIXTURE = Path(__file__).resolve().parents[1] / "tui" / "fixtures" / "payload_a.json"
+FIXTURE = Path(__file__).resolve().parents[1] / "faces" / "tui" / "fixtures" / "payload_a.json"
 FIRST_PROMPT = "Which language should the new command-line tool be written in?"
 LAYOUT_PROMPT = "Pick a config file layout."
 FOOTER_HINT = "Enter confirm"

@@ -28,25 +28,29 @@ import tomlkit
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from pi_ask.config import KEYS, ConfigProblem, Notice, Settings, SettingsStore
+from pi_ask.config.catalogue import KEYS
 from pi_ask.config.loading import evaluate
-from pi_ask.contract import (
-    AskPayload,
-    InvalidPayload,
-    LoadedPayload,
-    invalid_result,
-    load_payload,
-)
-from pi_ask.dialogs.rpc import run_rpc
-from pi_ask.keymaps import CONTEXTS, DEFAULT_KEYMAPS, parse_key_id, resolve_keymaps
+from pi_ask.config.problems import ConfigProblem, Notice
+from pi_ask.config.settings import Settings
+from pi_ask.config.store import SettingsStore
+from pi_ask.contract.loading import InvalidPayload, LoadedPayload, load_payload
+from pi_ask.contract.payload import AskPayload
+from pi_ask.contract.rejection import invalid_result
+from pi_ask.faces.rpc.port import run_rpc
+from pi_ask.keymaps.contexts import CONTEXTS
+from pi_ask.keymaps.key_ids import parse_key_id
+from pi_ask.keymaps.keymap import DEFAULT_KEYMAPS
+from pi_ask.keymaps.validation import resolve_keymaps
 from pi_ask.session.entries import DISMISSED_TYPE, DRAFT_TYPE, PAYLOAD_TYPE
 from pi_ask.session.log import SessionLog, read_session
 from pi_ask.session.replay import find_replay
 from pi_ask.session.resume import find_resumables, restore
-from pi_ask.state import Abort, apply, build_result, new_state, non_interactive_result
-
-from .payloads import HOSTILE_SNIPPETS, loaded, payload_documents, texts
-from .result_shape import check_result
+from pi_ask.state.commands import Abort
+from pi_ask.state.dispatcher import apply
+from pi_ask.state.opening import new_state
+from pi_ask.state.results import build_result, non_interactive_result
+from tests.hardening.payloads import HOSTILE_SNIPPETS, loaded, payload_documents, texts
+from tests.hardening.result_shape import check_result
 
 FUZZ = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 # C0 controls (ESC among them) never reach a message; problem texts may carry C1 and bidi
@@ -95,7 +99,7 @@ def check_outcome(outcome: LoadedPayload | InvalidPayload) -> None:
 
 
 def _behaviour() -> object:
-    from pi_ask.state import Behaviour
+    from pi_ask.state.model import Behaviour
 
     return Behaviour()
 
@@ -608,7 +612,9 @@ def test_rpc_streams_with_random_answers(document: object, plan: tuple) -> None:
     started = time.monotonic()
     with os.fdopen(read_fd, "r", closefd=False) as stdin:
         try:
-            result = run_rpc(payload, stdin=stdin, stdout=host, stderr=stderr, abort=abort)  # type: ignore[arg-type]
+            result = build_result(
+                run_rpc(new_state(payload), stdin=stdin, stdout=host, stderr=stderr, abort=abort)
+            )  # type: ignore[arg-type]
         finally:
             host.close()
             for reader in _reader_threads():
@@ -629,7 +635,7 @@ def test_rpc_stream_of_noise_then_end_of_input(document: object, lines: list[byt
     payload = loaded(document)
     stdin = io.StringIO(b"\n".join(lines).decode("utf-8", "replace"))
     stdout, stderr = io.StringIO(), io.StringIO()
-    result = run_rpc(payload, stdin=stdin, stdout=stdout, stderr=stderr)
+    result = build_result(run_rpc(new_state(payload), stdin=stdin, stdout=stdout, stderr=stderr))
     details = check_result(result.to_json(), payload)
     assert details["cancelled"] is True
     requests = [json.loads(line) for line in stdout.getvalue().splitlines()]

@@ -18,17 +18,18 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from tui.driver import Driver
 
-from pi_ask.config import SettingsStore
-from pi_ask.contract import AskPayload
+from pi_ask.config.store import SettingsStore
+from pi_ask.contract.payload import AskPayload
 from pi_ask.session.log import SessionLog, read_session
 from pi_ask.session.recorder import AskRecorder
 from pi_ask.session.resume import find_resumables, restore
-from pi_ask.state import AskState, build_result, new_state
-
-from .payloads import loaded, payload_documents
-from .result_shape import check_result
+from pi_ask.state.model import AskState
+from pi_ask.state.opening import new_state
+from pi_ask.state.results import build_result
+from tests.faces.tui.driver import Driver
+from tests.hardening.payloads import loaded, payload_documents
+from tests.hardening.result_shape import check_result
 
 KEYS_PER_EXAMPLE = 150
 # Weighted by repetition: moving and choosing are common, leaving is rare.

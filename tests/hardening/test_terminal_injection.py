@@ -25,17 +25,17 @@ import pyte
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tui.driver import Driver
 from wcwidth import wcwidth
 
-from pi_ask.config import SettingsStore
+from pi_ask.config.store import SettingsStore
 from pi_ask.contract.results import ToolResult
-from pi_ask.notifications import dispatch, parse_channels
-from pi_ask.state import new_state
+from pi_ask.notifications.channel_list import parse_channels
+from pi_ask.notifications.dispatcher import dispatch
+from pi_ask.state.opening import new_state
 from pi_ask.terminal_text import clean_line
-
-from .payloads import HOSTILE_SNIPPETS, loaded, texts
-from .result_shape import check_result
+from tests.faces.tui.driver import Driver
+from tests.hardening.payloads import HOSTILE_SNIPPETS, loaded, texts
+from tests.hardening.result_shape import check_result
 
 HOSTILE = "".join(HOSTILE_SNIPPETS)
 # A short mix whose visible form fits on one line: CSI, OSC 52, RLO, C1 CSI, BEL.

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -45,12 +44,6 @@ class Asker:
     def result(self, timeout: float = 30.0) -> tuple[dict[str, object], int]:
         status = self.process.wait(timeout=timeout)
         return json.loads(self.stdout.read_text(encoding="utf-8")), status
-
-
-@pytest.fixture
-def runtime() -> Path:
-    """This test's runtime folder (tests/conftest.py gives each test its own)."""
-    return Path(os.environ["PI_ASK_RUNTIME_DIR"])
 
 
 @pytest.fixture

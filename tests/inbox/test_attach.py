@@ -10,8 +10,7 @@ from pathlib import Path
 
 from tests.child_processes import wait_until
 from tests.e2e.terminal import pi_ask_command
-
-from .conftest import pending
+from tests.inbox.conftest import pending
 
 
 def test_no_terminal_and_nobody_to_ask_answers_no_terminal_at_once(ask, runtime: Path) -> None:

@@ -13,12 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from pi_ask.inbox.paths import INBOX_SUFFIX
+from pi_ask.relay.paths import INBOX_SUFFIX
 from pi_ask.state.summary import REASON_LINES
 from tests.child_processes import wait_until
 from tests.e2e.terminal import Terminal, pi_ask_command
-
-from .conftest import PAYLOAD, pending
+from tests.inbox.conftest import PAYLOAD, pending
 
 
 def _titled(title: str) -> dict[str, object]:

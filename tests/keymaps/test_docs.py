@@ -88,7 +88,7 @@ def test_docstring_examples_run(module: str) -> None:
 
 
 def test_the_fixed_keys_table_lists_every_fixed_key_where_it_works() -> None:
-    from pi_ask.tui.flow_bindings import DEFER_KEY, EDGE_KEYS, EDGE_KEYS_EVERYWHERE, PAGE_KEYS
+    from pi_ask.faces.tui.flow_bindings import DEFER_KEY, EDGE_KEYS, EDGE_KEYS_EVERYWHERE, PAGE_KEYS
 
     section = DOC.split("### Fixed keys", 1)[1].split("\n### ", 1)[0]
     rows = {line.split(" | ")[0]: line for line in section.splitlines() if line.startswith("| `")}

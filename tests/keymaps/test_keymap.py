@@ -79,8 +79,8 @@ def test_as_document_round_trips() -> None:
 
 def test_the_default_table_resolves_to_the_defaults_with_no_problem() -> None:
     # config.loading takes DEFAULT_DOCUMENT for the defaults without validating it.
-    from pi_ask.keymaps import resolve_keymaps
     from pi_ask.keymaps.keymap import DEFAULT_DOCUMENT
+    from pi_ask.keymaps.validation import resolve_keymaps
 
     resolution = resolve_keymaps(DEFAULT_DOCUMENT)
     assert resolution.problems == ()

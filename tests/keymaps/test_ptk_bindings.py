@@ -25,6 +25,7 @@ from prompt_toolkit.layout import Layout, Window
 from prompt_toolkit.layout.controls import BufferControl
 from prompt_toolkit.output import DummyOutput
 
+from pi_ask.faces.tui.terminal import ESCAPE_TIMEOUT_S, set_escape_timeout
 from pi_ask.keymaps.contexts import Action, Context
 from pi_ask.keymaps.key_ids import FUNCTION_KEYS, MODIFIER_ORDER, NAMED_KEYS, SYMBOLS
 from pi_ask.keymaps.keymap import DEFAULT_KEYMAPS, Keymaps
@@ -32,7 +33,6 @@ from pi_ask.keymaps.ptk_bindings import build_context_bindings, load_context_bin
 from pi_ask.keymaps.terminal_bytes import terminal_bytes
 from pi_ask.keymaps.terminal_keys import is_available
 from pi_ask.keymaps.validation import resolve_keymaps
-from pi_ask.tui.terminal import ESCAPE_TIMEOUT_S, set_escape_timeout
 
 SENTINEL = "\x1b[21~"  # F10: ends a headless run.
 

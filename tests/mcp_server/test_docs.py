@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from mcp import Client, StdioServerParameters
 
-from .helpers import PAYLOAD, FormHost
+from tests.mcp_server.helpers import PAYLOAD, FormHost
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "mcp.md"
 HOSTS = ("Claude Code", "Codex", "Cursor", "VS Code", "Gemini CLI", "opencode")

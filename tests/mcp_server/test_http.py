@@ -18,9 +18,8 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 
-from pi_ask.mcp_face.http import parse_address
-
-from .helpers import PAYLOAD, FormHost, log_types
+from pi_ask.mcp_server.http import parse_address
+from tests.mcp_server.helpers import PAYLOAD, FormHost, log_types
 
 WAIT_CAP_S = 120  # a generous cap on waits for a condition, never the thing under test
 READY = re.compile(r"listening on (http://127\.0\.0\.1:\d+/mcp) \((.+)\)")

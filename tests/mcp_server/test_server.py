@@ -10,20 +10,15 @@ import pytest
 from mcp import Client, types
 from mcp.shared.exceptions import MCPError
 
-from pi_ask.contract import (
-    INPUT_SCHEMA,
-    PROMPT_GUIDELINES,
-    TOOL_DESCRIPTION,
-    invalid_result,
-    load_payload,
-)
+from pi_ask.contract.loading import load_payload
+from pi_ask.contract.rejection import invalid_result
 from pi_ask.contract.result_schema import RESULT_DETAILS_SCHEMA
-from pi_ask.contract.tool import tool_definition
-from pi_ask.mcp_face.server import PROGRESS_MESSAGE, AskUserServer, build_server
+from pi_ask.contract.schema import INPUT_SCHEMA
+from pi_ask.contract.tool import PROMPT_GUIDELINES, TOOL_DESCRIPTION, tool_definition
+from pi_ask.mcp_server.server import PROGRESS_MESSAGE, AskUserServer, build_server
 from pi_ask.session.entries import DISMISSED_TYPE, PAYLOAD_TYPE
-from pi_ask.state import CANCELLED_TEXT
-
-from .helpers import ERAS, PAYLOAD, FormHost, OpenForm, log_types
+from pi_ask.state.summary import CANCELLED_TEXT
+from tests.mcp_server.helpers import ERAS, PAYLOAD, FormHost, OpenForm, log_types
 
 pytestmark = pytest.mark.anyio
 WAIT_CAP_S = 60  # a generous cap on waits for a condition, never the thing under test
@@ -286,7 +281,7 @@ async def test_the_elicitation_face_never_tries_the_terminal() -> None:
     async def terminal(loaded: Any, *, ask_id: str, **hooks: Any) -> None:
         tried.append(ask_id)
 
-    from pi_ask.config import open_store
+    from pi_ask.config.store import open_store
 
     server = AskUserServer(open_store(), face="elicitation", terminal=terminal)
     result = await ask(server, "legacy", None)

@@ -12,8 +12,7 @@ import pytest
 from mcp import Client, StdioServerParameters
 
 from pi_ask.session.entries import DISMISSED_TYPE, PAYLOAD_TYPE
-
-from .helpers import ERAS, PAYLOAD, FormHost, OpenForm, log_types
+from tests.mcp_server.helpers import ERAS, PAYLOAD, FormHost, OpenForm, log_types
 
 pytestmark = pytest.mark.anyio
 WAIT_CAP_S = 120  # a generous cap on waits for a condition, never the thing under test
@@ -101,7 +100,7 @@ class NoSdk(MetaPathFinder):
 
 
 sys.meta_path.insert(0, NoSdk())
-from pi_ask.cli import main
+from pi_ask.cli.main import main
 
 sys.exit(main(["mcp"]))
 """

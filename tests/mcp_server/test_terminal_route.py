@@ -12,12 +12,11 @@ import pytest
 from mcp import Client, types
 
 from pi_ask.inbox.client import list_pending
-from pi_ask.inbox.paths import INBOX_SUFFIX
+from pi_ask.relay.paths import INBOX_SUFFIX
 from pi_ask.session.entries import DISMISSED_TYPE, DRAFT_TYPE, PAYLOAD_TYPE
 from tests.e2e.terminal import Terminal, child_env, pi_ask_command
-
-from .helpers import ERAS, log_types
-from .test_stdio import pi_ask_mcp
+from tests.mcp_server.helpers import ERAS, log_types
+from tests.mcp_server.test_stdio import pi_ask_mcp
 
 pytestmark = pytest.mark.anyio
 WAIT_CAP_S = 60  # a generous cap on waits for a condition, never the thing under test

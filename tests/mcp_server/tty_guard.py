@@ -33,7 +33,7 @@ def main() -> int:
             os.write(log, f"opened {args[0]}\n".encode())
 
     sys.addaudithook(hook)
-    from pi_ask.cli import main as pi_ask
+    from pi_ask.cli.main import main as pi_ask
 
     try:
         return pi_ask(sys.argv[2:])

@@ -2,18 +2,15 @@ from __future__ import annotations
 
 import pytest
 
-from pi_ask.config.keys import CHANNEL_NAMES
+from pi_ask.config.catalogue import CHANNEL_NAMES
 from pi_ask.notifications.channel_list import DEFAULT_CHANNELS, parse_channels
-from pi_ask.notifications.channels import (
-    AppriseChannel,
-    AppriseConfigChannel,
-    BellChannel,
-    CommandChannel,
-    DesktopChannel,
-    Osc9Channel,
-    Osc777Channel,
-    TerminalChannel,
-)
+from pi_ask.notifications.channels.apprise_channels import AppriseChannel, AppriseConfigChannel
+from pi_ask.notifications.channels.bell import BellChannel
+from pi_ask.notifications.channels.command import CommandChannel
+from pi_ask.notifications.channels.desktop import DesktopChannel
+from pi_ask.notifications.channels.osc9 import Osc9Channel
+from pi_ask.notifications.channels.osc777 import Osc777Channel
+from pi_ask.notifications.channels.terminal import TerminalChannel
 from pi_ask.notifications.channels.unfocused import WhenUnfocused
 
 

@@ -11,13 +11,11 @@ from typing import TYPE_CHECKING
 import pytest
 
 from pi_ask.notifications.channel import Notification, SendContext
-from pi_ask.notifications.channels import (
-    AppriseChannel,
-    BellChannel,
-    CommandChannel,
-    Osc9Channel,
-    Osc777Channel,
-)
+from pi_ask.notifications.channels.apprise_channels import AppriseChannel
+from pi_ask.notifications.channels.bell import BellChannel
+from pi_ask.notifications.channels.command import CommandChannel
+from pi_ask.notifications.channels.osc9 import Osc9Channel
+from pi_ask.notifications.channels.osc777 import Osc777Channel
 from pi_ask.notifications.dispatcher import DEFAULT_TIMEOUT_S, Attempt, dispatch
 from pi_ask.notifications.message import waiting_message
 

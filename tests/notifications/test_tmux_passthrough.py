@@ -27,8 +27,8 @@ SENDER = """
 import sys
 print("READY", flush=True)
 sys.stdin.readline()
-from pi_ask.notifications import TerminalChannel, Notification
-from pi_ask.notifications.channel import CancelScope, SendContext
+from pi_ask.notifications.channel import CancelScope, Notification, SendContext
+from pi_ask.notifications.channels.terminal import TerminalChannel
 
 def write(text):
     sys.stdout.write(text)

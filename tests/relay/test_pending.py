@@ -12,14 +12,16 @@ from pathlib import Path
 
 import pytest
 
-from pi_ask.contract import LoadedPayload, load_payload
-from pi_ask.inbox import forms, wire
+from pi_ask.contract.loading import LoadedPayload, load_payload
 from pi_ask.inbox.client import AskGone, Session, introduce
-from pi_ask.inbox.pending import PendingAsk
-from pi_ask.state import Behaviour, Digit, apply
+from pi_ask.relay import wire
+from pi_ask.relay.pending import PendingAsk
+from pi_ask.state.commands import Digit
+from pi_ask.state.dispatcher import apply
+from pi_ask.state.model import Behaviour
+from pi_ask.state.opening import new_state
 from tests.child_processes import wait_until
-
-from .conftest import PAYLOAD
+from tests.inbox.conftest import PAYLOAD
 
 NOBODY = 65534
 
@@ -44,7 +46,7 @@ def _serve(folder: Path) -> Iterator[PendingAsk]:
     assert isinstance(loaded, LoadedPayload)
     drafts: list[object] = []
     ask = PendingAsk(
-        loaded, "ask-1", folder=folder, state=forms.start_state(loaded), on_draft=drafts.append
+        loaded, "ask-1", folder=folder, state=new_state(loaded.payload), on_draft=drafts.append
     )
     ask.publish()
     ask.drafts = drafts  # type: ignore[attr-defined]

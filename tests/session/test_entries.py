@@ -3,8 +3,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pi_ask.contract import load_payload
-from pi_ask.contract.loading import LoadedPayload
+from pi_ask.contract.loading import LoadedPayload, load_payload
 from pi_ask.session.entries import (
     answer_from_json,
     answer_to_json,

@@ -12,8 +12,7 @@ from pi_ask.session.replay import (
     read_files,
     replaying_notice,
 )
-
-from .helpers import payload_entry, question, write
+from tests.session.helpers import payload_entry, question, write
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "sessions"
 

@@ -4,13 +4,13 @@ from pathlib import Path
 
 import pytest
 
-from pi_ask.contract import LoadedPayload, load_payload
+from pi_ask.contract.loading import LoadedPayload, load_payload
 from pi_ask.session.entries import Draft
 from pi_ask.session.locations import default_log_path
 from pi_ask.session.recorder import AskRecorder
 from pi_ask.session.replay import read_files
 from pi_ask.session.resume import find_resumables, pick, restore
-from pi_ask.state import (
+from pi_ask.state.commands import (
     ChangeQuestionType,
     Digit,
     MoveOption,
@@ -19,12 +19,11 @@ from pi_ask.state import (
     OpenQuestionNote,
     SubmitEditor,
     Toggle,
-    apply,
-    new_state,
 )
+from pi_ask.state.dispatcher import apply
 from pi_ask.state.model import Answer, Behaviour, Selection
-
-from .helpers import custom, message, payload_entry, question, write
+from pi_ask.state.opening import new_state
+from tests.session.helpers import custom, message, payload_entry, question, write
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "sessions"
 

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from pi_ask.contract.payload import AskPayload, Option, Question, QuestionType
-from pi_ask.state import AskState, Behaviour, Command, apply, new_state
+from pi_ask.state.commands import Command
+from pi_ask.state.dispatcher import apply
+from pi_ask.state.model import AskState, Behaviour
+from pi_ask.state.opening import new_state
 
 DEFAULT = Behaviour()
 NO_GUARD = Behaviour(confirm_dismiss_when_dirty=False)

@@ -5,26 +5,19 @@ from __future__ import annotations
 import pytest
 
 from pi_ask.contract.payload import Question, QuestionType
-from pi_ask.state import (
-    Answer,
-    AskState,
+from pi_ask.state.commands import (
     CloseEditor,
     Confirm,
     Digit,
-    EditAnswer,
     MoveOption,
-    Navigate,
     OpenOptionNote,
     OpenQuestionNote,
-    Selection,
     SubmitEditor,
     Toggle,
-    answer_for,
-    editor_draft,
-    is_answered,
 )
-
-from .builders import FEAT, LANG, question, run, start
+from pi_ask.state.model import Answer, AskState, EditAnswer, Navigate, Selection
+from pi_ask.state.selectors import answer_for, editor_draft, is_answered
+from tests.state.builders import FEAT, LANG, question, run, start
 
 SINGLE_CHOICE: tuple[QuestionType, ...] = ("single", "preview")
 

@@ -3,7 +3,7 @@ decision 2) and on behaviour changes (§6.9)."""
 
 from __future__ import annotations
 
-from pi_ask.state import (
+from pi_ask.state.commands import (
     BehaviourChanged,
     Confirm,
     Digit,
@@ -14,8 +14,7 @@ from pi_ask.state import (
     SubmitEditor,
     Toggle,
 )
-
-from .builders import AUTO_SUBMIT, DEFAULT, FEAT, LANG, run, start
+from tests.state.builders import AUTO_SUBMIT, DEFAULT, FEAT, LANG, run, start
 
 
 def test_digit_reaching_review_completes_when_all_answered() -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from pi_ask.contract.payload import AskPayload
-from pi_ask.state import (
+from pi_ask.state.commands import (
     Abort,
     BehaviourChanged,
     Cancel,
@@ -22,13 +22,11 @@ from pi_ask.state import (
     OpenQuestionNote,
     SubmitEditor,
     Toggle,
-    build_result,
-    footer_notice,
-    is_dirty,
-    new_state,
 )
-
-from .builders import FEAT, LANG, NO_GUARD, run, start
+from pi_ask.state.opening import new_state
+from pi_ask.state.results import build_result
+from pi_ask.state.selectors import footer_notice, is_dirty
+from tests.state.builders import FEAT, LANG, NO_GUARD, run, start
 
 WARNING = "Unsaved ask answers or drafts. Press cancel/dismiss again to discard."
 

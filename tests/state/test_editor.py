@@ -10,27 +10,22 @@ from collections.abc import Callable
 
 import pytest
 
-from pi_ask.state import (
-    Answer,
+from pi_ask.state.commands import (
     ChangeQuestionType,
     CloseEditor,
     Command,
     Confirm,
     Digit,
-    EditAnswer,
     EditorNavigate,
     MoveOption,
     MoveTab,
-    Navigate,
     OpenQuestionNote,
-    Selection,
     SubmitEditor,
     Toggle,
-    answer_for,
-    editor_draft,
 )
-
-from .builders import FEAT, LANG, freeform, question, run, start
+from pi_ask.state.model import Answer, EditAnswer, Navigate, Selection
+from pi_ask.state.selectors import answer_for, editor_draft
+from tests.state.builders import FEAT, LANG, freeform, question, run, start
 
 PY = Selection("py", "Py", 1)
 

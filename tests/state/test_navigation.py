@@ -2,24 +2,18 @@
 
 from __future__ import annotations
 
-from pi_ask.state import (
-    AskState,
+from pi_ask.state.commands import (
     BehaviourChanged,
     Cancel,
     Confirm,
     Digit,
-    EditAnswer,
     MoveOption,
     MoveTab,
-    Navigate,
-    Review,
     Toggle,
-    current_row,
-    question_rows,
-    tab_states,
 )
-
-from .builders import FEAT, LANG, LAYOUT, freeform, question, run, start
+from pi_ask.state.model import AskState, EditAnswer, Navigate, Review
+from pi_ask.state.selectors import current_row, question_rows, tab_states
+from tests.state.builders import FEAT, LANG, LAYOUT, freeform, question, run, start
 
 
 def test_initial_state_is_first_tab_first_row_nothing_answered() -> None:

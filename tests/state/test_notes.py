@@ -2,26 +2,21 @@
 
 from __future__ import annotations
 
-from pi_ask.state import (
-    Answer,
+from pi_ask.state.commands import (
     ChangeQuestionType,
     CloseEditor,
     Digit,
-    EditNote,
     EditorNavigate,
     MoveOption,
     MoveTab,
-    Navigate,
     OpenOptionNote,
     OpenQuestionNote,
-    Selection,
     SubmitEditor,
     Toggle,
-    answer_for,
-    editor_draft,
 )
-
-from .builders import FEAT, LANG, run, start
+from pi_ask.state.model import Answer, EditNote, Navigate, Selection
+from pi_ask.state.selectors import answer_for, editor_draft
+from tests.state.builders import FEAT, LANG, run, start
 
 
 def test_question_note_is_saved_trimmed_without_selecting_or_advancing() -> None:

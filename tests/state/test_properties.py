@@ -7,10 +7,8 @@ from hypothesis import strategies as st
 
 from pi_ask.contract.payload import AskPayload, Question
 from pi_ask.contract.results import ToolResult
-from pi_ask.state import (
+from pi_ask.state.commands import (
     Abort,
-    AskState,
-    Behaviour,
     BehaviourChanged,
     Cancel,
     ChangeQuestionType,
@@ -19,27 +17,22 @@ from pi_ask.state import (
     Confirm,
     Digit,
     Dismiss,
-    EditAnswer,
-    EditNote,
     EditorNavigate,
     MoveOption,
     MoveTab,
-    Navigate,
     OpenOptionNote,
     OpenQuestionNote,
     ReplaceAnswers,
-    Review,
     SubmitEditor,
     SubmittedAnswer,
     Toggle,
-    apply,
-    build_result,
-    is_review_tab,
-    new_state,
-    question_rows,
 )
-
-from .builders import FEAT, LANG, LAYOUT, freeform, question
+from pi_ask.state.dispatcher import apply
+from pi_ask.state.model import AskState, Behaviour, EditAnswer, EditNote, Navigate, Review
+from pi_ask.state.opening import new_state
+from pi_ask.state.results import build_result
+from pi_ask.state.selectors import is_review_tab, question_rows
+from tests.state.builders import FEAT, LANG, LAYOUT, freeform, question
 
 PAYLOADS = (
     AskPayload((LANG, FEAT, LAYOUT), title="t"),

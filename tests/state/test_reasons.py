@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from pi_ask.contract.kinds import CANCEL_REASONS, CancelReason
 from pi_ask.contract.payload import AskPayload
-from pi_ask.contract.results import CANCEL_REASONS, CancelReason
-from pi_ask.state import (
+from pi_ask.state.commands import (
     Abort,
     Cancel,
     Confirm,
@@ -15,14 +15,17 @@ from pi_ask.state import (
     MoveOption,
     MoveTab,
     Toggle,
-    build_result,
-    non_interactive_result,
+)
+from pi_ask.state.results import build_result, non_interactive_result
+from pi_ask.state.summary import (
+    CANCELLED_TEXT,
+    PENDING_FOOTER,
+    PENDING_HEADING,
+    REASON_LINES,
     summary_text,
     transcript_lines,
 )
-from pi_ask.state.summary import CANCELLED_TEXT, PENDING_FOOTER, PENDING_HEADING, REASON_LINES
-
-from .builders import FEAT, LANG, run, start
+from tests.state.builders import FEAT, LANG, run, start
 
 
 def test_a_users_cancel_and_dismiss_and_review_cancel_say_cancelled() -> None:

@@ -2,21 +2,17 @@
 
 from __future__ import annotations
 
-from pi_ask.state import (
-    Answer,
+from pi_ask.state.commands import (
     Digit,
-    EditAnswer,
     MoveOption,
     OpenQuestionNote,
     ReplaceAnswers,
-    Review,
-    Selection,
     SubmitEditor,
     SubmittedAnswer,
-    answer_for,
 )
-
-from .builders import FEAT, LANG, freeform, run, start
+from pi_ask.state.model import Answer, EditAnswer, Review, Selection
+from pi_ask.state.selectors import answer_for
+from tests.state.builders import FEAT, LANG, freeform, run, start
 
 
 def test_replaces_every_answer_and_completes_on_review() -> None:

@@ -4,24 +4,19 @@ from __future__ import annotations
 
 from pi_ask.contract.payload import AskPayload, Option, Question
 from pi_ask.contract.results import ELABORATION_INSTRUCTION, AnswerRecord
-from pi_ask.state import (
-    Answer,
-    AskState,
+from pi_ask.state.commands import (
     Confirm,
     Digit,
     MoveOption,
     MoveTab,
     OpenOptionNote,
     OpenQuestionNote,
-    Selection,
     SubmitEditor,
     Toggle,
-    build_result,
-    non_interactive_result,
-    serialize_answer,
 )
-
-from .builders import FEAT, LANG, freeform, option, question, run, start
+from pi_ask.state.model import Answer, AskState, Selection
+from pi_ask.state.results import build_result, non_interactive_result, serialize_answer
+from tests.state.builders import FEAT, LANG, freeform, option, question, run, start
 
 LOGIN = Selection("login", "Login", 1)
 SYNC = Selection("sync", "Sync", 3)

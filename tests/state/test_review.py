@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pi_ask.state import (
-    REVIEW_IDLE_HINT,
-    AskState,
+from pi_ask.state.commands import (
     BehaviourChanged,
     Cancel,
     ChangeQuestionType,
@@ -18,15 +16,13 @@ from pi_ask.state import (
     MoveTab,
     OpenOptionNote,
     OpenQuestionNote,
-    ReviewChoice,
-    ReviewEntry,
     SubmitEditor,
     Toggle,
-    review_entries,
-    review_hint,
 )
-
-from .builders import DEFAULT, FEAT, LANG, SINGLE_PRESS, question, run, start
+from pi_ask.state.model import AskState
+from pi_ask.state.review_tab import ReviewChoice, ReviewEntry, review_entries
+from pi_ask.state.selectors import REVIEW_IDLE_HINT, review_hint
+from tests.state.builders import DEFAULT, FEAT, LANG, SINGLE_PRESS, question, run, start
 
 
 def at_review(*commands: Command) -> AskState:

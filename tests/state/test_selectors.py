@@ -2,13 +2,8 @@
 
 from __future__ import annotations
 
-from pi_ask.state import (
-    CloseEditor,
-    Digit,
-    MoveOption,
-    MoveTab,
-    SubmitEditor,
-    Toggle,
+from pi_ask.state.commands import CloseEditor, Digit, MoveOption, MoveTab, SubmitEditor, Toggle
+from pi_ask.state.selectors import (
     current_question,
     current_row,
     is_answered,
@@ -17,8 +12,7 @@ from pi_ask.state import (
     question_by_id,
     question_rows,
 )
-
-from .builders import FEAT, LANG, run, start
+from tests.state.builders import FEAT, LANG, run, start
 
 
 def test_current_question_and_row_follow_the_cursor() -> None:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from pi_ask.contract.kinds import Issue
 from pi_ask.contract.payload import Question, QuestionType
-from pi_ask.contract.results import AnswerRecord, Issue, ResultDetails, ToolResult
-from pi_ask.state import (
-    AskState,
+from pi_ask.contract.results import AnswerRecord, ResultDetails, ToolResult
+from pi_ask.state.commands import (
     Confirm,
     Digit,
     MoveOption,
@@ -13,12 +13,11 @@ from pi_ask.state import (
     OpenOptionNote,
     OpenQuestionNote,
     SubmitEditor,
-    build_result,
-    summary_text,
-    transcript_lines,
 )
-
-from .builders import FEAT, LANG, question, run, start
+from pi_ask.state.model import AskState
+from pi_ask.state.results import build_result
+from pi_ask.state.summary import summary_text, transcript_lines
+from tests.state.builders import FEAT, LANG, question, run, start
 
 OVERRIDE = "Note: Some questions were presented as multi-select by user preference."
 

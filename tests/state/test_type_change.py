@@ -5,9 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pi_ask.contract.payload import QuestionType
-from pi_ask.state import (
-    Answer,
-    AskState,
+from pi_ask.state.commands import (
     BehaviourChanged,
     Cancel,
     ChangeQuestionType,
@@ -18,15 +16,13 @@ from pi_ask.state import (
     MoveOption,
     MoveTab,
     OpenQuestionNote,
-    Selection,
     SubmitEditor,
     Toggle,
-    answer_for,
-    build_result,
-    footer_notice,
 )
-
-from .builders import FEAT, LANG, LAYOUT, run, start
+from pi_ask.state.model import Answer, AskState, Selection
+from pi_ask.state.results import build_result
+from pi_ask.state.selectors import answer_for, footer_notice
+from tests.state.builders import FEAT, LANG, LAYOUT, run, start
 
 CONFIRM_NOTICE = (
     "Switching to single-select will clear selected options for this question. "

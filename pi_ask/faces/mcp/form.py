@@ -21,18 +21,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from pi_ask.contract.kinds import JsonObject
 from pi_ask.contract.payload import AskPayload, Option, Question
-from pi_ask.contract.results import JsonObject, ToolResult
-from pi_ask.state import (
-    CUSTOM_LABEL,
-    Abort,
-    Behaviour,
-    ReplaceAnswers,
-    SubmittedAnswer,
-    apply,
-    build_result,
-    new_state,
-)
+from pi_ask.contract.results import ToolResult
+from pi_ask.state.commands import Abort, ReplaceAnswers, SubmittedAnswer
+from pi_ask.state.dispatcher import apply
+from pi_ask.state.model import CUSTOM_LABEL, Behaviour
+from pi_ask.state.opening import new_state
+from pi_ask.state.results import build_result
 
 DEFAULT_MESSAGE = "Your agent has questions for you"
 RECOMMENDED = " (recommended)"

@@ -11,23 +11,32 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pi_ask.plain import render
-from pi_ask.plain.lines import Empty, Numbers, Slash, Text, Typed, Unknown, parse_line, split_number
-from pi_ask.state import (
-    AskState,
+from pi_ask.faces.plain import render
+from pi_ask.faces.plain.lines import (
+    Empty,
+    Numbers,
+    Slash,
+    Text,
+    Typed,
+    Unknown,
+    parse_line,
+    split_number,
+)
+from pi_ask.state.commands import (
     Cancel,
     ChangeQuestionType,
     CloseEditor,
     Command,
     Confirm,
-    EditAnswer,
-    EditNote,
     MoveOption,
     MoveTab,
     OpenOptionNote,
     OpenQuestionNote,
     SubmitEditor,
     Toggle,
+)
+from pi_ask.state.model import AskState, EditAnswer, EditNote
+from pi_ask.state.selectors import (
     answer_for,
     current_question,
     editor_draft,

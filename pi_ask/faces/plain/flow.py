@@ -1,4 +1,4 @@
-"""``PlainFlow``: the ask flow in line mode, and ``run_plain_flow``.
+"""``PlainFlow``: the ask flow in line mode (``face.run`` is how a host opens it).
 
 The flow reads lines and other events (signals, the abort event, a bridge's submission, the
 deadline) and drives the engine; what each typed line does is in ``answering.py``, how the
@@ -13,52 +13,37 @@ leading ``/``); an empty line keeps the answer and moves on; the review offers 1
 
 from __future__ import annotations
 
-import math
 import re
 import signal
 import time
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from pi_ask.ask.services import AskServices, Countdown, NoticeLine, now_ms
 from pi_ask.config.watcher import signature
-from pi_ask.errors import FlowInterrupted
-from pi_ask.plain import render
-from pi_ask.plain.answering import LineAnswers
-from pi_ask.plain.remote import Handoff, register
-from pi_ask.plain.terminal import (
+from pi_ask.faces.plain import render
+from pi_ask.faces.plain.answering import LineAnswers
+from pi_ask.faces.plain.handoff import Handoff
+from pi_ask.faces.plain.terminal import (
     Aborted,
-    AbortSignal,
     EndOfInput,
     LineTerminal,
     Signalled,
     TimedOut,
     Woken,
-    open_line_terminal,
 )
-from pi_ask.state import (
-    Abort,
-    AskState,
-    BehaviourChanged,
-    Command,
-    Dismiss,
-    apply,
-    build_result,
-    current_question,
-    footer_notice,
-    is_draft_change,
-    is_review_tab,
-    transcript_lines,
-)
+from pi_ask.state.commands import Abort, BehaviourChanged, Command, Dismiss
+from pi_ask.state.dispatcher import apply
+from pi_ask.state.model import AskState
+from pi_ask.state.results import build_result
+from pi_ask.state.selectors import current_question, footer_notice, is_draft_change, is_review_tab
+from pi_ask.state.summary import transcript_lines
 from pi_ask.terminal_text import sanitize_block, sanitize_line
 
 if TYPE_CHECKING:
-    from pi_ask.config import SettingsStore
-    from pi_ask.contract.payload import Question
+    from pi_ask.ask.face import FaceRequest
     from pi_ask.contract.results import ToolResult
-    from pi_ask.events import RemoteResponse
-    from pi_ask.notifications import Dispatch
+    from pi_ask.events.submissions import RemoteResponse
 
-OnCommit = Callable[[AskState], None]
 BELL = "\a"
 LIVE_NOTICE_S = 1.0
 COUNTDOWN_MARKS = (20, 10, 5)
@@ -70,49 +55,30 @@ class PlainFlow(LineAnswers):
     """One ask flow in line mode on a ``LineTerminal``; build it, then ``run()`` it once.
 
     Args:
-        state: The starting state (``pi_ask.state.new_state``, maybe with resumed answers).
-        store: The settings store: the live behaviour (re-read when the file changes).
+        state: The starting state (``state.opening.new_state``, maybe with resumed answers).
+        request: What the host asks for (``pi_ask.ask.face.FaceRequest``). Its store gives
+            the live behaviour (re-read when the file changes); ``stop`` ends the flow as
+            aborted; the deadline's time left is said at 20, 10 and 5 seconds, then the flow
+            ends with reason ``timeout``; the live notice is asked about once a second and a
+            new text is said as a notice (the inbox's "2 more waiting").
         terminal: Where lines are read and text written.
-        notice: A notice to show from the start, beside the config's (drafts being off).
-        on_commit: Called with the state after every committed change (the draft hook).
-        abort: Once set, the flow ends as aborted (a host or client gave up).
-        source: Who asked (``tool``, ``answer``, ``ask:replay``...), for the event bus.
-        tool_call_id: The ask's id; bridges then address the flow as ``tool:<id>``.
-        deadline_ms: When the ask times out (epoch ms): the time left is said at 20, 10 and
-            5 seconds, then the flow ends with reason ``timeout``.
-        live_notice: Asked about once a second; a new text is said as a notice (the inbox's
-            "2 more waiting").
     """
 
-    def __init__(
-        self,
-        state: AskState,
-        *,
-        store: SettingsStore,
-        terminal: LineTerminal,
-        notice: str | None = None,
-        on_commit: OnCommit | None = None,
-        abort: AbortSignal | None = None,
-        source: str = "tool",
-        tool_call_id: str | None = None,
-        deadline_ms: int | None = None,
-        live_notice: Callable[[], str | None] | None = None,
-    ) -> None:
+    def __init__(self, state: AskState, request: FaceRequest, *, terminal: LineTerminal) -> None:
+        store = request.store
         self._store = store
-        self._live_notice = live_notice
+        self._request = request
         self._live_said: str | None = None
         self._prompted = False
-        self._deadline = deadline_ms / 1000 if deadline_ms is not None else None
-        self._countdown_said: set[int] = set()
-        self._source = source
-        self._tool_call_id = tool_call_id
-        self._flow_id: str | None = None
+        self._countdown = (
+            Countdown(request.deadline_ms, COUNTDOWN_MARKS)
+            if request.deadline_ms is not None
+            else None
+        )
         # Made by ``run``: submissions are applied on the thread that runs the flow.
         self._handoff: Handoff | None = None
         self._terminal = terminal
-        self._notice = notice
-        self._on_commit = on_commit
-        self._abort = abort
+        self._notice = NoticeLine(store, request.notice)
         self._signature = signature(store.path)
         self._behaviour = store.snapshot().behaviour
         self.interrupted_by: int | None = None
@@ -120,27 +86,35 @@ class PlainFlow(LineAnswers):
         self._awaiting_text = False
         self._shown: object = None
         self._said_notice: str | None = None
-        self.state = self._apply(state, BehaviourChanged(config_notice=self._startup_notice()))
+        # A terminal channel's escape sequence (OSC 9, 777, 99) becomes a plain bell here: the
+        # plain face writes no escape sequence, and a bell is what every terminal can ring.
+        self.services = AskServices(request, write_raw=self._ring, bell_only=True)
+        self.state = self._apply(state, BehaviourChanged(config_notice=self._notice.text()))
 
     # --- running ------------------------------------------------------------------------------
 
     def run(self) -> ToolResult:
-        """Ask until the flow completes; returns the result (see ``run_plain_flow``)."""
+        """Ask until the flow completes; returns the result.
+
+        A signal that ended the flow is left in ``interrupted_by`` (``face.run`` raises
+        ``FlowInterrupted`` for it once the terminal is let go).
+        """
         self._say(*render.title_lines(self.state))
         self._show()
-        notification = self._notify()
         self._handoff = handoff = Handoff(self._terminal.reader.wake)
-        registration = register(
-            self, source=self._source, tool_call_id=self._tool_call_id, title=self.state.title
-        )
+        result: ToolResult | None = None
         try:
+            self.services.start(
+                questions=lambda: self.state.questions,
+                complete=self.complete,
+                title=self.state.title,
+            )
             self._ask()
+            result = build_result(self.state)
         finally:
-            notification.close()
             # Submissions still waiting get no result: the flow is over.
             handoff.drain(lambda _response: None)
-        result = build_result(self.state)
-        registration.finish(result)
+            self.services.stop(result)
         self._say("", *(sanitize_block(text) for _role, text in transcript_lines(result)))
         return result
 
@@ -150,7 +124,7 @@ class PlainFlow(LineAnswers):
             if not self._prompted:
                 self._terminal.write(self._prompt())
                 self._prompted = True
-            event = self._terminal.reader.read(self._abort, until=self._next_tick())
+            event = self._terminal.reader.read(self._request.stop, until=self._next_tick())
             if not isinstance(event, TimedOut | Woken):
                 self._prompted = False  # a line was entered (or the flow ends): prompt anew
             if isinstance(event, TimedOut):
@@ -175,50 +149,34 @@ class PlainFlow(LineAnswers):
     def _next_tick(self) -> float | None:
         """When to look again: a countdown mark not yet said, the deadline, the live notice."""
         times = []
-        if self._deadline is not None:
+        if self._countdown is not None:
             # A mark already passed and not said yet comes at once (an ask resumed late).
-            times += [self._deadline - s for s in COUNTDOWN_MARKS if s not in self._countdown_said]
-            times.append(self._deadline)
-        if self._live_notice is not None:
+            times.append(time.time() + self._countdown.wake_in_s(now_ms()))
+        if self._request.live_notice is not None:
             times.append(time.time() + LIVE_NOTICE_S)
         return min(times) if times else None
 
     def _tick(self) -> None:
-        if self._live_notice is not None:
-            notice = self._live_notice()
+        if self._request.live_notice is not None:
+            notice = self._request.live_notice()
             if notice and notice != self._live_said:
                 self._say("", f"Notice: {sanitize_line(notice)}")
             self._live_said = notice
-        if self._deadline is not None:
-            self._tick_deadline(self._deadline)
+        if self._countdown is not None:
+            self._tick_deadline(self._countdown)
 
-    def _tick_deadline(self, deadline: float) -> None:
-        left = deadline - time.time()
-        if left <= 0:
+    def _tick_deadline(self, countdown: Countdown) -> None:
+        now = now_ms()
+        if countdown.passed(now):
             self._terminal.write("\n")
             self._send(Abort(reason="timeout"))
             return
-        passed = {s for s in COUNTDOWN_MARKS if left <= s}
-        if passed - self._countdown_said:
-            self._countdown_said |= passed
+        text = countdown.due(now)
+        if text is not None:
             # On a line of its own: the user may be half-way through typing one.
-            self._say("", f"Notice: Time left to answer: {math.ceil(left)} s.")
+            self._say("", f"Notice: {text}")
 
-    # --- the event bus (pi_ask.events.RemoteFlow) ---------------------------------------------
-
-    @property
-    def flow_id(self) -> str:
-        """The id bridges address this flow by."""
-        if self._flow_id is None:
-            from pi_ask.events import new_flow_id
-
-            self._flow_id = new_flow_id(self._tool_call_id)
-        return self._flow_id
-
-    @property
-    def questions(self) -> tuple[Question, ...]:
-        """The questions as currently presented."""
-        return self.state.questions
+    # --- the event bus (the services register the flow) ---------------------------------------
 
     def complete(self, response: RemoteResponse) -> ToolResult | None:
         """Apply a validated remote submission from any thread; the result, or ``None``."""
@@ -231,35 +189,6 @@ class PlainFlow(LineAnswers):
             return None
         self._send(response)
         return build_result(self.state) if self.state.completed else None
-
-    def _notify(self) -> Dispatch:
-        """The one "question waiting" notification, as the TUI sends it.
-
-        A terminal channel's escape sequence (OSC 9, 777, 99) becomes a plain bell here: the
-        plain face writes no escape sequence, and a bell is what every terminal can ring.
-        """
-        from pi_ask.notifications import (
-            TITLE,
-            dispatch,
-            given_label,
-            parse_channels,
-            subject_for,
-            waiting_message,
-        )
-
-        settings = self._store.snapshot().notifications
-        first = self.state.questions[0] if self.state.questions else None
-        subject = subject_for(given_label(first.label), first.prompt) if first else ""
-        channels, _warnings = parse_channels(settings.channels)
-        return dispatch(
-            channels,
-            title=TITLE,
-            message=waiting_message(subject),
-            write_terminal=self._ring,
-            timeout_s=settings.timeout_s,
-            enabled=settings.enabled,
-            bell_only=True,  # so "desktop" is not skipped for an OSC alert never sent
-        )
 
     def _ring(self, text: str) -> None:
         self._terminal.write(BELL if ESCAPES.search(text) else text)
@@ -296,8 +225,8 @@ class PlainFlow(LineAnswers):
 
     def _apply(self, before: AskState, command: Command) -> AskState:
         after = apply(before, command, self._behaviour)
-        if self._on_commit is not None and is_draft_change(before, after):
-            self._on_commit(after)
+        if self._request.on_commit is not None and is_draft_change(before, after):
+            self._request.on_commit(after)
         return after
 
     def _send(self, *commands: Command) -> None:
@@ -312,99 +241,4 @@ class PlainFlow(LineAnswers):
         self._signature = now
         self._store.reload()
         self._behaviour = self._store.snapshot().behaviour
-        self._send(BehaviourChanged(config_notice=self._startup_notice()))
-
-    def _startup_notice(self) -> str | None:
-        config = self._store.notice
-        parts = [text for text in (config.text if config else None, self._notice) if text]
-        return " ".join(parts) or None
-
-
-def run_plain_flow(
-    state: AskState,
-    *,
-    store: SettingsStore,
-    notice: str | None = None,
-    on_commit: OnCommit | None = None,
-    abort: AbortSignal | None = None,
-    terminal: LineTerminal | None = None,
-    source: str = "tool",
-    tool_call_id: str | None = None,
-    deadline_ms: int | None = None,
-    live_notice: Callable[[], str | None] | None = None,
-) -> ToolResult:
-    """Ask the questions of ``state`` line by line on the terminal and return the result.
-
-    Args:
-        state: The starting state (``pi_ask.state.new_state(payload)``, maybe with answers).
-        store: The settings store (``pi_ask.config.open_store``).
-        notice: A notice to show from the start (drafts being off).
-        on_commit: Called with the state after every committed change (the draft hook).
-        abort: Once set (by any thread), the flow ends as aborted within a fraction of a
-            second; the result is cancelled and the ask stays resumable.
-        terminal: Where to read and write; by default ``/dev/tty`` (never stdout).
-        source: Who asked: ``tool``, ``answer``, ``ask:replay``... (for the event bus).
-        tool_call_id: The ask's id; bridges then address the flow as ``tool:<id>``.
-        deadline_ms: When the ask times out (epoch ms); it then ends with reason ``timeout``.
-        live_notice: Asked about once a second for a notice to say when it changes.
-
-    Returns:
-        The tool result, as the TUI would return it for the same answers.
-
-    Raises:
-        OSError: No controlling terminal could be opened (``terminal`` not given).
-        FlowInterrupted: SIGTERM or SIGHUP ended the flow (main thread only); exit with
-            ``128 + signal_number`` after printing its ``result``.
-    """
-    flow = _run_to_end(
-        state,
-        store=store,
-        notice=notice,
-        on_commit=on_commit,
-        abort=abort,
-        terminal=terminal,
-        source=source,
-        tool_call_id=tool_call_id,
-        deadline_ms=deadline_ms,
-        live_notice=live_notice,
-    )
-    return build_result(flow.state)
-
-
-def _run_to_end(
-    state: AskState,
-    *,
-    store: SettingsStore,
-    notice: str | None,
-    on_commit: OnCommit | None,
-    abort: AbortSignal | None,
-    terminal: LineTerminal | None,
-    source: str = "tool",
-    tool_call_id: str | None = None,
-    deadline_ms: int | None = None,
-    live_notice: Callable[[], str | None] | None = None,
-) -> PlainFlow:
-    from pi_ask.plain.terminal import signals_to
-
-    line_terminal = open_line_terminal() if terminal is None else terminal
-    try:
-        flow = PlainFlow(
-            state,
-            store=store,
-            terminal=line_terminal,
-            notice=notice,
-            on_commit=on_commit,
-            abort=abort,
-            source=source,
-            tool_call_id=tool_call_id,
-            deadline_ms=deadline_ms,
-            live_notice=live_notice,
-        )
-        with signals_to(line_terminal.reader):
-            result = flow.run()
-    finally:
-        if terminal is None:
-            line_terminal.close()
-    if flow.interrupted_by is not None:
-        raise FlowInterrupted(result, flow.interrupted_by)
-    return flow
+        self._send(BehaviourChanged(config_notice=self._notice.text()))

@@ -13,11 +13,11 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
-from typing import TYPE_CHECKING, cast, get_args
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from pi_ask.contract.results import ToolResult
-    from pi_ask.events import FlowRegistration, RemoteFlow, RemoteResponse
+    from pi_ask.events.submissions import RemoteResponse
 
 REPLY_TIMEOUT_S = 10.0
 
@@ -56,18 +56,3 @@ class Handoff:
                 reply.set_result(complete(response))
             except Exception as error:  # the sender gets it; the flow goes on
                 reply.set_exception(error)
-
-
-def register(
-    flow: RemoteFlow, *, source: str, tool_call_id: str | None, title: str | None
-) -> FlowRegistration:
-    """Put ``flow`` on the shared bus (``started``) and load the trusted bridges, once."""
-    from importlib.metadata import entry_points
-
-    from pi_ask.events import BRIDGE_GROUP, FlowSource, load_bridges, shared_registry
-
-    registry = shared_registry()
-    named = cast(FlowSource, source if source in get_args(FlowSource) else "tool")
-    registration = registry.register(flow, source=named, tool_call_id=tool_call_id, title=title)
-    load_bridges(registry.bus, entry_points=entry_points(group=BRIDGE_GROUP))
-    return registration

@@ -9,18 +9,11 @@ payload carries reaches the terminal.
 from __future__ import annotations
 
 from pi_ask.contract.payload import Option, Question
-from pi_ask.state import (
-    DISMISS_NOTICE,
-    REVIEW_ACTIONS,
-    TYPE_CHANGE_CONFIRM_NOTICE,
-    AskState,
-    ReviewEntry,
-    Row,
-    answer_for,
-    is_row_selected,
-    question_rows,
-    review_entries,
-)
+from pi_ask.state.dismissal import DISMISS_NOTICE
+from pi_ask.state.model import REVIEW_ACTIONS, AskState
+from pi_ask.state.question_types import TYPE_CHANGE_CONFIRM_NOTICE
+from pi_ask.state.review_tab import ReviewEntry, review_entries
+from pi_ask.state.selectors import Row, answer_for, is_row_selected, question_rows
 from pi_ask.terminal_text import sanitize_block, sanitize_line
 
 PREVIEW_LINES = 12

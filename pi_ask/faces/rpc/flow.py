@@ -11,11 +11,12 @@ front ends), questions are asked one after another (behaviour.md §12):
   single-choice custom answer, blank text leaves the question unanswered;
 - a dismissed card or input skips the question (its answer is cleared);
 - an answer that is none of the offered strings cancels the whole flow (python-port.md §6
-  decision 9), as does the abort signal;
+  decision 9), as does the abort signal (``timeout`` once the deadline has passed);
 - after the last question the result is a normal submit.
 
 No notes, review tab, elaboration or type changes exist here. Display strings never replace
-canonical labels or values: answers are recorded from the option itself.
+canonical labels or values: answers are recorded from the option itself. Every answer and
+the end reach the state through ``state.dispatcher.apply``, as the other faces' keys do.
 """
 
 from __future__ import annotations
@@ -24,10 +25,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from pi_ask.ask.services import now_ms
 from pi_ask.contract.payload import Option, Question
-from pi_ask.contract.results import ToolResult
-from pi_ask.state import Abort, Answer, AskState, Behaviour, Review, Selection, apply, build_result
-from pi_ask.state.answers import put_answer, save_custom_text, select_only
+from pi_ask.state.commands import Abort, ChooseOnly, Command, SubmitAnswers, TypeAnswer
+from pi_ask.state.dispatcher import apply
+from pi_ask.state.model import AskState, Behaviour, Selection
 
 TYPE_SOMETHING = "Type something…"
 SEPARATOR = " — "
@@ -116,23 +118,24 @@ def run_dialog_flow(
     abort: AbortSignal | None = None,
     report: Callable[[str], None] | None = None,
     on_commit: Callable[[AskState], None] | None = None,
-) -> ToolResult:
-    """Ask every question of ``state`` through ``port`` and return the tool result.
+    deadline_ms: int | None = None,
+) -> AskState:
+    """Ask every question of ``state`` through ``port`` and return the flow's final state.
 
     Args:
-        state: the flow state (``pi_ask.state.new_state``, with a draft's answers when the
+        state: the flow state (``state.opening.new_state``, with a draft's answers when the
             ask is resumed: a dismissed card keeps its question's answer).
         port: the host's dialogs.
         abort: checked before and after every dialog; once set, the flow is cancelled.
         report: told in one line why a flow was cancelled by an unreadable answer.
         on_commit: called with the state after every answered card (the draft hook).
+        deadline_ms: when the ask times out (epoch ms): an abort after it is a ``timeout``.
 
     Returns:
-        A submit result, or a cancelled one keeping the answers given so far.
+        A completed state: submitted, or cancelled keeping the answers given so far.
 
     Example:
-        >>> result = run_dialog_flow(new_state(payload), port)
-        >>> result.details.mode
+        >>> build_result(run_dialog_flow(new_state(payload), port)).details.mode
         'submit'
     """
     signal = abort if abort is not None else _NeverAborted()
@@ -142,15 +145,23 @@ def run_dialog_flow(
             if on_commit is not None and state.answers != before.answers:
                 on_commit(state)
     except _Cancelled:
-        return build_result(apply(state, Abort(), Behaviour()))
+        return _aborted(state, deadline_ms)
     except InvalidResponse as err:
         if report is not None:
             report(f"{err}; the ask is cancelled")
-        return build_result(apply(state, Abort(), Behaviour()))
+        return _send(state, Abort())
     if signal.is_set():
-        return build_result(apply(state, Abort(), Behaviour()))
-    done = state._replace(tab=len(state.questions), row=0, view=Review(), completed=True)
-    return build_result(done)
+        return _aborted(state, deadline_ms)
+    return _send(state, SubmitAnswers())
+
+
+def _send(state: AskState, command: Command) -> AskState:
+    return apply(state, command, Behaviour())
+
+
+def _aborted(state: AskState, deadline_ms: int | None) -> AskState:
+    timed_out = deadline_ms is not None and now_ms() >= deadline_ms
+    return _send(state, Abort(reason="timeout" if timed_out else "aborted"))
 
 
 def _ask(state: AskState, index: int, port: DialogPort, signal: AbortSignal) -> AskState:
@@ -171,7 +182,7 @@ def _ask(state: AskState, index: int, port: DialogPort, signal: AbortSignal) -> 
         )
     selection = chosen[choice]
     if selection is not None:
-        return put_answer(state, question.id, select_only(Answer(), selection))
+        return _send(state, ChooseOnly(question.id, selection.value))
     placeholder = PLACEHOLDER_MULTI if question.type == "multi" else PLACEHOLDER_SINGLE
     text = port.input(dialog_title(state, index, custom=True), placeholder)
     if signal.is_set():
@@ -179,4 +190,4 @@ def _ask(state: AskState, index: int, port: DialogPort, signal: AbortSignal) -> 
     if text is None:
         return state
     # Trimmed like every other save path (python-port.md §6 decision 5); blank = unanswered.
-    return put_answer(state, question.id, save_custom_text(Answer(), text.strip(), True))
+    return _send(state, TypeAnswer(question.id, text))

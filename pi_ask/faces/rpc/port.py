@@ -24,12 +24,10 @@ import uuid
 from collections.abc import Callable, Mapping, Sequence
 from typing import TextIO
 
-from pi_ask.contract.payload import AskPayload
-from pi_ask.contract.results import ToolResult
-from pi_ask.dialogs.flow import InvalidResponse, run_dialog_flow
-from pi_ask.dialogs.jsonl import MAX_LINE_BYTES, OverlongLine, read_lines, write_line
+from pi_ask.faces.rpc.flow import InvalidResponse, run_dialog_flow
+from pi_ask.faces.rpc.jsonl import MAX_LINE_BYTES, OverlongLine, read_lines, write_line
 from pi_ask.guarded_parse import load_json
-from pi_ask.state import Answer, AskState, new_state
+from pi_ask.state.model import AskState
 
 REQUEST = "extension_ui_request"
 RESPONSE = "extension_ui_response"
@@ -192,40 +190,46 @@ class RpcDialogs:
 
 
 def run_rpc(
-    payload: AskPayload,
+    state: AskState,
     *,
     stdin: TextIO,
     stdout: TextIO,
     stderr: TextIO,
     abort: threading.Event | None = None,
-    answers: tuple[tuple[str, Answer], ...] = (),
     on_commit: Callable[[AskState], None] | None = None,
-) -> ToolResult:
-    """Ask ``payload``'s questions as pi RPC dialogs and return the tool result.
+    deadline_ms: int | None = None,
+) -> AskState:
+    """Ask the questions of ``state`` as pi RPC dialogs and return the flow's final state.
 
     stdout receives only the request lines; the caller writes the result line after them.
 
     Args:
-        payload: the normalized payload (``present_single_as_multi`` already applied).
+        state: the flow state (``state.opening.new_state``, with a resumed draft's answers:
+            a dismissed card keeps them).
         stdin: the host's response lines.
         stdout: the request lines.
         stderr: notes about lines that were ignored and why a flow was cancelled.
         abort: set it to end the flow as cancelled (the host is not told, as in pi).
-        answers: answers to start from (a resumed draft); a dismissed card keeps them.
         on_commit: called with the state after every answered card (the draft hook).
+        deadline_ms: when the ask times out (epoch ms): an abort after it is ``timeout``.
 
     Returns:
-        A submit result, or a cancelled one (abort, end of stdin, an unreadable answer).
+        A submitted state, or a cancelled one (abort, end of stdin, an unreadable answer).
 
     Example:
-        >>> result = run_rpc(payload, stdin=sys.stdin, stdout=sys.stdout, stderr=sys.stderr)
-        >>> print(json.dumps(result.to_json(), ensure_ascii=False))
+        >>> streams = {"stdin": sys.stdin, "stdout": sys.stdout, "stderr": sys.stderr}
+        >>> state = run_rpc(new_state(payload), **streams)
+        >>> print(json.dumps(build_result(state).to_json(), ensure_ascii=False))
     """
     port = RpcDialogs(stdin=stdin, stdout=stdout, stderr=stderr, abort=abort)
     try:
-        state = new_state(payload)._replace(answers=answers) if answers else new_state(payload)
         return run_dialog_flow(
-            state, port, abort=port.aborted, report=port.note, on_commit=on_commit
+            state,
+            port,
+            abort=port.aborted,
+            report=port.note,
+            on_commit=on_commit,
+            deadline_ms=deadline_ms,
         )
     finally:
         port.close()

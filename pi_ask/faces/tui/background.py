@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
-    from pi_ask.tui.terminal_reports import TerminalReports
+    from pi_ask.faces.tui.terminal_reports import TerminalReports
 
 QUERY = "\x1b]11;?\x1b\\"
 # ``rgb:R/G/B`` with 1-4 hex digits a channel (xterm), ``rgba:`` with a fourth (some terminals).

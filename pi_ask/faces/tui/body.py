@@ -12,8 +12,8 @@ key.
 from typing import NamedTuple
 
 from pi_ask.contract.payload import Option
-from pi_ask.tui.preview_pane import ScrollPosition
-from pi_ask.tui.styled_text import Line
+from pi_ask.faces.tui.preview_pane import ScrollPosition
+from pi_ask.faces.tui.styled_text import Line
 
 
 class PreviewSlot(NamedTuple):

@@ -14,7 +14,7 @@ from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.completion import Completer, DynamicCompleter, ThreadedCompleter
 from prompt_toolkit.document import Document
 
-from pi_ask.tui.editor_view import EditorView
+from pi_ask.faces.tui.editor_view import EditorView
 
 
 class EditorField:
@@ -32,8 +32,8 @@ class EditorField:
     def _at_path_completer(self) -> Completer:
         # Built when the buffer first asks, not for the first frame, which completes nothing.
         if self._completer is None:
-            from pi_ask.tui.file_completer import AtPathCompleter
-            from pi_ask.tui.file_index import FileIndex
+            from pi_ask.faces.tui.file_completer import AtPathCompleter
+            from pi_ask.faces.tui.file_index import FileIndex
 
             self._completer = ThreadedCompleter(AtPathCompleter(FileIndex(self._cwd)))
         return self._completer

@@ -8,9 +8,9 @@ several bars. The ``@`` completion menu, when open, is listed under the editor.
 
 from typing import NamedTuple
 
+from pi_ask.faces.tui import theme
+from pi_ask.faces.tui.styled_text import Line, join, pad, span, text_width, truncate
 from pi_ask.terminal_text import escape_controls
-from pi_ask.tui import theme
-from pi_ask.tui.styled_text import Line, join, pad, span, text_width, truncate
 
 ANSWER_PLACEHOLDER = "Type answer..."
 NOTE_PLACEHOLDER = "Add a note..."

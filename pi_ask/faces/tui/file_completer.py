@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 
-from pi_ask.tui.file_index import FileIndex
+from pi_ask.faces.tui.file_index import FileIndex
 
 _AT_TOKEN = re.compile(r"(?:^|\s)@([^\s@]*)$")
 

@@ -1,4 +1,4 @@
-"""``AskFlow``: the ask flow as a prompt_toolkit application, and ``run_ask_flow``.
+"""``AskFlow``: the ask flow as a prompt_toolkit application.
 
 The flow keeps the engine state and feeds it one command per key (``flow_bindings``); the
 engine decides everything (auto-open editor, dirty guard, double-press, auto-submit, type
@@ -6,10 +6,11 @@ change confirmation) and the flow draws the new state (``frame``). When the stat
 completed the application exits with ``build_result(state)``, the drawing is erased and the
 transcript lines are printed on the terminal, never on stdout.
 
-Everything not needed for the first frame (notifications, the config watcher, the event
-bridge) starts right after it. The key bindings, the engine's commands and transitions and
-the result classes are not needed to draw either: they are imported where they are used,
-and preloaded by the services' worker thread right after the first frame.
+Everything not needed for the first frame (``pi_ask.ask.services``: notifications, the
+config watcher, the event bridge) starts right after it. The key bindings, the engine's
+commands and transitions and the result classes are not needed to draw either: they are
+imported where they are used, and preloaded by the services' worker thread right after the
+first frame. ``face.run`` is how a host opens it.
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ import errno
 import gc
 import signal
 import threading
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, cast
@@ -35,35 +35,34 @@ from prompt_toolkit.layout.containers import Window
 from prompt_toolkit.layout.controls import BufferControl
 from prompt_toolkit.output import Output
 
-from pi_ask.config import RESET_WINDOW_S, Settings, SettingsStore
-from pi_ask.errors import FlowInterrupted
-from pi_ask.keymaps.keymap import Keymaps
-from pi_ask.state.model import AskState, Behaviour, EditAnswer, EditNote
-from pi_ask.state.selectors import current_question, current_row, editor_draft, is_draft_change
-from pi_ask.tui.editor_field import EditorField
-from pi_ask.tui.flow_canvas import FlowCanvas
-from pi_ask.tui.flow_services import FlowServices
-from pi_ask.tui.frame import FlowView
-from pi_ask.tui.lines_control import LinesControl
-from pi_ask.tui.preview_pane import TOP, scroll_by
-from pi_ask.tui.signals import catch_signals
-from pi_ask.tui.terminal import Terminal, open_terminal, set_escape_timeout
-from pi_ask.tui.terminal_reports import (
+from pi_ask.ask.face import FaceRequest, FlowInterrupted
+from pi_ask.ask.services import AskServices, Countdown, NoticeLine, now_ms
+from pi_ask.config.settings import Settings
+from pi_ask.config.store import RESET_WINDOW_S
+from pi_ask.faces.tui.editor_field import EditorField
+from pi_ask.faces.tui.flow_canvas import FlowCanvas
+from pi_ask.faces.tui.frame import FlowView
+from pi_ask.faces.tui.lines_control import LinesControl
+from pi_ask.faces.tui.preview_pane import TOP, scroll_by
+from pi_ask.faces.tui.signals import catch_signals
+from pi_ask.faces.tui.terminal import Terminal, open_terminal, set_escape_timeout
+from pi_ask.faces.tui.terminal_reports import (
     DISABLE_FOCUS_REPORTS,
     ENABLE_FOCUS_REPORTS,
     terminal_reports,
 )
-from pi_ask.tui.theme import theme_style
+from pi_ask.faces.tui.theme import theme_style
+from pi_ask.keymaps.keymap import Keymaps
+from pi_ask.state.model import AskState, Behaviour, EditAnswer, EditNote
+from pi_ask.state.selectors import current_question, current_row, editor_draft, is_draft_change
 
 if TYPE_CHECKING:
-    from pi_ask.contract.payload import Question
     from pi_ask.contract.results import ToolResult
-    from pi_ask.events import RemoteResponse
+    from pi_ask.events.submissions import RemoteResponse
+    from pi_ask.faces.tui.settings_panel import SettingsPanel
     from pi_ask.state.commands import Command
-    from pi_ask.tui.settings_panel import SettingsPanel
 
-OnCommit = Callable[[AskState], None]
-# An ask with a deadline shows a countdown for its last this many seconds.
+# An ask with a deadline shows a countdown, every second of its last this many seconds.
 COUNTDOWN_S = 20
 
 
@@ -71,52 +70,41 @@ class AskFlow:
     """One ask flow on a terminal; build it, then ``run()`` it once.
 
     Args:
-        state: The starting state (``pi_ask.state.new_state``, maybe with resumed answers).
-        store: The settings store: live behaviour, keymaps, the overlay's toggles.
-        source: Who asked (``tool``, ``answer``, ``ask:replay``...), for the event bus.
-        tool_call_id: The ask's id; bridges then address the flow as ``tool:<id>``.
-        notice: A notice to show from the start, beside the config's (drafts being off).
-        on_commit: Called with the state after every committed change (an answer, a note,
-            a type change), never for keystrokes inside an editor.
-        on_first_frame: Called on a worker thread once the first frame is drawn.
+        state: The starting state (``state.opening.new_state``, maybe with resumed answers).
+        request: What the host asks for (``pi_ask.ask.face.FaceRequest``): the settings
+            store, the ask's id, who asked, the draft hook, the first-frame hook, the notice
+            and the deadline (a countdown shows in its last ``COUNTDOWN_S`` seconds, then the
+            flow ends with ``reason: "timeout"``).
         input: Where keys come from (default: the controlling terminal).
         output: Where the flow is drawn (default: the controlling terminal).
         cwd: The folder ``@`` completion lists (default: the working directory).
-        deadline_ms: When the ask times out (epoch ms): a countdown shows in its last
-            ``COUNTDOWN_S`` seconds, then the flow ends with ``reason: "timeout"``.
     """
 
     def __init__(
         self,
         state: AskState,
+        request: FaceRequest,
         *,
-        store: SettingsStore,
-        source: str = "tool",
-        tool_call_id: str | None = None,
-        notice: str | None = None,
-        on_commit: OnCommit | None = None,
-        on_first_frame: Callable[[], None] | None = None,
         input: Input | None = None,
         output: Output | None = None,
         cwd: Path | None = None,
-        deadline_ms: int | None = None,
     ) -> None:
+        store = request.store
         self._store = store
-        self._deadline_ms = deadline_ms
-        self._countdown: str | None = None
+        self._request = request
         self._settings = store.snapshot()
-        self._source = source
-        self._tool_call_id = tool_call_id
-        self._flow_id: str | None = None
-        self._notice = notice
-        self._on_commit = on_commit
-        self._on_first_frame = on_first_frame
+        self._notice = NoticeLine(store, request.notice)
+        self._countdown = (
+            Countdown(request.deadline_ms, range(COUNTDOWN_S, 0, -1))
+            if request.deadline_ms is not None
+            else None
+        )
         self.on_defer: Callable[[], None] | None = None
         """Set by the inbox: the fixed defer key calls it (docs/keymaps.md "Fixed keys")."""
-        startup_notice = self._startup_notice()
+        startup_notice = self._notice.text()
         if startup_notice is not None and state.config_notice is None:
             from pi_ask.state.commands import BehaviourChanged
-            from pi_ask.state.flow import apply
+            from pi_ask.state.dispatcher import apply
 
             state = apply(state, BehaviourChanged(config_notice=startup_notice), self.behaviour)
         self._state = state
@@ -141,7 +129,7 @@ class AskFlow:
         # ``[theme] name = "auto"``: the shade the terminal reported, once it has.
         self._background_shade: str | None = None
         self._asked_background = False
-        self.services = FlowServices(store, self._output, self.reports)
+        self.services = AskServices(request, write_raw=self._write_raw, focused=self._focused)
         self.canvas = FlowCanvas(self._view, lambda: self.panel, self._terminal_size)
         self.app = self._create_application()
         self._sync_editor(None, state)
@@ -190,7 +178,7 @@ class AskFlow:
 
     def _dispatch(self, command: Command) -> None:
         from pi_ask.state.commands import CloseEditor, EditorNavigate, SubmitEditor
-        from pi_ask.state.flow import apply
+        from pi_ask.state.dispatcher import apply
 
         before = self._state
         after = apply(before, command, self.behaviour)
@@ -199,8 +187,8 @@ class AskFlow:
         self._sync_editor(before, after, rehydrate=editor_command)
         self._sync_preview(after)
         self.canvas.follow(from_top=(before.tab != after.tab))
-        if self._on_commit is not None and is_draft_change(before, after):
-            self._on_commit(after)
+        if self._request.on_commit is not None and is_draft_change(before, after):
+            self._request.on_commit(after)
         if after.completed:
             self._finish()
         self.app.invalidate()
@@ -209,7 +197,7 @@ class AskFlow:
         """Open the settings overlay (at most one)."""
         if self.panel is None:
             # Imported on first use: most flows never open the overlay.
-            from pi_ask.tui.settings_panel import SettingsPanel
+            from pi_ask.faces.tui.settings_panel import SettingsPanel
 
             self.panel = SettingsPanel(self._store)
             self.app.invalidate()
@@ -273,21 +261,7 @@ class AskFlow:
         self.canvas.to_edge(bottom)
         self.app.invalidate()
 
-    # --- the remote bridge (pi_ask.events.RemoteFlow) ----------------------------------------
-
-    @property
-    def flow_id(self) -> str:
-        """The id bridges address this flow by."""
-        if self._flow_id is None:
-            from pi_ask.events import new_flow_id
-
-            self._flow_id = new_flow_id(self._tool_call_id)
-        return self._flow_id
-
-    @property
-    def questions(self) -> tuple[Question, ...]:
-        """The questions as currently presented."""
-        return self._state.questions
+    # --- the remote bridge (the services register it on the event bus) ---------------------
 
     def complete(self, response: RemoteResponse) -> ToolResult | None:
         """Apply a validated remote submission from any thread; the result, or ``None``."""
@@ -339,7 +313,7 @@ class AskFlow:
         self._loop_thread = threading.get_ident()
         restore = catch_signals(self._loop, self._on_signal)
         unsubscribe = self._store.subscribe(self._on_settings)
-        if self._deadline_ms is not None:
+        if self._countdown is not None:
             self._tick_deadline()
         try:
             try:
@@ -354,7 +328,7 @@ class AskFlow:
                 if self._result is None:
                     raise
                 result = self._result
-            from pi_ask.tui.transcript import print_transcript
+            from pi_ask.faces.tui.transcript import print_transcript
 
             with contextlib.suppress(OSError):
                 print_transcript(result, self._output, self.app.style)
@@ -366,7 +340,7 @@ class AskFlow:
             if self._terminal is not None:
                 self._terminal.close()
         if self.interrupted_by is not None:
-            raise FlowInterrupted(result, self.interrupted_by)
+            raise FlowInterrupted(self._state, self.interrupted_by)
         return result
 
     def _create_application(self) -> Application[ToolResult]:
@@ -410,7 +384,7 @@ class AskFlow:
 
     def _key_bindings(self) -> KeyBindingsBase:
         if self._bindings is None:
-            from pi_ask.tui.flow_bindings import load_flow_bindings
+            from pi_ask.faces.tui.flow_bindings import load_flow_bindings
 
             self._bindings = load_flow_bindings(self)
         return self._bindings
@@ -465,7 +439,7 @@ class AskFlow:
             # Live: the next frame draws in the new theme (the application reads its style).
             self.app.style = theme_style(settings.theme, self._background_shade)
             self._ask_background_shade()
-        self.dispatch(BehaviourChanged(config_notice=self._startup_notice()))
+        self.dispatch(BehaviourChanged(config_notice=self._notice.text()))
 
     def set_notice(self, text: str | None) -> None:
         """Replace the caller's notice (``notice``) from any thread, and redraw."""
@@ -478,38 +452,30 @@ class AskFlow:
                 loop.call_soon_threadsafe(self._replace_notice, text)
 
     def _replace_notice(self, text: str | None) -> None:
-        if text == self._notice:
+        if text == self._notice.host:
             return
-        self._notice = text
+        self._notice.host = text
         if self._result is None and self._loop is not None:
             from pi_ask.state.commands import BehaviourChanged
 
-            self.dispatch(BehaviourChanged(config_notice=self._startup_notice()))
-
-    def _startup_notice(self) -> str | None:
-        """The config's notice, the caller's and the countdown, one after the other."""
-        config = self._store.notice
-        texts = (config.text if config else None, self._notice, self._countdown)
-        return " ".join(text for text in texts if text) or None
+            self.dispatch(BehaviourChanged(config_notice=self._notice.text()))
 
     def _tick_deadline(self) -> None:
         """Show the countdown in the last seconds; at the deadline end with ``timeout``."""
-        if self._result is not None or self._loop is None or self._deadline_ms is None:
+        countdown = self._countdown
+        if self._result is not None or self._loop is None or countdown is None:
             return
         from pi_ask.state.commands import Abort, BehaviourChanged
 
-        left_ms = self._deadline_ms - time.time_ns() // 1_000_000
-        if left_ms <= 0:
+        now = now_ms()
+        if countdown.passed(now):
             self.dispatch(Abort(reason="timeout"))
             return
-        if left_ms <= COUNTDOWN_S * 1000:
-            seconds = -(-left_ms // 1000)
-            self._countdown = f"Time left to answer: {seconds} s."
-            self.dispatch(BehaviourChanged(config_notice=self._startup_notice()))
-            wake_ms = left_ms - (seconds - 1) * 1000
-        else:
-            wake_ms = left_ms - COUNTDOWN_S * 1000
-        self._loop.call_later(wake_ms / 1000, self._tick_deadline)
+        text = countdown.due(now)
+        if text is not None:
+            self._notice.countdown = text
+            self.dispatch(BehaviourChanged(config_notice=self._notice.text()))
+        self._loop.call_later(countdown.wake_in_s(now), self._tick_deadline)
 
     def _schedule_reset_expiry(self) -> None:
         """Redraw when the reset window closes, so ``[confirm reset]`` turns back."""
@@ -541,7 +507,7 @@ class AskFlow:
         if not auto or self._asked_background or self.reports is None or not self._first_frame_done:
             return
         self._asked_background = True
-        from pi_ask.tui.background import ask_background
+        from pi_ask.faces.tui.background import ask_background
 
         ask_background(self.reports, self._write_raw, self._on_background_shade)
 
@@ -550,6 +516,10 @@ class AskFlow:
         if self._result is None:
             self.app.style = theme_style(self._settings.theme, shade)
             self.app.invalidate()
+
+    def _focused(self) -> bool | None:
+        # Read from the notification thread: a plain attribute the input filter sets.
+        return None if self.reports is None else self.reports.focused
 
     def _write_raw(self, text: str) -> None:
         with contextlib.suppress(OSError):
@@ -561,16 +531,15 @@ class AskFlow:
             return
         self._set_focus_reports(on=True)
         self._ask_background_shade()
-        if self._on_first_frame is not None:
+        if self._request.on_first_frame is not None:
             # Off the loop: an fsync on a busy disk must not hold up the first key.
-            self._loop.run_in_executor(None, self._on_first_frame)
+            self._loop.run_in_executor(None, self._request.on_first_frame)
         self.services.start(
-            self._loop,
-            self,
-            settings=self._settings,
-            source=self._source,
-            tool_call_id=self._tool_call_id,
+            questions=lambda: self._state.questions,
+            complete=self.complete,
             title=self._state.title,
+            loop=self._loop,
+            preload=_preload_first_key,
         )
 
     def _finish(self) -> None:
@@ -600,57 +569,11 @@ def _is_hang_up(error: OSError | EOFError) -> bool:
     return isinstance(error, EOFError) or error.errno in _TERMINAL_GONE
 
 
-def run_ask_flow(
-    state: AskState,
-    *,
-    store: SettingsStore,
-    source: str = "tool",
-    tool_call_id: str | None = None,
-    notice: str | None = None,
-    on_commit: OnCommit | None = None,
-    on_first_frame: Callable[[], None] | None = None,
-    input: Input | None = None,
-    output: Output | None = None,
-    deadline_ms: int | None = None,
-) -> ToolResult:
-    """Open the ask flow on the terminal and return its result.
+def _preload_first_key() -> None:
+    """What the first frame left for the first key (on the services' worker thread): the
+    bindings and the engine's commands and transitions, the result classes (imported where
+    they are used), the editors' completion and the review tab."""
+    from pi_ask.faces.tui import file_completer, file_index, flow_bindings, review_screen
+    from pi_ask.state import dispatcher, results
 
-    Args:
-        state: The starting state (``pi_ask.state.new_state(payload)``).
-        store: The settings store (``pi_ask.config.open_store``).
-        source: Who asked: ``tool``, ``answer``, ``answer:again``, ``ask:replay``,
-            ``ask:resume``.
-        tool_call_id: The ask's id; bridges then address the flow as ``tool:<id>``.
-        notice: A notice to show from the start, beside the config's (drafts being off).
-        on_commit: Called with the state after every committed change (the session log's
-            draft hook); never for keystrokes inside an editor.
-        on_first_frame: Called on a worker thread once the first frame is drawn (the
-            session log's fsync of the payload).
-        input: Key source for tests; default the controlling terminal.
-        output: Drawing target for tests; default the controlling terminal.
-        deadline_ms: When the ask times out (epoch ms); see ``AskFlow``.
-
-    Returns:
-        The tool result (cancelled when the user cancelled or dismissed).
-
-    Raises:
-        OSError: No controlling terminal could be opened (``input``/``output`` not given).
-        FlowInterrupted: SIGTERM, SIGHUP or an outside SIGINT ended the flow; exit with
-            ``128 + signal_number`` after printing its ``result``.
-
-    Example:
-        >>> result = run_ask_flow(new_state(payload), store=open_store())  # doctest: +SKIP
-    """
-    flow = AskFlow(
-        state,
-        store=store,
-        source=source,
-        tool_call_id=tool_call_id,
-        notice=notice,
-        on_commit=on_commit,
-        on_first_frame=on_first_frame,
-        input=input,
-        output=output,
-        deadline_ms=deadline_ms,
-    )
-    return flow.run()
+    del file_completer, file_index, flow_bindings, review_screen, dispatcher, results

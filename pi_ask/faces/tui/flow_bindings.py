@@ -42,7 +42,7 @@ from pi_ask.state.commands import (
 )
 
 if TYPE_CHECKING:
-    from pi_ask.tui.flow import AskFlow
+    from pi_ask.faces.tui.flow import AskFlow
 
 Handler = Callable[[KeyPressEvent], None]
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from prompt_toolkit.data_structures import Size
 
-from pi_ask.tui.frame import (
+from pi_ask.faces.tui.frame import (
     MIN_COLUMNS,
     MIN_ROWS,
     FlowView,
@@ -23,11 +23,11 @@ from pi_ask.tui.frame import (
     render_frame,
     too_small,
 )
-from pi_ask.tui.scrolling import Scroll
-from pi_ask.tui.styled_text import Line
+from pi_ask.faces.tui.scrolling import Scroll
+from pi_ask.faces.tui.styled_text import Line
 
 if TYPE_CHECKING:
-    from pi_ask.tui.settings_panel import SettingsPanel
+    from pi_ask.faces.tui.settings_panel import SettingsPanel
 
 
 class FlowCanvas:
@@ -115,7 +115,7 @@ class FlowCanvas:
         if panel is None:
             return 0
         # Imported on first use: most flows never open the overlay.
-        from pi_ask.tui.settings_screen import fit_overlay, overlay_width
+        from pi_ask.faces.tui.settings_screen import fit_overlay, overlay_width
 
         rows = min(self._size().rows, max_height)
         return len(fit_overlay(panel.view(), overlay_width(terminal_width), rows))
@@ -125,7 +125,7 @@ class FlowCanvas:
         # width, and settings_screen (~1.5 ms to import) can wait until one opens.
         if self._panel() is None:
             return 0
-        from pi_ask.tui.settings_screen import overlay_width
+        from pi_ask.faces.tui.settings_screen import overlay_width
 
         return overlay_width(self._size().columns)
 
@@ -140,6 +140,6 @@ class FlowCanvas:
         panel = self._panel()
         if panel is None:
             return ()
-        from pi_ask.tui.settings_screen import fit_overlay
+        from pi_ask.faces.tui.settings_screen import fit_overlay
 
         return fit_overlay(panel.view(), width, height)

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Literal
 
+from pi_ask.faces.tui.styled_text import text_width
+from pi_ask.faces.tui.wrapping import wrap_text
 from pi_ask.keymaps.keymap import Keymaps
-from pi_ask.tui.styled_text import text_width
-from pi_ask.tui.wrapping import wrap_text
 
 FooterKind = Literal["single", "multi", "review", "editor", "note_editor"]
 SEPARATOR = " · "

@@ -14,20 +14,20 @@ wide-layout box is drawn beside the part of the option column on screen. A termi
 
 from typing import NamedTuple
 
+from pi_ask.faces.tui import glyphs, theme
+from pi_ask.faces.tui.body import Body
+from pi_ask.faces.tui.editor_view import EditorView
+from pi_ask.faces.tui.footer import FooterKind, footer_text, wrap_footer
+from pi_ask.faces.tui.preview_pane import TOP, ScrollPosition, render_preview_box
+from pi_ask.faces.tui.question_screen import PreviewWindow, place_preview, render_question
+from pi_ask.faces.tui.scrolling import Scroll, Window, fit, more_label
+from pi_ask.faces.tui.styled_text import EMPTY, Line, join, span, truncate, two_columns
+from pi_ask.faces.tui.tab_row import render_tab_row
+from pi_ask.faces.tui.wrapping import wrap_text
 from pi_ask.keymaps.keymap import Keymaps
 from pi_ask.state.model import AskState, Behaviour, EditAnswer, EditNote
 from pi_ask.state.selectors import current_question, footer_notice, review_hint, tab_states
 from pi_ask.terminal_text import sanitize_block, sanitize_line
-from pi_ask.tui import glyphs, theme
-from pi_ask.tui.body import Body
-from pi_ask.tui.editor_view import EditorView
-from pi_ask.tui.footer import FooterKind, footer_text, wrap_footer
-from pi_ask.tui.preview_pane import TOP, ScrollPosition, render_preview_box
-from pi_ask.tui.question_screen import PreviewWindow, place_preview, render_question
-from pi_ask.tui.scrolling import Scroll, Window, fit, more_label
-from pi_ask.tui.styled_text import EMPTY, Line, join, span, truncate, two_columns
-from pi_ask.tui.tab_row import render_tab_row
-from pi_ask.tui.wrapping import wrap_text
 
 _MIN_PREVIEW_ROWS = 3
 MIN_COLUMNS = 20
@@ -91,7 +91,7 @@ def render_body(view: FlowView, width: int) -> Body:
     question = current_question(state)
     if question is None:
         # A flow opens on its first question, so the review screen loads when first drawn.
-        from pi_ask.tui.review_screen import render_review
+        from pi_ask.faces.tui.review_screen import render_review
 
         return render_review(state, width, review_hint(state, view.behaviour))
     window = PreviewWindow(scroll=view.preview_scroll)

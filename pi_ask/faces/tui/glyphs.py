@@ -3,7 +3,7 @@
 Terminals do not agree on the width of every character: the Unicode 16 tables of the
 ``wcwidth`` package (which prompt_toolkit and pyte use) made U+2630-2637 wide, while glibc's
 ``wcwidth()`` and tmux 3.3 still draw them one cell wide, so a layout measured with one table
-comes out wrong on the other. Each glyph below is one cell in all three (``tests/tui/
+comes out wrong on the other. Each glyph below is one cell in all three (``tests/faces/tui/
 test_glyphs.py`` checks the ``wcwidth`` package and glibc; ``tests/e2e/test_tmux_sizes.py``
 checks tmux), and renderers draw no other non-ASCII character of their own.
 """

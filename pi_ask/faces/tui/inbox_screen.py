@@ -18,7 +18,7 @@ from prompt_toolkit.layout import Layout
 from prompt_toolkit.layout.containers import Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 
-from pi_ask.tui.terminal import open_terminal
+from pi_ask.faces.tui.terminal import open_terminal
 
 Choice = int | Literal["quit", "rescan"]
 

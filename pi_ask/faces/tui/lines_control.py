@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.layout.controls import GetLinePrefixCallable, UIContent, UIControl
 
-from pi_ask.tui.styled_text import Line
+from pi_ask.faces.tui.styled_text import Line
 
 Render = Callable[[int, int], Sequence[Line]]
 Measure = Callable[[int, int], int]

@@ -14,10 +14,10 @@ from __future__ import annotations
 from functools import lru_cache
 
 from pi_ask.contract.payload import Option
+from pi_ask.faces.tui import theme
+from pi_ask.faces.tui.styled_text import Line, join, pad, span, truncate
+from pi_ask.faces.tui.wrapping import wrap_paragraph
 from pi_ask.terminal_text import sanitize_block, sanitize_line
-from pi_ask.tui import theme
-from pi_ask.tui.styled_text import Line, join, pad, span, truncate
-from pi_ask.tui.wrapping import wrap_paragraph
 
 NO_PREVIEW = "No preview available"
 SCROLL_HINT = "PgUp/PgDn"

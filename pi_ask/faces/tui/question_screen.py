@@ -9,15 +9,20 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from pi_ask.contract.payload import Question
+from pi_ask.faces.tui import theme
+from pi_ask.faces.tui.body import Body, PreviewSlot
+from pi_ask.faces.tui.editor_view import (
+    ANSWER_PLACEHOLDER,
+    NOTE_PLACEHOLDER,
+    EditorView,
+    render_editor,
+)
+from pi_ask.faces.tui.preview_pane import TOP, ScrollPosition, render_preview_box
+from pi_ask.faces.tui.styled_text import EMPTY, Line, join, span, text_width, truncate, two_columns
+from pi_ask.faces.tui.wrapping import wrap_text, wrapped
 from pi_ask.state.model import AskState, EditAnswer, EditNote
 from pi_ask.state.selectors import Row, answer_for, is_row_selected, question_rows
 from pi_ask.terminal_text import sanitize_block, sanitize_line
-from pi_ask.tui import theme
-from pi_ask.tui.body import Body, PreviewSlot
-from pi_ask.tui.editor_view import ANSWER_PLACEHOLDER, NOTE_PLACEHOLDER, EditorView, render_editor
-from pi_ask.tui.preview_pane import TOP, ScrollPosition, render_preview_box
-from pi_ask.tui.styled_text import EMPTY, Line, join, span, text_width, truncate, two_columns
-from pi_ask.tui.wrapping import wrap_text, wrapped
 
 RECOMMENDED = "(recommended)"
 NOTE_TITLE = "Note:"

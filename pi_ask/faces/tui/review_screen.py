@@ -6,14 +6,14 @@ review lines; narrower ones stack the review lines above the actions.
 
 from __future__ import annotations
 
+from pi_ask.faces.tui import theme
+from pi_ask.faces.tui.body import Body
+from pi_ask.faces.tui.question_screen import POINTER, saved_note
+from pi_ask.faces.tui.styled_text import EMPTY, Line, join, span, text_width, truncate
+from pi_ask.faces.tui.wrapping import wrapped
 from pi_ask.state.model import REVIEW_ACTIONS, AskState
 from pi_ask.state.review_tab import ReviewEntry, review_entries
 from pi_ask.terminal_text import sanitize_block, sanitize_line
-from pi_ask.tui import theme
-from pi_ask.tui.body import Body
-from pi_ask.tui.question_screen import POINTER, saved_note
-from pi_ask.tui.styled_text import EMPTY, Line, join, span, text_width, truncate
-from pi_ask.tui.wrapping import wrapped
 
 REVIEW_TITLE = "Review answers"
 UNANSWERED = "→ unanswered"

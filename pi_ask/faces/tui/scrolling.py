@@ -12,8 +12,8 @@ window hides above and below is counted, so the frame can say "â†‘ N more" / "â†
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from pi_ask.tui import glyphs, theme
-from pi_ask.tui.styled_text import Line, span
+from pi_ask.faces.tui import glyphs, theme
+from pi_ask.faces.tui.styled_text import Line, span
 
 Focus = tuple[int, int] | None
 

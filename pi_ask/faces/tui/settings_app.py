@@ -13,15 +13,16 @@ from prompt_toolkit.layout import Layout
 from prompt_toolkit.layout.containers import Window
 from prompt_toolkit.output import Output
 
-from pi_ask.config import RESET_WINDOW_S, Settings, SettingsStore
+from pi_ask.config.settings import Settings
+from pi_ask.config.store import RESET_WINDOW_S, SettingsStore
+from pi_ask.faces.tui.lines_control import LinesControl
+from pi_ask.faces.tui.settings_panel import SettingsPanel
+from pi_ask.faces.tui.settings_screen import fit_overlay, overlay_width
+from pi_ask.faces.tui.styled_text import Line, join, span
+from pi_ask.faces.tui.terminal import Terminal, open_terminal, set_escape_timeout
+from pi_ask.faces.tui.theme import theme_style
 from pi_ask.keymaps.keymap import Keymaps
 from pi_ask.keymaps.ptk_bindings import load_context_bindings
-from pi_ask.tui.lines_control import LinesControl
-from pi_ask.tui.settings_panel import SettingsPanel
-from pi_ask.tui.settings_screen import fit_overlay, overlay_width
-from pi_ask.tui.styled_text import Line, join, span
-from pi_ask.tui.terminal import Terminal, open_terminal, set_escape_timeout
-from pi_ask.tui.theme import theme_style
 
 
 class SettingsApp:

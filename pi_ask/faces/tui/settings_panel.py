@@ -11,9 +11,9 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from pi_ask.config import SettingsStore
-from pi_ask.tui.settings_rows import SETTING_ROWS, next_value, toggle_value, toggle_values
-from pi_ask.tui.settings_screen import OverlayView
+from pi_ask.config.store import SettingsStore
+from pi_ask.faces.tui.settings_rows import SETTING_ROWS, next_value, toggle_value, toggle_values
+from pi_ask.faces.tui.settings_screen import OverlayView
 
 
 class SettingsPanel:

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Literal, NamedTuple
 
-from pi_ask.config import RESET_DESCRIPTION, TOGGLE_ROWS, Settings
+from pi_ask.config.catalogue import RESET_DESCRIPTION, TOGGLE_ROWS
+from pi_ask.config.settings import Settings
 
 ACTIONS = "Actions"
 

@@ -10,15 +10,24 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import NamedTuple
 
+from pi_ask.faces.tui import glyphs, theme
+from pi_ask.faces.tui.body import Body
+from pi_ask.faces.tui.scrolling import Scroll, fit, more_label
+from pi_ask.faces.tui.settings_rows import SETTING_ROWS, SettingRow
+from pi_ask.faces.tui.styled_text import (
+    EMPTY,
+    Line,
+    join,
+    line_width,
+    pad,
+    span,
+    text_width,
+    truncate,
+)
+from pi_ask.faces.tui.wrapping import wrap_text
 from pi_ask.keymaps.key_ids import keys_label
 from pi_ask.keymaps.keymap import Keymaps
 from pi_ask.terminal_text import sanitize_block, sanitize_line
-from pi_ask.tui import glyphs, theme
-from pi_ask.tui.body import Body
-from pi_ask.tui.scrolling import Scroll, fit, more_label
-from pi_ask.tui.settings_rows import SETTING_ROWS, SettingRow
-from pi_ask.tui.styled_text import EMPTY, Line, join, line_width, pad, span, text_width, truncate
-from pi_ask.tui.wrapping import wrap_text
 
 TITLE = "pi-ask settings"
 INTRO = "Edit this config file to customize keymaps, notifications, and extraction settings:"

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from pi_ask.faces.tui import glyphs, theme
+from pi_ask.faces.tui.styled_text import Line, join, span, text_width, truncate
 from pi_ask.state.selectors import TabState
 from pi_ask.terminal_text import sanitize_line
-from pi_ask.tui import glyphs, theme
-from pi_ask.tui.styled_text import Line, join, span, text_width, truncate
 
 _ARROWS_WIDTH = 5  # " ← " before the tabs and " →" after them
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from prompt_toolkit.styles import Style
 
 if TYPE_CHECKING:
-    from pi_ask.config import ThemeSettings
+    from pi_ask.config.settings import ThemeSettings
 
 ACCENT = "class:accent"
 MUTED = "class:muted"
@@ -40,7 +40,7 @@ class Palette(NamedTuple):
     """One theme: a style per role, and the terminal colours it is made for.
 
     ``background`` and ``foreground`` are what the contrast of every role is measured
-    against (``tests/tui/test_themes.py``); ``None`` for ``ansi``, which takes the terminal's
+    against (``tests/faces/tui/test_themes.py``); ``None`` for ``ansi``, which takes the terminal's
     own palette and so cannot be measured.
     """
 

@@ -12,10 +12,10 @@ from prompt_toolkit.shortcuts import print_formatted_text
 from prompt_toolkit.styles import BaseStyle
 
 from pi_ask.contract.results import ToolResult
-from pi_ask.state import TranscriptRole, transcript_lines
+from pi_ask.faces.tui import theme
+from pi_ask.faces.tui.styled_text import Line, span
+from pi_ask.state.summary import TranscriptRole, transcript_lines
 from pi_ask.terminal_text import sanitize_block
-from pi_ask.tui import theme
-from pi_ask.tui.styled_text import Line, span
 
 _ROLE_STYLE: dict[TranscriptRole, str] = {
     "text": theme.TEXT,

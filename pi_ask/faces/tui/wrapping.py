@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import lru_cache
 
-from pi_ask.tui.styled_text import (
+from pi_ask.faces.tui.styled_text import (
     EMPTY,
     Line,
     join,

@@ -8,20 +8,15 @@ from typing import Any
 import jsonschema
 import pytest
 
-from pi_ask.contract import LoadedPayload, load_payload
+from pi_ask.contract.loading import LoadedPayload, load_payload
 from pi_ask.contract.result_schema import RESULT_DETAILS_SCHEMA
-from pi_ask.mcp_face.form import build_form, form_result, read_form
-from pi_ask.state import (
-    Behaviour,
-    ReplaceAnswers,
-    SubmittedAnswer,
-    apply,
-    build_result,
-    new_state,
-    non_interactive_result,
-)
-
-from .helpers import PAYLOAD
+from pi_ask.faces.mcp.form import build_form, form_result, read_form
+from pi_ask.state.commands import ReplaceAnswers, SubmittedAnswer
+from pi_ask.state.dispatcher import apply
+from pi_ask.state.model import Behaviour
+from pi_ask.state.opening import new_state
+from pi_ask.state.results import build_result, non_interactive_result
+from tests.mcp_server.helpers import PAYLOAD
 
 
 def loaded(payload: dict[str, Any] = PAYLOAD, **options: bool) -> LoadedPayload:

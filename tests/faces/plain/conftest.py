@@ -10,12 +10,15 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from pi_ask.config import SettingsStore
-from pi_ask.contract import load_payload
+from pi_ask.ask.face import FaceRequest
+from pi_ask.config.store import SettingsStore
+from pi_ask.contract.loading import load_payload
 from pi_ask.contract.result_schema import result_schema
 from pi_ask.contract.results import ToolResult
-from pi_ask.plain import LineTerminal, PlainFlow
-from pi_ask.state import AskState, new_state
+from pi_ask.faces.plain.flow import PlainFlow
+from pi_ask.faces.plain.terminal import LineTerminal
+from pi_ask.state.model import AskState
+from pi_ask.state.opening import new_state
 
 RESULT_VALIDATOR = jsonschema.Draft202012Validator(result_schema())
 PAYLOAD_A = Path(__file__).resolve().parents[1] / "tui" / "fixtures" / "payload_a.json"
@@ -69,12 +72,11 @@ def answer(store: SettingsStore) -> Iterator[Callable[..., Run]]:
         terminal = LineTerminal(read_fd, output, on_close=lambda: os.close(read_fd))
         opened.append(terminal)
         drafts: list[AskState] = []
+        request = FaceRequest(store, on_commit=drafts.append, **kwargs)  # type: ignore[arg-type]
         flow = PlainFlow(
             state if state is not None else state_of(PAYLOAD_A.read_text()),
-            store=store,
+            request,
             terminal=terminal,
-            on_commit=drafts.append,
-            **kwargs,  # type: ignore[arg-type]
         )
         result = flow.run()
         # Every result of this face fits the published schema (pi-ask schema --result).

@@ -10,10 +10,11 @@ import re
 import threading
 import time
 
-from pi_ask.plain import PlainFlow
-from pi_ask.state import Answer, Selection, is_draft_change
-
-from .conftest import PAYLOAD_A, state_of
+from pi_ask.ask.face import FaceRequest
+from pi_ask.faces.plain.flow import PlainFlow
+from pi_ask.state.model import Answer, Selection
+from pi_ask.state.selectors import is_draft_change
+from tests.faces.plain.conftest import PAYLOAD_A, state_of
 
 ESCAPE = re.compile(r"[\x1b\x9b]")
 
@@ -215,9 +216,8 @@ def test_hostile_payload_text_is_inert(answer) -> None:
 
 def test_the_abort_event_ends_a_flow_waiting_for_a_line(store, open_pipe) -> None:
     abort = threading.Event()
-    flow = PlainFlow(
-        state_of(PAYLOAD_A.read_text()), store=store, terminal=open_pipe.terminal, abort=abort
-    )
+    request = FaceRequest(store, stop=abort)
+    flow = PlainFlow(state_of(PAYLOAD_A.read_text()), request, terminal=open_pipe.terminal)
     # The input stays open (no end of input): only the event, set from another thread, ends it.
     threading.Thread(target=abort.set).start()
     result = flow.run()
@@ -229,9 +229,8 @@ def test_a_terminal_notification_rings_a_bell_without_escapes(store, open_pipe) 
     assert store.set("notifications.channels", ["osc9"]).ok
     assert store.set("notifications.enabled", True).ok
     abort = threading.Event()
-    flow = PlainFlow(
-        state_of(PAYLOAD_A.read_text()), store=store, terminal=open_pipe.terminal, abort=abort
-    )
+    request = FaceRequest(store, stop=abort)
+    flow = PlainFlow(state_of(PAYLOAD_A.read_text()), request, terminal=open_pipe.terminal)
 
     def end_once_rung() -> None:
         deadline = time.monotonic() + 10  # a cap on waiting for the bell, not a delay
@@ -260,7 +259,8 @@ def test_the_time_left_is_said_once_within_the_last_seconds(answer) -> None:
 
 
 def test_a_bridge_on_another_thread_answers_a_plain_flow(store, open_pipe) -> None:
-    from pi_ask.events import COMPLETED, STARTED, shared_registry
+    from pi_ask.events.bus import COMPLETED, STARTED
+    from pi_ask.events.registry import shared_registry
 
     bus = shared_registry().bus
     seen: dict[str, object] = {}
@@ -286,12 +286,8 @@ def test_a_bridge_on_another_thread_answers_a_plain_flow(store, open_pipe) -> No
         bus.on(COMPLETED, lambda data: seen.setdefault("completed", data)),
     ]
     try:
-        flow = PlainFlow(
-            state_of(PAYLOAD_A.read_text()),
-            store=store,
-            terminal=open_pipe.terminal,
-            tool_call_id="call-9",
-        )
+        request = FaceRequest(store, ask_id="call-9")
+        flow = PlainFlow(state_of(PAYLOAD_A.read_text()), request, terminal=open_pipe.terminal)
         result = flow.run()
         for bridge in bridges:
             bridge.join(timeout=10)  # a cap: it ends once its reply is back
@@ -300,7 +296,7 @@ def test_a_bridge_on_another_thread_answers_a_plain_flow(store, open_pipe) -> No
             off()
     assert result.details.cancelled is False
     assert result.to_json()["details"]["answers"]["lang"]["values"] == ["rs"]  # type: ignore[index]
-    assert flow.flow_id == "tool:call-9"
+    assert flow.services.flow_id == "tool:call-9"
     assert seen["reply"] == {"version": 1, "requestId": "r1", "flowId": "tool:call-9", "ok": True}
     assert "completed" in seen
 
@@ -324,13 +320,8 @@ def test_a_live_notice_is_said_when_it_changes_and_the_prompt_is_not_repeated(
             abort.set()  # asked a fourth time: enough seen
         return notice
 
-    flow = PlainFlow(
-        state_of(PAYLOAD_A.read_text()),
-        store=store,
-        terminal=open_pipe.terminal,
-        abort=abort,
-        live_notice=live_notice,
-    )
+    request = FaceRequest(store, stop=abort, live_notice=live_notice)
+    flow = PlainFlow(state_of(PAYLOAD_A.read_text()), request, terminal=open_pipe.terminal)
     flow.run()
     text = open_pipe.text
     assert text.count("Notice: 2 more waiting") == 1

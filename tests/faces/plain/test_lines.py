@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pi_ask.plain.lines import Empty, Numbers, Slash, Text, Unknown, parse_line, split_number
+from pi_ask.faces.plain.lines import Empty, Numbers, Slash, Text, Unknown, parse_line, split_number
 
 
 @pytest.mark.parametrize(

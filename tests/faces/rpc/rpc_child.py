@@ -11,14 +11,18 @@ import sys
 from pathlib import Path
 
 from pi_ask.api import exit_code
-from pi_ask.contract import LoadedPayload, load_payload
-from pi_ask.dialogs.rpc import run_rpc
+from pi_ask.contract.loading import LoadedPayload, load_payload
+from pi_ask.faces.rpc.port import run_rpc
+from pi_ask.state.opening import new_state
+from pi_ask.state.results import build_result
 
 
 def main() -> int:
     loaded = load_payload(Path(sys.argv[1]).read_bytes())
     assert isinstance(loaded, LoadedPayload)
-    result = run_rpc(loaded.payload, stdin=sys.stdin, stdout=sys.stdout, stderr=sys.stderr)
+    result = build_result(
+        run_rpc(new_state(loaded.payload), stdin=sys.stdin, stdout=sys.stdout, stderr=sys.stderr)
+    )
     sys.stdout.write(json.dumps(result.to_json(), ensure_ascii=False) + "\n")
     sys.stdout.flush()
     return exit_code(result)

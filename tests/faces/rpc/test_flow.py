@@ -8,14 +8,17 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from pi_ask.contract import AskPayload, LoadedPayload, ToolResult, load_payload
-from pi_ask.dialogs.flow import (
+from pi_ask.contract.loading import LoadedPayload, load_payload
+from pi_ask.contract.payload import AskPayload
+from pi_ask.contract.results import ToolResult
+from pi_ask.faces.rpc.flow import (
     InvalidResponse,
     card_options,
     compact,
     run_dialog_flow,
 )
-from pi_ask.state import new_state
+from pi_ask.state.opening import new_state
+from pi_ask.state.results import build_result
 
 PAYLOAD: dict[str, object] = {
     "title": "Implementation\n preferences",
@@ -112,9 +115,10 @@ class Script:
 
 def run(script: Script, data: Mapping[str, object] = PAYLOAD, **kwargs: bool) -> ToolResult:
     reports: list[str] = []
-    result = run_dialog_flow(
+    state = run_dialog_flow(
         new_state(payload(data, **kwargs)), script, abort=script.abort, report=reports.append
     )
+    result = build_result(state)
     script.shown.append(("reports", "", reports))
     return result
 

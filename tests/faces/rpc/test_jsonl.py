@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable
 from typing import TextIO
 
-from pi_ask.dialogs.jsonl import (
+from pi_ask.faces.rpc.jsonl import (
     MAX_LINE_BYTES,
     OverlongLine,
     encode_line,

@@ -9,11 +9,13 @@ import threading
 import uuid
 from collections.abc import Callable
 
-from pi_ask.contract import LoadedPayload, ToolResult, load_payload
-from pi_ask.dialogs.jsonl import MAX_LINE_BYTES
-from pi_ask.dialogs.rpc import run_rpc
-
-from .conftest import Message, RpcHost
+from pi_ask.contract.loading import LoadedPayload, load_payload
+from pi_ask.contract.results import ToolResult
+from pi_ask.faces.rpc.jsonl import MAX_LINE_BYTES
+from pi_ask.faces.rpc.port import run_rpc
+from pi_ask.state.opening import new_state
+from pi_ask.state.results import build_result
+from tests.faces.rpc.conftest import Message, RpcHost
 
 PAYLOAD: Message = {
     "title": "Setup",
@@ -275,7 +277,15 @@ def test_an_abort_gives_up_the_open_dialog_and_late_answers_change_nothing() -> 
     ):
         flow = threading.Thread(
             target=lambda: box.append(
-                run_rpc(loaded.payload, stdin=stdin, stdout=stdout, stderr=stderr, abort=abort)
+                build_result(
+                    run_rpc(
+                        new_state(loaded.payload),
+                        stdin=stdin,
+                        stdout=stdout,
+                        stderr=stderr,
+                        abort=abort,
+                    )
+                )
             )
         )
         flow.start()
@@ -303,7 +313,11 @@ def test_in_memory_streams_work_too() -> None:
     assert isinstance(loaded, LoadedPayload)
     stdout = io.StringIO()
     stderr = io.StringIO()
-    result = run_rpc(loaded.payload, stdin=io.StringIO("nope\n"), stdout=stdout, stderr=stderr)
+    result = build_result(
+        run_rpc(
+            new_state(loaded.payload), stdin=io.StringIO("nope\n"), stdout=stdout, stderr=stderr
+        )
+    )
     assert result.details.cancelled is True
     request = json.loads(stdout.getvalue())
     assert request["method"] == "select"

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import HERE, WAIT_S
+from tests.faces.rpc.conftest import HERE, WAIT_S
 
-ROOT = HERE.parents[1]
+ROOT = HERE.parents[2]
 CLIENT = ROOT / "examples" / "rpc_client.py"
 PAYLOADS = ROOT / "tests" / "fixtures" / "payloads"
 

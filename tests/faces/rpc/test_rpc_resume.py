@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import RpcHost, hosts_in
-from .test_rpc import PAYLOAD, details, values
+from tests.faces.rpc.conftest import RpcHost, hosts_in
+from tests.faces.rpc.test_rpc import PAYLOAD, details, values
 
 Start = Callable[..., RpcHost]
 

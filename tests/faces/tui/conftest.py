@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from pi_ask.config import SettingsStore
+from pi_ask.config.store import SettingsStore
 
 
 @pytest.fixture

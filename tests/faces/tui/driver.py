@@ -21,12 +21,14 @@ from prompt_toolkit.input.vt100_parser import Vt100Parser
 from prompt_toolkit.output.color_depth import ColorDepth
 from prompt_toolkit.output.vt100 import Vt100_Output
 
-from pi_ask.config import SettingsStore
-from pi_ask.contract import LoadedPayload, load_payload
+from pi_ask.ask.face import FaceRequest
+from pi_ask.config.store import SettingsStore
+from pi_ask.contract.loading import LoadedPayload, load_payload
 from pi_ask.contract.results import ToolResult
+from pi_ask.faces.tui.flow import AskFlow
 from pi_ask.keymaps.terminal_bytes import terminal_bytes
-from pi_ask.state import AskState, new_state
-from pi_ask.tui.flow import AskFlow
+from pi_ask.state.model import AskState
+from pi_ask.state.opening import new_state
 
 FIXTURES = Path(__file__).parent / "fixtures"
 _WAIT_S = 60.0  # a cap on each wait for a condition, generous for a loaded machine
@@ -113,17 +115,14 @@ class Driver:
             default_color_depth=color_depth,
             enable_cpr=False,
         )
-        self.flow = AskFlow(
-            state,
-            store=store,
-            input=self.pipe,
-            output=output,
-            cwd=cwd,
+        request = FaceRequest(
+            store,
+            ask_id=tool_call_id,
             on_commit=on_commit,
             on_first_frame=on_first_frame,
-            tool_call_id=tool_call_id,
             notice=notice,
         )
+        self.flow = AskFlow(state, request, input=self.pipe, output=output, cwd=cwd)
         self.renders = 0
         self.keys_done = 0
         self.flow.app.after_render += self._count
@@ -203,7 +202,7 @@ class Driver:
 
     async def close(self) -> None:
         if self.task is not None and not self.task.done():
-            from pi_ask.state import Abort
+            from pi_ask.state.commands import Abort
 
             self.flow.dispatch(Abort())
             await asyncio.wait_for(self.task, _WAIT_S)

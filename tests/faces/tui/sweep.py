@@ -23,12 +23,14 @@ from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output.vt100 import Vt100_Output
 
-from pi_ask.config import SettingsStore
-from pi_ask.state import AskState, Command
+from pi_ask.ask.face import FaceRequest
+from pi_ask.config.store import SettingsStore
+from pi_ask.faces.tui import glyphs, theme
+from pi_ask.faces.tui.flow import AskFlow
+from pi_ask.faces.tui.styled_text import Line, line_width, lines_text
+from pi_ask.state.commands import Command
+from pi_ask.state.model import AskState
 from pi_ask.state.selectors import current_question, question_rows
-from pi_ask.tui import glyphs, theme
-from pi_ask.tui.flow import AskFlow
-from pi_ask.tui.styled_text import Line, line_width, lines_text
 
 TOKEN = re.compile(r"\bt\d{4}\b")
 _PAGE_LIMIT = 400
@@ -104,7 +106,7 @@ class Screen:
 
     def explore(self) -> None:
         """Every cursor row of the active tab, each paged through from the top."""
-        from pi_ask.state import MoveOption
+        from pi_ask.state.commands import MoveOption
 
         question = current_question(self.flow.state)
         rows = len(question_rows(question)) if question is not None else 1
@@ -171,7 +173,7 @@ def headless(state: AskState, store: SettingsStore, width: int, height: int) -> 
             term="xterm-256color",
             enable_cpr=False,
         )
-        flow = AskFlow(state, store=store, input=pipe, output=output)
+        flow = AskFlow(state, FaceRequest(store), input=pipe, output=output)
         yield Screen(flow, width, height)
 
 

@@ -5,11 +5,10 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from pi_ask.config import SettingsStore
-from pi_ask.tui.file_completer import at_query
-from pi_ask.tui.file_index import FileIndex
-
-from .driver import Driver, run, state_for
+from pi_ask.config.store import SettingsStore
+from pi_ask.faces.tui.file_completer import at_query
+from pi_ask.faces.tui.file_index import FileIndex
+from tests.faces.tui.driver import Driver, run, state_for
 
 
 def make_tree(root: Path) -> None:

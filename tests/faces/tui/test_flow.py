@@ -6,11 +6,10 @@ import gc
 import threading
 from collections.abc import Sequence
 
-from pi_ask.config import SettingsStore
+from pi_ask.config.store import SettingsStore
 from pi_ask.contract.results import ToolResult
-from pi_ask.state import AskState, EditAnswer
-
-from .driver import Driver, run, state_for
+from pi_ask.state.model import AskState, EditAnswer
+from tests.faces.tui.driver import Driver, run, state_for
 
 DIRTY = "Unsaved ask answers or drafts. Press cancel/dismiss again to discard."
 

@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from collections.abc import Callable
 
 from prompt_toolkit.output import DummyOutput
 
-from pi_ask.config import SettingsStore
+from pi_ask.ask.face import FaceRequest
+from pi_ask.ask.services import AskServices
+from pi_ask.config.store import SettingsStore
 from pi_ask.contract.payload import Question
 from pi_ask.contract.results import ToolResult
-from pi_ask.events import COMPLETED, STARTED, RemoteResponse, shared_registry
-from pi_ask.state import Abort
-from pi_ask.tui.flow_services import FlowServices
-
-from .driver import Driver, run, state_for
+from pi_ask.events.bus import COMPLETED, STARTED
+from pi_ask.events.registry import shared_registry
+from pi_ask.events.submissions import RemoteResponse
+from pi_ask.state.commands import Abort
+from tests.faces.tui.driver import Driver, run, state_for
 
 
 def test_a_bridge_completes_the_open_flow(store: SettingsStore) -> None:
@@ -26,7 +29,7 @@ def test_a_bridge_completes_the_open_flow(store: SettingsStore) -> None:
 
     async def scenario() -> None:
         driver = await Driver(state_for("payload_a.json"), store).start()
-        flow_id = driver.flow.flow_id
+        flow_id = driver.flow.services.flow_id
         await driver.until(lambda: flow_id in registry.active_flow_ids())
         started = [d for ch, d in events if ch == STARTED and d["flowId"] == flow_id]  # type: ignore[index]
         assert started and started[0]["title"] == "Project setup"  # type: ignore[index]
@@ -61,7 +64,7 @@ def test_a_flow_ended_locally_reports_completed_once(store: SettingsStore) -> No
 
     async def scenario() -> None:
         driver = await Driver(state_for("payload_a.json"), store).start()
-        flow_id = driver.flow.flow_id
+        flow_id = driver.flow.services.flow_id
         await driver.until(lambda: flow_id in registry.active_flow_ids())
         await driver.press("esc")
         await driver.result()
@@ -142,7 +145,7 @@ def test_an_error_ends_the_flow_and_releases_everything(store: SettingsStore) ->
 
     async def scenario() -> None:
         driver = await Driver(state_for("payload_a.json"), store, on_commit=broken).start()
-        flow_id = driver.flow.flow_id
+        flow_id = driver.flow.services.flow_id
         await driver.until(lambda: flow_id in registry.active_flow_ids())
         driver.pipe.send_text("\r")
         assert driver.task is not None
@@ -166,7 +169,7 @@ def test_a_recorded_ask_is_addressed_by_its_id(store: SettingsStore) -> None:
 
     async def scenario() -> None:
         driver = await Driver(state_for("payload_a.json"), store, tool_call_id="ask-1").start()
-        assert driver.flow.flow_id == "tool:ask-1"
+        assert driver.flow.services.flow_id == "tool:ask-1"
         await driver.until(lambda: "tool:ask-1" in registry.active_flow_ids())
         mine = [d for d in started if d["flowId"] == "tool:ask-1"]
         assert mine and mine[0]["toolCallId"] == "ask-1"
@@ -235,14 +238,16 @@ def _started_ids(events: list[object]) -> list[object]:
     return [event.get("flowId") for event in events if isinstance(event, dict)]
 
 
-def _start(services: FlowServices, flow: _StillFlow, store: SettingsStore) -> None:
+def _services(store: SettingsStore, write_raw: Callable[[str], None] = print) -> AskServices:
+    return AskServices(FaceRequest(store), write_raw=write_raw)
+
+
+def _start(services: AskServices, flow: _StillFlow) -> None:
     services.start(
-        asyncio.get_running_loop(),
-        flow,
-        settings=store.snapshot(),
-        source="tool",
-        tool_call_id=None,
+        questions=lambda: flow.questions,
+        complete=flow.complete,
         title="Project setup",
+        loop=asyncio.get_running_loop(),
     )
 
 
@@ -252,9 +257,9 @@ def test_services_come_up_off_the_loop_then_register_and_notify(store: SettingsS
     off = registry.bus.on(STARTED, started.append)
 
     async def scenario() -> None:
-        services = FlowServices(store, DummyOutput())
-        flow = _StillFlow("flow:services-up")
-        _start(services, flow, store)
+        services = _services(store)
+        flow = _StillFlow(services.flow_id)
+        _start(services, flow)
         await _services_settled()
         assert services.notification is not None
         assert flow.flow_id in registry.active_flow_ids()
@@ -276,9 +281,9 @@ def test_a_flow_ended_before_its_services_are_up_starts_none_of_them(
     off = registry.bus.on(STARTED, started.append)
 
     async def scenario() -> None:
-        services = FlowServices(store, DummyOutput())
-        flow = _StillFlow("flow:services-late")
-        _start(services, flow, store)
+        services = _services(store)
+        flow = _StillFlow(services.flow_id)
+        _start(services, flow)
         services.stop(None)  # same loop step: the worker cannot have handed back yet
         await _services_settled()
         assert services.notification is None
@@ -309,8 +314,8 @@ def test_notification_output_queued_before_the_end_is_dropped_after_it(
 
     async def scenario() -> None:
         asyncio.get_running_loop().set_exception_handler(lambda _l, c: errors.append(c))
-        services = FlowServices(store, Terminal())
-        _start(services, _StillFlow("flow:late-bell"), store)
+        services = _services(store, Terminal().write_raw)
+        _start(services, _StillFlow(services.flow_id))
         services.write_terminal("\a")  # queued on the loop, as a channel thread does
         services.stop(None)
         closed.set()  # the flow closes its terminal right after stopping the services

@@ -6,9 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from pi_ask.config import SettingsStore
-
-from .driver import FIXTURES, Driver, run, state_for
+from pi_ask.config.store import SettingsStore
+from tests.faces.tui.driver import FIXTURES, Driver, run, state_for
 
 S11_KEYS = (
     "n", "text:Team already knows it", "enter", "down", "n",

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from pi_ask.keymaps import DEFAULT_KEYMAPS, resolve_keymaps
-from pi_ask.tui.footer import footer_text, wrap_footer
+from pi_ask.faces.tui.footer import footer_text, wrap_footer
+from pi_ask.keymaps.keymap import DEFAULT_KEYMAPS
+from pi_ask.keymaps.validation import resolve_keymaps
 
 
 def test_default_footers() -> None:

@@ -6,14 +6,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pi_ask.config import SettingsStore
-from pi_ask.keymaps import DEFAULT_KEYMAPS
-from pi_ask.state import AskState, Behaviour, MoveOption, MoveTab, OpenQuestionNote, apply
-from pi_ask.tui.editor_view import EditorView
-from pi_ask.tui.frame import FlowView, render_frame
-from pi_ask.tui.styled_text import line_width, lines_text
-
-from .driver import Driver, run, state_for
+from pi_ask.config.store import SettingsStore
+from pi_ask.faces.tui.editor_view import EditorView
+from pi_ask.faces.tui.frame import FlowView, render_frame
+from pi_ask.faces.tui.styled_text import line_width, lines_text
+from pi_ask.keymaps.keymap import DEFAULT_KEYMAPS
+from pi_ask.state.commands import MoveOption, MoveTab, OpenQuestionNote
+from pi_ask.state.dispatcher import apply
+from pi_ask.state.model import AskState, Behaviour
+from tests.faces.tui.driver import Driver, run, state_for
 
 BEHAVIOUR = Behaviour()
 

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 import wcwidth
 
+from pi_ask.faces.tui import glyphs
 from pi_ask.keymaps import key_ids
-from pi_ask.tui import glyphs
 
 TUI = Path(glyphs.__file__).parent
 

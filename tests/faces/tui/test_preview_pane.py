@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from pi_ask.config import SettingsStore
+from pi_ask.config.store import SettingsStore
 from pi_ask.contract.payload import Option
-from pi_ask.tui import preview_pane
-from pi_ask.tui.preview_pane import TOP, render_preview_box, scroll_by
-from pi_ask.tui.styled_text import lines_text
-
-from .driver import Driver, run
+from pi_ask.faces.tui import preview_pane
+from pi_ask.faces.tui.preview_pane import TOP, render_preview_box, scroll_by
+from pi_ask.faces.tui.styled_text import lines_text
+from tests.faces.tui.driver import Driver, run
 
 
 def big_option(lines: int) -> Option:
@@ -116,7 +115,7 @@ def test_page_down_scrolls_the_box_in_the_flow(store: SettingsStore) -> None:
             }
         ]
     }
-    from .driver import state_for
+    from tests.faces.tui.driver import state_for
 
     async def scenario() -> None:
         driver = await Driver(state_for(payload), store, width=100, height=30).start()

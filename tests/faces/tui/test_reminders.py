@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pi_ask.config import SettingsStore
-from pi_ask.tui.terminal_reports import FOCUS_IN
-from tui.driver import Driver, run, state_for
+from pi_ask.config.store import SettingsStore
+from pi_ask.faces.tui.terminal_reports import FOCUS_IN
+from tests.faces.tui.driver import Driver, run, state_for
 
 
 def _store(tmp_path: Path, notifications: str) -> SettingsStore:

@@ -6,13 +6,12 @@ from typing import Any
 
 import pytest
 
-from pi_ask.config import SettingsStore
-from pi_ask.tui import frame as frame_module
-from pi_ask.tui import review_screen
-from pi_ask.tui.scrolling import Scroll, fit
-from pi_ask.tui.styled_text import lines_text, span
-
-from .driver import Driver, run, state_for
+from pi_ask.config.store import SettingsStore
+from pi_ask.faces.tui import frame as frame_module
+from pi_ask.faces.tui import review_screen
+from pi_ask.faces.tui.scrolling import Scroll, fit
+from pi_ask.faces.tui.styled_text import lines_text, span
+from tests.faces.tui.driver import Driver, run, state_for
 
 LONG_PROMPT = " ".join(f"word{n}" for n in range(1, 900))
 

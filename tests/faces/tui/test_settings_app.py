@@ -11,11 +11,10 @@ from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output.vt100 import Vt100_Output
 
-from pi_ask.config import SettingsStore
-from pi_ask.tui.settings_app import SettingsApp
+from pi_ask.config.store import SettingsStore
+from pi_ask.faces.tui.settings_app import SettingsApp
 from tests.child_processes import run_pi_ask
-
-from .driver import ScreenStream, key_bytes, run
+from tests.faces.tui.driver import ScreenStream, key_bytes, run
 
 
 def test_overlay_alone_toggles_and_closes(store: SettingsStore) -> None:

@@ -10,11 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from pi_ask.config import SettingsStore
+from pi_ask.config.store import SettingsStore
+from tests.faces.tui.driver import Driver, run, state_for
 
-from .driver import Driver, run, state_for
-
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 FOOTER = " t question type · Enter confirm · N/Shift+N note · Esc dismiss · ? settings"
 
 
@@ -42,15 +41,15 @@ def test_the_overlay_drawing_loads_when_the_overlay_first_opens(tmp_path: Path) 
         """
         import sys
         from pathlib import Path
-        from pi_ask.config import SettingsStore
-        from tests.tui.driver import Driver, run, state_for
+        from pi_ask.config.store import SettingsStore
+        from tests.faces.tui.driver import Driver, run, state_for
 
         async def scenario():
             store = SettingsStore(Path(sys.argv[1]))
             driver = await Driver(state_for("payload_a.json"), store).start()
-            print("pi_ask.tui.settings_screen" in sys.modules)
+            print("pi_ask.faces.tui.settings_screen" in sys.modules)
             await driver.press("?")
-            print("pi_ask.tui.settings_screen" in sys.modules, driver.find("pi-ask settings"))
+            print("pi_ask.faces.tui.settings_screen" in sys.modules, driver.find("pi-ask settings"))
             await driver.close()
 
         run(scenario())

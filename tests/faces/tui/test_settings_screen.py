@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from pi_ask.keymaps import DEFAULT_KEYMAPS
-from pi_ask.tui import settings_screen
-from pi_ask.tui.settings_rows import SETTING_ROWS
-from pi_ask.tui.settings_screen import OverlayView, overlay_width, render_overlay
-from pi_ask.tui.styled_text import line_width, lines_text
-
-from .driver import FIXTURES
+from pi_ask.faces.tui import settings_screen
+from pi_ask.faces.tui.settings_rows import SETTING_ROWS
+from pi_ask.faces.tui.settings_screen import OverlayView, overlay_width, render_overlay
+from pi_ask.faces.tui.styled_text import line_width, lines_text
+from pi_ask.keymaps.keymap import DEFAULT_KEYMAPS
+from tests.faces.tui.driver import FIXTURES
 
 REFERENCE_PATH = "/home/user/.pi/agent/extensions/eko24ive-pi-ask.json"
 DEFAULTS = {

@@ -3,7 +3,7 @@
 Each screen of the flow is driven headless (``sweep.py``) at the boundary sizes and at
 hypothesis-drawn sizes in between, by its keys, until everything has been shown; every
 frame on the way must fit, keep its rules, boxes and hints whole and show the cursor row.
-tests/tui/test_sweep_pyte.py runs some of the same through a pyte terminal with real key
+tests/faces/tui/test_sweep_pyte.py runs some of the same through a pyte terminal with real key
 presses; tests/e2e/test_tmux_sizes.py through tmux.
 """
 
@@ -18,22 +18,20 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pi_ask.config import SettingsStore
-from pi_ask.state import (
-    AskState,
-    Behaviour,
+from pi_ask.config.store import SettingsStore
+from pi_ask.faces.tui.styled_text import lines_text
+from pi_ask.state.commands import (
     Command,
     Confirm,
     MoveOption,
     OpenOptionNote,
     OpenQuestionNote,
     SubmitEditor,
-    apply,
 )
-from pi_ask.tui.styled_text import lines_text
-
-from .driver import state_for
-from .sweep import Screen, Tokens, headless, payload, tokens
+from pi_ask.state.dispatcher import apply
+from pi_ask.state.model import AskState, Behaviour
+from tests.faces.tui.driver import state_for
+from tests.faces.tui.sweep import Screen, Tokens, headless, payload, tokens
 
 WIDTHS = (40, 41, 59, 60, 79, 80, 99, 100, 200)
 HEIGHTS = (10, 11, 16, 24, 30, 50)
@@ -181,7 +179,7 @@ def test_everything_is_reachable_at_drawn_sizes(
 
 def overlay_sweep(store: SettingsStore, width: int, height: int) -> list[list[str]]:
     """Open the overlay, visit every row; every frame keeps its title, description, footer."""
-    from pi_ask.tui.settings_rows import SETTING_ROWS
+    from pi_ask.faces.tui.settings_rows import SETTING_ROWS
 
     state, _ = BUILT["single"]
     frames: list[list[str]] = []

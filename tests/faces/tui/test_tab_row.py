@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from pi_ask.state import TabState
-from pi_ask.tui.styled_text import plain
-from pi_ask.tui.tab_row import render_tab_row
+from pi_ask.faces.tui.styled_text import plain
+from pi_ask.faces.tui.tab_row import render_tab_row
+from pi_ask.state.selectors import TabState
 
 FIVE = ("One", "Two", "Three", "Four", "Five")
 

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from pi_ask.config import SettingsStore
-
-from .driver import Driver, run, state_for
+from pi_ask.config.store import SettingsStore
+from tests.faces.tui.driver import Driver, run, state_for
 
 ESC = "\x1b"
 HOSTILE = "\x1b[2J\x1b]0;pwned\x07\x1b]52;c;aGk=\x07\u202e(recommended)\u202c\x9b31m"

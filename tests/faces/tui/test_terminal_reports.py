@@ -8,8 +8,8 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.input.vt100_parser import Vt100Parser
 from prompt_toolkit.keys import Keys
 
-from pi_ask.config import SettingsStore
-from pi_ask.tui.terminal_reports import (
+from pi_ask.config.store import SettingsStore
+from pi_ask.faces.tui.terminal_reports import (
     DISABLE_FOCUS_REPORTS,
     ENABLE_FOCUS_REPORTS,
     FOCUS_IN,
@@ -19,7 +19,7 @@ from pi_ask.tui.terminal_reports import (
     TerminalReports,
     terminal_reports,
 )
-from tui.driver import Driver, run, state_for
+from tests.faces.tui.driver import Driver, run, state_for
 
 
 def _filter() -> tuple[TerminalReports, list[object]]:

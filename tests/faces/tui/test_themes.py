@@ -21,14 +21,13 @@ from prompt_toolkit.output.color_depth import ColorDepth
 from prompt_toolkit.output.vt100 import Vt100_Output
 from prompt_toolkit.shortcuts import print_formatted_text
 
-from pi_ask.config import SettingsStore
-from pi_ask.config.keys import THEME_ROLES, THEMES
-from pi_ask.tui import theme
-from pi_ask.tui.theme import build_style
-
-from .contrast import AA_MUTED, AA_TEXT, contrast
-from .driver import Driver, run, state_for
-from .test_flow_screens import expected
+from pi_ask.config.catalogue import THEME_ROLES, THEMES
+from pi_ask.config.store import SettingsStore
+from pi_ask.faces.tui import theme
+from pi_ask.faces.tui.theme import build_style
+from tests.faces.tui.contrast import AA_MUTED, AA_TEXT, contrast
+from tests.faces.tui.driver import Driver, run, state_for
+from tests.faces.tui.test_flow_screens import expected
 
 SIXTEEN = {*pyte.graphics.FG_ANSI.values(), *pyte.graphics.FG_AIXTERM.values()}
 MEASURED = [name for name in THEMES if name != "ansi"]
@@ -226,7 +225,7 @@ def theme_table(name: str) -> str:
 def test_the_themes_page_shows_the_measured_contrast(name: str) -> None:
     from pathlib import Path
 
-    page = (Path(__file__).resolve().parents[2] / "docs" / "themes.md").read_text(encoding="utf-8")
+    page = (Path(__file__).resolve().parents[3] / "docs" / "themes.md").read_text(encoding="utf-8")
     assert theme_table(name) in page, f"docs/themes.md is out of date for {name}"
 
 
@@ -290,7 +289,7 @@ def test_the_themes_page_shows_each_theme_as_drawn(
     from pathlib import Path
 
     monkeypatch.delenv("NO_COLOR", raising=False)
-    page = (Path(__file__).resolve().parents[2] / "docs" / "themes.md").read_text(encoding="utf-8")
+    page = (Path(__file__).resolve().parents[3] / "docs" / "themes.md").read_text(encoding="utf-8")
     assert screen_legend(name, store) in page, f"docs/themes.md is out of date for {name}"
 
 
@@ -310,13 +309,13 @@ def test_the_themes_page_shows_each_theme_as_drawn(
     ],
 )
 def test_the_background_reply_gives_a_shade(body: str, shade: str | None) -> None:
-    from pi_ask.tui.background import shade_of_reply
+    from pi_ask.faces.tui.background import shade_of_reply
 
     assert shade_of_reply(body) == shade
 
 
 def test_auto_asks_after_the_first_frame_and_a_reply_is_never_a_key(store: SettingsStore) -> None:
-    from pi_ask.tui.background import QUERY
+    from pi_ask.faces.tui.background import QUERY
 
     assert store.set("theme.name", "auto").ok
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pi_ask.tui.styled_text import line_width, plain, span
-from pi_ask.tui.wrapping import wrap_text, wrapped
+from pi_ask.faces.tui.styled_text import line_width, plain, span
+from pi_ask.faces.tui.wrapping import wrap_text, wrapped
 
 
 def test_examples_of_the_spec() -> None:

@@ -1,6 +1,6 @@
-"""Write docs/themes.md from the themes as drawn: ``uv run python -m tests.tui.themes_page``.
+"""Write docs/themes.md from the themes as drawn: ``uv run python -m tests.faces.tui.themes_page``.
 
-``tests/tui/test_themes.py`` checks that the page holds what this writes, so the colours and
+``tests/faces/tui/test_themes.py`` checks that the page holds what this writes, so the colours and
 ratios it shows are the ones measured.
 """
 
@@ -10,12 +10,11 @@ import os
 import tempfile
 from pathlib import Path
 
-from pi_ask.config import SettingsStore
-from pi_ask.tui import theme
+from pi_ask.config.store import SettingsStore
+from pi_ask.faces.tui import theme
+from tests.faces.tui.test_themes import screen_legend, theme_table
 
-from .test_themes import screen_legend, theme_table
-
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 PAGE = ROOT / "docs" / "themes.md"
 
 MADE_FOR = {
@@ -81,7 +80,7 @@ movement at all, use the plain face ([accessibility.md](accessibility.md)).
 4.5:1 for text, 3:1 for muted text (descriptions, hints). It is measured on what reaches the
 terminal: prompt_toolkit maps colours to the 256-colour palette on an `xterm-256color`
 terminal and sends them exactly at 24-bit (`PROMPT_TOOLKIT_COLOR_DEPTH=DEPTH_24_BIT`);
-`tests/tui/test_themes.py` renders every role at both depths, reads the cells back with pyte
+`tests/faces/tui/test_themes.py` renders every role at both depths, reads the cells back with pyte
 and computes the ratios below. A 16-colour terminal (`TERM=linux`) maps every theme to its
 own palette, like `ansi`.
 
@@ -103,7 +102,7 @@ def page_text() -> str:
     """The whole page."""
     os.environ.pop("NO_COLOR", None)
     folder = Path(tempfile.mkdtemp())
-    screen = (ROOT / "tests/tui/fixtures/screens/S1.txt").read_text(encoding="utf-8")
+    screen = (ROOT / "tests/faces/tui/fixtures/screens/S1.txt").read_text(encoding="utf-8")
     parts = [INTRO, screen.rstrip("\n"), AFTER_SCREEN]
     for name, palette in theme.THEMES.items():
         made_for = MADE_FOR[name]
