@@ -23,6 +23,14 @@ FACE_NAMES: tuple[FaceName, ...] = get_args(FaceName)
 UI_MODES: tuple[UiMode, ...] = get_args(UiMode)
 
 
+FACE_HELP: dict[FaceName, str] = {
+    "tui": "",
+    "plain": "line by line: screen readers, dumb terminals",
+    "rpc": "pi RPC dialogs on stdin/stdout",
+}
+"""What each face is, in ``--ui``'s help (empty: its name says it)."""
+
+
 def face_module(name: FaceName) -> str:
     """The module holding face ``name``'s ``run(state, request)``."""
     return f"pi_ask.faces.{name}.face"

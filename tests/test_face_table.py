@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from pi_ask.config.catalogue import KEYS
-from pi_ask.face_table import FACE_NAMES, TERMINAL_FACES, UI_MODES, face_module
+from pi_ask.face_table import FACE_HELP, FACE_NAMES, TERMINAL_FACES, UI_MODES, face_module
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -40,6 +40,20 @@ def test_every_face_is_a_package_with_one_entry() -> None:
 def test_ui_offers_every_face_of_the_table(command: str) -> None:
     assert ui_choices(command) == UI_MODES
     assert set(FACE_NAMES) < set(UI_MODES)
+
+
+def test_ui_help_describes_every_face() -> None:
+    from pi_ask.cli.main import build_parser
+
+    assert set(FACE_HELP) == set(FACE_NAMES)
+    subparsers = next(
+        a for a in build_parser("ask")._actions if isinstance(a, argparse._SubParsersAction)
+    )
+    ui = next(a for a in subparsers.choices["ask"]._actions if "--ui" in a.option_strings)
+    assert ui.help is not None
+    for name in FACE_NAMES:
+        described = f"{name} ({FACE_HELP[name]})" if FACE_HELP[name] else f" {name},"
+        assert described in ui.help, name
 
 
 @pytest.mark.parametrize("command", ["attach", "inbox"])

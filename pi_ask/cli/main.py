@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import cast
 
 from pi_ask.errors import PiAskError, UsageError
-from pi_ask.face_table import UI_MODES
+from pi_ask.face_table import FACE_HELP, FACE_NAMES, UI_MODES
 from pi_ask.version import __version__
 
 AREA_COMMANDS = (
@@ -206,9 +206,11 @@ def _add_face_options(parser: argparse.ArgumentParser) -> None:
         default="auto",
         help=(
             "Face to open: auto (the TUI, or plain when TERM=dumb, when this process is in the "
-            "terminal's foreground; else a running inbox or a tmux popup; else none), tui, "
-            "plain (line by line: screen readers, dumb terminals), rpc (pi RPC dialogs on "
-            "stdin/stdout), none (default: %(default)s)"
+            "terminal's foreground; else a running inbox or a tmux popup; else none), "
+            + ", ".join(
+                f"{name} ({FACE_HELP[name]})" if FACE_HELP[name] else name for name in FACE_NAMES
+            )
+            + ", none (default: %(default)s)"
         ),
     )
     parser.add_argument("--config", type=Path, metavar="FILE", help=CONFIG_HELP)

@@ -53,6 +53,9 @@ CHANNEL_NAMES = ("terminal", "desktop", "bell", "osc9", "osc777", "osc99")
 channel for each, the config checks and the schema take their names from here)."""
 CHANNEL_WHEN = ("always", "unfocused")
 """A channel table's ``when``: always, or only while the terminal does not have focus."""
+CHANNEL_TABLE_KEYS = {"command": ("command",), "apprise": ("url", "config", "tags")}
+"""The keys a channel table of each ``type`` takes besides ``type`` and ``when`` (a named
+channel's table takes none)."""
 DEFAULT_CHANNELS = ("terminal", "desktop")
 """``notifications.channels`` when the file leaves it out or holds no valid entry."""
 ENV_PREFIX = "PI_ASK_"
@@ -508,17 +511,18 @@ def is_channel_table(value: Mapping[object, object]) -> bool:
     kind = value.get("type")
     if value.get("when", "always") not in CHANNEL_WHEN:
         return False
+    keys = CHANNEL_TABLE_KEYS.get(kind, ()) if isinstance(kind, str) else ()
+    if set(value) - {"type", "when", *keys}:
+        return False
     if kind == "command":
-        return not set(value) - {"type", "when", "command"} and _is_text(value.get("command"))
+        return _is_text(value.get("command"))
     if kind == "apprise":
-        if set(value) - {"type", "when", "url", "config", "tags"}:
-            return False
         url, config, tags = value.get("url"), value.get("config"), value.get("tags", [])
         tags_ok = isinstance(tags, list) and all(_is_text(tag) for tag in tags)
         if url is not None:
             return config is None and not tags and isinstance(url, str) and is_channel_url(url)
         return _is_text(config) and tags_ok
-    return not set(value) - {"type", "when"} and isinstance(kind, str) and is_channel_name(kind)
+    return isinstance(kind, str) and is_channel_name(kind)
 
 
 def is_channel_name(value: str) -> bool:

@@ -8,14 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from pi_ask.config.catalogue import CHANNEL_NAMES
+from pi_ask.config.catalogue import (
+    CHANNEL_NAMES,
+    CHANNEL_TABLE_KEYS,
+    CHANNEL_WHEN,
+    is_channel_url,
+)
 from pi_ask.config.catalogue import DEFAULT_CHANNELS as DEFAULT_NAMES
 from pi_ask.notifications.channel import Channel
-from pi_ask.notifications.channels.apprise_channels import (
-    AppriseChannel,
-    AppriseConfigChannel,
-    is_apprise_url,
-)
+from pi_ask.notifications.channels.apprise_channels import AppriseChannel, AppriseConfigChannel
 from pi_ask.notifications.channels.bell import BellChannel
 from pi_ask.notifications.channels.command import CommandChannel
 from pi_ask.notifications.channels.desktop import DesktopChannel
@@ -45,7 +46,6 @@ _EXPECTED = (
     + ', an apprise URL ("scheme://...") or a table with type = "command", "apprise" '
     "or a channel name"
 )
-_WHEN = ("always", "unfocused")
 _DEFAULT_SHOWN = "[" + ", ".join(f'"{name}"' for name in DEFAULT_NAMES) + "]"
 DEFAULT_CHANNELS: tuple[Channel, ...] = tuple(_NAMED[name] for name in DEFAULT_NAMES)
 
@@ -56,17 +56,16 @@ def _shown(value: object) -> str:
     return truncate(clean_line(text), 60)
 
 
-def _unknown_keys(
-    path: str, entry: Mapping[object, object], kind: str, keys: set[str]
-) -> list[str]:
-    unknown = sorted(str(key) for key in entry if key not in {"type", "when", *keys})
+def _unknown_keys(path: str, entry: Mapping[object, object], kind: str) -> list[str]:
+    keys = {"type", "when", *CHANNEL_TABLE_KEYS.get(kind, ())}
+    unknown = sorted(str(key) for key in entry if key not in keys)
     if not unknown:
         return []
     return [f"{path}: unknown key(s) {', '.join(unknown)} in a {kind} channel; ignored"]
 
 
 def _parse_command(path: str, entry: Mapping[object, object]) -> tuple[Channel | None, list[str]]:
-    warnings = _unknown_keys(path, entry, "command", {"command"})
+    warnings = _unknown_keys(path, entry, "command")
     command = entry.get("command")
     if not isinstance(command, str):
         warnings.append(f'{path}: a command channel needs command = "..."; skipped')
@@ -78,7 +77,7 @@ def _parse_command(path: str, entry: Mapping[object, object]) -> tuple[Channel |
 
 
 def _parse_apprise(path: str, entry: Mapping[object, object]) -> tuple[Channel | None, list[str]]:
-    warnings = _unknown_keys(path, entry, "apprise", {"url", "config", "tags"})
+    warnings = _unknown_keys(path, entry, "apprise")
     url, config, tags = entry.get("url"), entry.get("config"), entry.get("tags", [])
     if (url is None) == (config is None):
         warnings.append(f'{path}: an apprise channel needs url = "..." or config = "..."; skipped')
@@ -89,7 +88,7 @@ def _parse_apprise(path: str, entry: Mapping[object, object]) -> tuple[Channel |
         warnings.append(f"{path}: an apprise channel's tags are a list of names; skipped")
         return None, warnings
     if url is not None:
-        if not isinstance(url, str) or not is_apprise_url(url):
+        if not isinstance(url, str) or not is_channel_url(url):
             warnings.append(
                 f'{path}: {_shown(url)} is not an apprise URL ("scheme://..."); skipped'
             )
@@ -110,14 +109,14 @@ def _parse_table(path: str, entry: Mapping[object, object]) -> tuple[Channel | N
     elif kind == "apprise":
         channel, warnings = _parse_apprise(path, entry)
     elif isinstance(kind, str) and kind.strip().lower() in _NAMED:
-        warnings = _unknown_keys(path, entry, kind, set())
+        warnings = _unknown_keys(path, entry, kind)
         channel = _NAMED[kind.strip().lower()]
     else:
         return None, [
             f"{path}: table with type = {_shown(kind)} is not a channel ({_EXPECTED}); skipped"
         ]
     when = entry.get("when", "always")
-    if when not in _WHEN:
+    if when not in CHANNEL_WHEN:
         warnings.append(f'{path}: when = {_shown(when)} is not "always" or "unfocused"; skipped')
         return None, warnings
     if channel is not None and when == "unfocused":
@@ -130,7 +129,7 @@ def _parse_entry(path: str, entry: object) -> tuple[Channel | None, list[str]]:
         name = entry.strip().lower()
         if name in _NAMED:
             return _NAMED[name], []
-        if is_apprise_url(entry):
+        if is_channel_url(entry):
             return AppriseChannel(str(entry).strip()), []
         return None, [f"{path}: {_shown(entry)} is not a channel ({_EXPECTED}); skipped"]
     if isinstance(entry, Mapping):

@@ -38,11 +38,6 @@ _LOG_LINE = re.compile(r"^\S+ \S+ - (?:ERROR|WARNING|CRITICAL) - (.*)$")
 _NO_MATCH, _PARTIAL, _TIMED_OUT = 3, 4, 5
 
 
-def is_apprise_url(text: str) -> bool:
-    """True when ``text`` has the ``scheme://`` form of an apprise URL (no apprise import)."""
-    return _URL_FORM.match(text) is not None
-
-
 def apprise_command() -> str | None:
     """The ``apprise`` tool of this environment (beside our Python), else one on PATH."""
     folder = Path(sys.executable).parent

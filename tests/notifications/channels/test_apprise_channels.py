@@ -10,12 +10,12 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from pi_ask.config.catalogue import is_channel_url
 from pi_ask.notifications.channel import ChannelError, ChannelUnavailable, Notification
 from pi_ask.notifications.channels.apprise_channels import (
     AppriseChannel,
     AppriseConfigChannel,
     describe_apprise_url_problem,
-    is_apprise_url,
     private_label,
 )
 from tests.child_processes import python_output
@@ -152,7 +152,7 @@ def test_without_the_apprise_tool_the_channel_is_unavailable(
     ],
 )
 def test_scheme_form(url: str, expected: bool) -> None:
-    assert is_apprise_url(url) is expected
+    assert is_channel_url(url) is expected
 
 
 def test_a_usable_url_has_no_problem() -> None:
