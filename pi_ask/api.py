@@ -174,7 +174,7 @@ def run_flow(
     face = pick_face(ui, terminal_face(store))
     if face != "tui":
         gc.enable()  # paused for start-up by cli.main; the TUI resumes it at its first frame
-        recorder.sync()  # the TUI syncs once its first frame is drawn
+        recorder.sync()  # the TUI syncs once its first frame is drawn (on_first_frame)
     if face == "elsewhere":
         wait = wait or routing.no_terminal == "wait"
         result, signum = _ask_elsewhere(

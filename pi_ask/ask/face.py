@@ -31,7 +31,8 @@ class FaceRequest(NamedTuple):
         on_commit: Called with the state after every committed change (an answer, a note,
             a type change; the completion included), never for keystrokes inside an editor.
         on_first_frame: Called on a worker thread once the first frame is on the screen
-            (the session log's fsync of the payload).
+            (the session log's fsync of the payload): by the TUI, whose first frame is
+            worth not delaying; the host runs it itself before a face without one.
         notice: A notice to show from the start, beside the config's (drafts being off).
         deadline_ms: When the ask times out (epoch ms): the face counts down, then ends
             with ``reason: "timeout"``.
