@@ -250,13 +250,15 @@ def _ask_elsewhere(
 ) -> tuple[ToolResult, int | None]:
     """No terminal of our own: a running inbox, a tmux popup, or (``wait``) an attach."""
     from pi_ask.relay.elsewhere import ElsewhereHooks, ask_elsewhere
+    from pi_ask.relay.watch import WakeEvent
     from pi_ask.signal_latch import SignalAbort
 
     def announce(line: str) -> None:
         print(line, file=sys.stderr, flush=True)
 
-    with SignalAbort() as stop:
-        hooks = ElsewhereHooks(cancel=stop.event, on_draft=recorder.draft, announce=announce)
+    cancel = WakeEvent()
+    with SignalAbort(cancel) as stop:
+        hooks = ElsewhereHooks(cancel=cancel, on_draft=recorder.draft, announce=announce)
         result = ask_elsewhere(
             loaded,
             ask_id,

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from pi_ask.face_table import TERMINAL_FACES
 
 if TYPE_CHECKING:
-    from pi_ask.inbox.client import PendingInfo
+    from pi_ask.relay.asks import AskSummary
 
 EXIT_NOTHING = 1
 
@@ -63,14 +63,14 @@ def attach_command(args: argparse.Namespace) -> int:
     from pi_ask.errors import UsageError
     from pi_ask.inbox.client import list_pending
     from pi_ask.inbox.listing import listing_lines
-    from pi_ask.relay.paths import NoPrivateFolder, runtime_dir
+    from pi_ask.relay.paths import NoPrivateFolder
 
     if args.json and not args.list:
         raise UsageError("attach --json goes with --list")
     if args.list and args.id is not None:
         raise UsageError("attach --list takes no ID")
     try:
-        found = list_pending(runtime_dir())
+        found = list_pending()
     except NoPrivateFolder as err:
         print(f"pi-ask: {err}", file=sys.stderr)
         return 2
@@ -89,7 +89,7 @@ def attach_command(args: argparse.Namespace) -> int:
     return _answer(chosen, args)
 
 
-def _pick(found: list[PendingInfo], wanted: str | None) -> PendingInfo | None:
+def _pick(found: list[AskSummary], wanted: str | None) -> AskSummary | None:
     import sys
 
     if not found:
@@ -108,7 +108,7 @@ def _pick(found: list[PendingInfo], wanted: str | None) -> PendingInfo | None:
     return None
 
 
-def _answer(info: PendingInfo, args: argparse.Namespace) -> int:
+def _answer(info: AskSummary, args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from pi_ask.ask.face import FlowInterrupted

@@ -1,7 +1,9 @@
 """``pi-ask inbox``: a terminal that waits for pending asks and answers them one by one.
 
-The inbox listens on its own socket (``<runtime>/<hash>.inbox``) only to be woken: an asker
-pokes every inbox when it publishes an ask. Between asks it shows a waiting screen (idle:
+The inbox watches the asks folder (``relay.watch``): an ask that arrives, is answered or
+goes away is seen at once, and nothing is listed again until one does. Its socket
+(``<runtime>/<hash>.inbox``) tells askers that an inbox runs (``--ui auto`` routes to it);
+their pokes need no answer. Between asks it shows a waiting screen (idle:
 how to quit; several asks: a numbered list, oldest first). One ask waiting while idle opens
 at once; while a flow is open, new arrivals only show as "N more waiting" in its footer, and
 Ctrl+D (defer) puts the open ask back: it stays pending and is listed, never reopened by
@@ -19,17 +21,18 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pi_ask.inbox.client import PendingInfo, list_pending
+from pi_ask.inbox.client import list_pending
 from pi_ask.inbox.listing import lobby_lines
 from pi_ask.relay import wire
-from pi_ask.relay.paths import INBOX_SUFFIX, listen_at, runtime_dir, socket_name
+from pi_ask.relay.asks import AskSummary, ask_folders
+from pi_ask.relay.paths import INBOX_SUFFIX, asks_dir, listen_at, runtime_dir, socket_name
+from pi_ask.relay.watch import FolderWatch
 
 if TYPE_CHECKING:
     from pi_ask.config.store import SettingsStore
     from pi_ask.face_table import TerminalFace
 
 DEFER_HINT = "Ctrl+D puts this one back"
-RESCAN_S = 1.0
 _QUIT = "quit"
 _RESCAN = "rescan"
 
@@ -79,29 +82,32 @@ def run_inbox(*, store: SettingsStore, face: TerminalFace = "tui") -> int:
 
     load_face(face)  # a face that cannot load fails before anything opens
     try:
-        folder = runtime_dir()
+        runtime = runtime_dir()
+        asks = asks_dir()
     except OSError as err:
         print(f"pi-ask: {err}", file=sys.stderr)
         return 2
-    listener = InboxListener(folder)
+    listener = InboxListener(runtime)
+    watch = FolderWatch(asks)
     seen: set[str] = set()
     deferred: set[str] = set()
     try:
         while True:
-            found = list_pending(folder)
+            found = list_pending(asks)
             _ring_for_new(found, seen, store)
-            choice = _lobby(found, listener, deferred)
+            choice = _lobby(found, watch, deferred)
             if choice == _QUIT:
                 return 0
-            if isinstance(choice, PendingInfo):
+            if isinstance(choice, AskSummary):
                 deferred.discard(choice.ask_id)
-                if _answer(choice, folder, store, face):
+                if _answer(choice, asks, store, face):
                     deferred.add(choice.ask_id)
     finally:
+        watch.close()
         listener.close()
 
 
-def _ring_for_new(found: list[PendingInfo], seen: set[str], store: SettingsStore) -> None:
+def _ring_for_new(found: list[AskSummary], seen: set[str], store: SettingsStore) -> None:
     """One "question waiting" notification per ask the inbox has not seen before."""
     new = [info for info in found if info.ask_id not in seen]
     seen.update(info.ask_id for info in found)
@@ -120,45 +126,58 @@ def _write_tty(text: str) -> None:
         tty.write(text)
 
 
-def _answer(info: PendingInfo, folder: Path, store: SettingsStore, face: TerminalFace) -> bool:
+def _answer(info: AskSummary, asks: Path, store: SettingsStore, face: TerminalFace) -> bool:
     """Answer one ask in ``face``; True when the user put it back (deferred) instead."""
     from pi_ask.ask.face import FlowInterrupted
     from pi_ask.inbox.attach import answer_one
 
+    others = _OthersWaiting(asks, info.ask_id)
+
     def more_waiting() -> str | None:
-        others = [p for p in _cached_listing(folder) if p.ask_id != info.ask_id]
-        if not others:
+        count = others.count()
+        if not count:
             return None
         hint = f" ({DEFER_HINT})" if face == "tui" else ""
-        return f"{len(others)} more waiting in the inbox.{hint}"
+        return f"{count} more waiting in the inbox.{hint}"
 
     deferred = threading.Event()
     try:
         answer_one(info, store=store, face=face, live_notice=more_waiting, deferred=deferred)
     except FlowInterrupted as stop:
         raise SystemExit(128 + stop.signal_number) from None
+    finally:
+        others.close()
     return deferred.is_set()
 
 
-_listing_cache: dict[str, tuple[float, list[PendingInfo]]] = {}
+class _OthersWaiting:
+    """How many other asks wait, counted again only when the asks folder changes."""
+
+    def __init__(self, asks: Path, ask_id: str) -> None:
+        self._asks = asks
+        self._ask_id = ask_id
+        self._watch = FolderWatch(asks)
+        self._count = self._recount()
+
+    def count(self) -> int:
+        # Asked ten times a second by the open face: a folder that did not change costs a
+        # read of the watch's descriptor, no listing.
+        if self._watch.drain():
+            self._count = self._recount()
+        return self._count
+
+    def _recount(self) -> int:
+        return sum(
+            1
+            for folder in ask_folders(self._asks)
+            if folder.ask_id != self._ask_id and not folder.is_claimed()
+        )
+
+    def close(self) -> None:
+        self._watch.close()
 
 
-def _cached_listing(folder: Path) -> list[PendingInfo]:
-    """The pending asks, listed at most once a second (the footer asks ten times a second)."""
-    import time
-
-    now = time.monotonic()
-    key = os.fspath(folder)
-    cached = _listing_cache.get(key)
-    if cached is None or now - cached[0] >= RESCAN_S:
-        cached = (now, list_pending(folder))
-        _listing_cache[key] = cached
-    return cached[1]
-
-
-def _lobby(
-    found: list[PendingInfo], listener: InboxListener, deferred: set[str]
-) -> PendingInfo | str:
+def _lobby(found: list[AskSummary], watch: FolderWatch, deferred: set[str]) -> AskSummary | str:
     """Show the waiting screen until the user picks an ask, quits, or something changes.
 
     One ask waiting opens at once, unless the user put it back: then it is listed.
@@ -168,23 +187,10 @@ def _lobby(
     from pi_ask.faces.tui.inbox_screen import run_inbox_screen
 
     def changed() -> bool:
-        # A poke, or (checked every second) an ask that came or went without one.
-        if listener.woken.wait(RESCAN_S) or _changed(found, listener):
-            listener.woken.clear()
-            return True
-        return False
+        # An ask came, went or was answered; the cap lets the screen's thread end with it.
+        return watch.wait(1.0)
 
     choice = run_inbox_screen(lobby_lines(found), len(found), changed)
     if isinstance(choice, int):
         return found[choice]
     return choice
-
-
-def _changed(found: list[PendingInfo], listener: InboxListener) -> bool:
-    """True when the pending asks differ from the ones shown (one went away or came)."""
-    folder = listener.path.parent
-    try:
-        names = {n for n in os.listdir(folder) if not n.endswith(INBOX_SUFFIX)}
-    except OSError:
-        return False
-    return names != {info.path.name for info in found}

@@ -15,12 +15,13 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from pi_ask.ask.face import FaceRequest, load_face
-from pi_ask.inbox.client import AskGone, PendingInfo, Session
+from pi_ask.inbox.client import AskGone, Session
 from pi_ask.relay import forms
 
 if TYPE_CHECKING:
     from pi_ask.config.store import SettingsStore
     from pi_ask.face_table import TerminalFace
+    from pi_ask.relay.asks import AskSummary
     from pi_ask.state.model import AskState
 
 EXIT_ANSWERED = 0
@@ -38,7 +39,7 @@ def outcome_of(state: AskState) -> forms.Outcome | None:
 
 
 def answer_one(
-    info: PendingInfo,
+    info: AskSummary,
     *,
     store: SettingsStore,
     face: TerminalFace = "tui",

@@ -1,219 +1,194 @@
-"""The answering side: find the pending asks, and talk to one of them.
+"""The answering side: find the pending asks, and answer one of them.
 
-``list_pending`` connects to every ask socket of the runtime folder and asks it to introduce
-itself; a socket nobody listens on any more (its asker died, even by SIGKILL) is removed
-when seen. ``Session`` is one terminal's connection to one ask: it sends drafts and the
-answer, and a reader thread notices when the ask ends elsewhere.
+``list_pending`` reads the asks folder's summaries (never a payload), oldest first; the folder
+of an asker that died (even by SIGKILL) and a detached ask past its keeping are removed when
+seen. ``Session`` is one terminal's hold on one ask: it reads the payload and the current
+draft, writes drafts, and claims the ask with the answer; it notices at once when the ask ends
+elsewhere (a claim, the folder gone, the asker's ``closed``), through the folder's watch and
+the asker's socket.
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
-import queue
+import select
 import threading
-from dataclasses import dataclass
 from pathlib import Path
 
 from pi_ask.contract.kinds import JsonObject
 from pi_ask.contract.loading import InvalidPayload, LoadedPayload, load_payload
 from pi_ask.relay import forms, wire
-from pi_ask.relay.paths import ASK_SUFFIX, is_own_socket
+from pi_ask.relay.asks import AskFolder, AskSummary, ask_folders
+from pi_ask.relay.elsewhere import sweep
+from pi_ask.relay.paths import asks_dir
+from pi_ask.relay.pending import ANSWERED_ELSEWHERE
+from pi_ask.relay.watch import FolderWatch, Waker
 from pi_ask.state.model import AskState
 from pi_ask.state.opening import new_state
 
 CONNECT_TIMEOUT_S = 5.0
-
-
-@dataclass(frozen=True, slots=True)
-class PendingInfo:
-    """A pending ask as it introduced itself."""
-
-    ask_id: str
-    path: Path
-    title: str | None
-    cwd: str
-    pid: int
-    created_ms: int
-    questions: int
-    deadline_ms: int | None
-    message: wire.Message
-
-    def to_json(self) -> JsonObject:
-        out: JsonObject = {
-            "id": self.ask_id,
-            "cwd": self.cwd,
-            "pid": self.pid,
-            "createdAt": self.created_ms,
-            "questions": self.questions,
-        }
-        if self.title is not None:
-            out["title"] = self.title
-        if self.deadline_ms is not None:
-            out["deadline"] = self.deadline_ms
-        return out
+GONE = "the ask is no longer pending"
 
 
 class AskGone(Exception):
     """The ask is no longer pending (answered, timed out, or its asker is gone)."""
 
 
-def list_pending(folder: Path) -> list[PendingInfo]:
-    """Every pending ask in ``folder``, oldest first; dead askers' sockets are removed."""
-    found: list[PendingInfo] = []
-    try:
-        names = sorted(os.listdir(folder))
-    except OSError:
-        return []
-    for name in names:
-        if not name.endswith(ASK_SUFFIX):
-            continue
-        info = introduce(folder / name)
-        if info is not None:
-            found.append(info)
+def list_pending(asks: Path | None = None) -> list[AskSummary]:
+    """Every ask still waiting for an answer in ``asks`` (the default folder), oldest first."""
+    asks = asks_dir() if asks is None else asks
+    sweep(asks)
+    found = [
+        summary
+        for folder in ask_folders(asks)
+        if not folder.is_claimed() and (summary := folder.summary()) is not None
+    ]
     found.sort(key=lambda info: (info.created_ms, info.ask_id))
     return found
 
 
-def introduce(path: Path) -> PendingInfo | None:
-    """Ask the socket at ``path`` who it is; ``None`` (and the file removed if dead) if nobody."""
-    if not is_own_socket(path):
-        return None
-    try:
-        connection = wire.connect(os.fspath(path), timeout_s=CONNECT_TIMEOUT_S)
-    except (ConnectionRefusedError, FileNotFoundError):
-        with contextlib.suppress(OSError):
-            os.unlink(path)  # its asker died: clean up when seen
-        return None
-    except OSError:
-        return None
-    try:
-        connection.send({"type": "hello"})
-        message = connection.receive()
-    except (OSError, wire.ProtocolError):
-        return None
-    finally:
-        connection.close()
-    return _info(path, message)
-
-
-def _info(path: Path, message: wire.Message | None) -> PendingInfo | None:
-    if message is None or message.get("type") != "ask":
-        return None
-    ask_id, cwd, pid = message.get("id"), message.get("cwd", ""), message.get("pid", 0)
-    created, count = message.get("createdAt", 0), message.get("questions", 0)
-    title, deadline = message.get("title"), message.get("deadline")
-    if not (isinstance(ask_id, str) and isinstance(cwd, str)):
-        return None
-    if not all(type(n) is int for n in (pid, created, count)):
-        return None
-    return PendingInfo(
-        ask_id=ask_id,
-        path=path,
-        title=title if isinstance(title, str) else None,
-        cwd=cwd,
-        pid=pid,  # type: ignore[arg-type]
-        created_ms=created,  # type: ignore[arg-type]
-        questions=count,  # type: ignore[arg-type]
-        deadline_ms=deadline if type(deadline) is int else None,
-        message=message,
-    )
-
-
 class Session:
-    """One terminal attached to one pending ask.
+    """One terminal holding one pending ask.
 
-    ``open`` connects and greets; ``loaded`` and ``state`` are then the ask and its current
-    draft. ``ended`` is set (and ``why`` says why) when the asker closes the ask elsewhere.
+    ``open`` reads the ask; ``loaded`` and ``state`` are then the ask and its current draft.
+    ``ended`` is set (and ``why`` says why) when the ask ends elsewhere.
     """
 
-    def __init__(self, info: PendingInfo) -> None:
+    def __init__(self, info: AskSummary) -> None:
         self.info = info
+        self.folder = AskFolder(info.folder)
         self.ended = threading.Event()
         self.why: str | None = None
-        self._replies: queue.Queue[wire.Message | None] = queue.Queue()
-        self._connection: wire.Connection | None = None
         self.loaded: LoadedPayload | None = None
         self.state: AskState | None = None
+        self._connection: wire.Connection | None = None
+        self._stop = Waker()
+        self._watch: FolderWatch | None = None
 
     def open(self) -> None:
-        """Connect, greet, and read the ask.
+        """Read the ask and its draft; greet the asker when one waits.
 
         Raises:
-            AskGone: Nobody answers there any more, or the ask is already closed.
+            AskGone: It was answered, removed, or its asker no longer listens.
         """
-        try:
-            connection = wire.connect(os.fspath(self.info.path), timeout_s=CONNECT_TIMEOUT_S)
-            connection.send({"type": "hello"})
-            message = connection.receive()
-        except (OSError, wire.ProtocolError) as err:
-            raise AskGone(f"the ask is no longer pending ({err})") from None
-        if message is None or message.get("type") != "ask":
-            why = message.get("why") if message is not None else None
-            connection.close()
-            raise AskGone(str(why) if isinstance(why, str) else "the ask is no longer pending")
-        loaded = load_payload(message.get("params"))
+        if self.folder.is_claimed():
+            raise AskGone(ANSWERED_ELSEWHERE)
+        loaded = load_payload(self.folder.params())
         if isinstance(loaded, InvalidPayload):
-            connection.close()
-            raise AskGone("the ask's payload is not valid")
-        draft = message.get("draft", {})
+            raise AskGone(GONE if not self.folder.exists() else "the ask's payload is not valid")
+        draft = self.folder.draft() or {}
         try:
-            state = forms.state_from_form(loaded, draft if isinstance(draft, dict) else {})
+            state = forms.state_from_form(loaded, draft)
         except forms.FormError:
             state = new_state(loaded.payload)
-        connection.sock.settimeout(None)
-        self._connection, self.loaded, self.state = connection, loaded, state
-        threading.Thread(target=self._read, name="pi-ask attach", daemon=True).start()
+        if self.info.socket is not None:
+            self._connection = _greet(self.info)
+        try:
+            self._watch = FolderWatch(self.folder.path)
+        except OSError:
+            self.close()
+            raise AskGone(GONE) from None
+        self.loaded, self.state = loaded, state
+        threading.Thread(target=self._follow, name="pi-ask attach", daemon=True).start()
 
     def send_draft(self, state: AskState) -> None:
-        """Send a committed change; no reply comes (best effort: a closed ask ignores it)."""
-        self._send({"type": "draft", "id": self.info.ask_id, **forms.form_to_json(state)})
+        """Keep a committed change in the ask's folder (best effort: a closed ask ignores it)."""
+        if self.ended.is_set():
+            return
+        self.folder.write_draft(forms.form_to_json(state))
+        self._poke()
 
     def send_answer(self, state: AskState, outcome: forms.Outcome) -> bool:
-        """Send the answer; ``True`` when it won, ``False`` when the ask ended elsewhere."""
-        if self.ended.is_set():
+        """Claim the ask with the answer; ``True`` when it won, ``False`` when the ask ended
+        elsewhere first. The result is built from the ask's own payload first."""
+        if self.ended.is_set() or self.loaded is None:
             return False
-        message = {"type": "answer", "id": self.info.ask_id, "outcome": outcome}
-        self._send({**message, **forms.form_to_json(state)})
-        reply = self._next_reply(timeout_s=30)
-        return reply is not None and reply.get("type") == "done"
+        answer: JsonObject = {"outcome": outcome, **forms.form_to_json(state)}
+        try:
+            result = forms.finish(forms.state_from_form(self.loaded, answer), outcome)
+        except forms.FormError:
+            return False
+        if not self.folder.take(answer, result.to_json()):
+            return False
+        self._poke()
+        return True
 
     def close(self) -> None:
+        self._stop.wake()
         if self._connection is not None:
             self._connection.close()
 
-    def _send(self, message: JsonObject) -> None:
-        if self._connection is not None and not self.ended.is_set():
-            self._connection.send(message)
+    def _poke(self) -> None:
+        if self._connection is not None:
+            self._connection.send({"type": "poke"})
 
-    def _next_reply(self, timeout_s: float = 10) -> wire.Message | None:
-        if self.ended.is_set() and self._replies.empty():
-            return None
+    def _follow(self) -> None:
+        """Until closed: end the session when the ask is claimed, removed or closed."""
+        watch = self._watch
+        assert watch is not None
+        descriptors = [self._stop.fileno()]
+        if watch.fileno() >= 0:
+            descriptors.append(watch.fileno())
+        if self._connection is not None:
+            descriptors.append(self._connection.sock.fileno())
         try:
-            return self._replies.get(timeout=timeout_s)
-        except queue.Empty:
-            return None
+            while not self.ended.is_set():
+                why = self._ended_why()
+                if why is not None:
+                    self._end(why)
+                    return
+                try:
+                    readable, _, _ = select.select(
+                        descriptors, [], [], 1.0 if watch.polls else None
+                    )
+                except (OSError, ValueError):
+                    return
+                if self._stop.fileno() in readable:
+                    return
+                watch.drain()
+                if self._connection is not None and self._connection.sock.fileno() in readable:
+                    self._read_asker()
+        finally:
+            watch.close()
+            self._stop.close()
 
-    def _read(self) -> None:
+    def _ended_why(self) -> str | None:
+        if not self.folder.exists():
+            return GONE
+        if self.folder.is_claimed():
+            return ANSWERED_ELSEWHERE
+        return None
+
+    def _read_asker(self) -> None:
         connection = self._connection
         assert connection is not None
-        while True:
-            try:
-                message = connection.receive()
-            except (OSError, wire.ProtocolError):
-                message = None
-            if message is not None and message.get("type") != "closed":
-                self._replies.put(message)
-                if message.get("type") == "done":
-                    return
-                continue
-            why = message.get("why") if message is not None else None
-            self._end(why if isinstance(why, str) else "the asker is gone")
+        try:
+            message = connection.receive()
+        except (OSError, wire.ProtocolError):
+            message = None
+        if message is not None and message.get("type") != "closed":
             return
+        why = message.get("why") if message is not None else None
+        self._end(why if isinstance(why, str) else "the asker is gone")
 
     def _end(self, why: str) -> None:
         if self.ended.is_set():
             return
         self.why = why
         self.ended.set()
-        self._replies.put(None)
+
+
+def _greet(info: AskSummary) -> wire.Connection:
+    assert info.socket is not None
+    try:
+        connection = wire.connect(os.fspath(info.socket), timeout_s=CONNECT_TIMEOUT_S)
+        connection.send({"type": "hello", "id": info.ask_id})
+        message = connection.receive()
+    except (OSError, wire.ProtocolError) as err:
+        raise AskGone(f"{GONE} ({err})") from None
+    if message is None or message.get("type") != "attached":
+        why = message.get("why") if message is not None else None
+        connection.close()
+        raise AskGone(str(why) if isinstance(why, str) else GONE)
+    connection.sock.settimeout(None)
+    return connection

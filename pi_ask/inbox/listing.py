@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING
 from pi_ask.terminal_text import clean_line
 
 if TYPE_CHECKING:
-    from pi_ask.inbox.client import PendingInfo
+    from pi_ask.relay.asks import AskSummary
 
 IDLE_TEXT = "pi-ask inbox: waiting for questions from your agents. Press q or Ctrl+C to quit."
 
 
-def listing_lines(found: list[PendingInfo]) -> list[str]:
+def listing_lines(found: list[AskSummary]) -> list[str]:
     """``attach --list``: one line per ask, oldest first: id, age, questions, title, folder."""
     now_ms = time.time_ns() // 1_000_000
     lines = []
@@ -34,7 +34,7 @@ def age_text(ms: int) -> str:
     return f"{seconds}s"
 
 
-def lobby_lines(found: list[PendingInfo]) -> list[str]:
+def lobby_lines(found: list[AskSummary]) -> list[str]:
     """The waiting screen: the idle line, or the numbered list of several asks."""
     if not found:
         return [IDLE_TEXT]

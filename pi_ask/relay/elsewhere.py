@@ -1,16 +1,20 @@
-"""``ask_elsewhere``: one ask, answered from another terminal (python-port.md §11).
+"""Asks answered from another terminal (python-port.md §11, §12).
 
-The ask becomes a pending ask (``PendingAsk``); a running inbox is poked, or inside tmux a
-popup (or window) opens on it; with neither, the caller gets ``None`` at once and answers
-``no_terminal`` itself, unless ``wait`` asks to wait for a ``pi-ask attach``. The first valid
-answer wins; a deadline ends the ask with ``timeout``, the ``cancel`` event with ``aborted``.
+``ask_elsewhere``: the ask becomes a pending ask (``PendingAsk``) and its asker waits for it;
+a running inbox is poked, or inside tmux a popup (or window) opens on it; with neither, the
+caller gets ``None`` at once and answers ``no_terminal`` itself, unless ``wait`` asks to wait
+for a ``pi-ask attach``. The first valid answer wins; a deadline ends the ask with
+``timeout``, the ``cancel`` event with ``aborted``.
+
+``start_detached`` publishes an ask nobody waits for (``pi-ask ask --detach``,
+``ask_user_start``): it stays pending after its asker has gone, and ``fetch_result`` hands
+out its result once someone answered it, or ``None`` while it is pending.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -18,19 +22,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pi_ask.relay.inboxes import inbox_sockets, poke_inboxes
-from pi_ask.relay.paths import NoPrivateFolder, runtime_dir
-from pi_ask.relay.tmux import TmuxMode, open_in_tmux, tmux_client_attached
+from pi_ask.relay.paths import NoPrivateFolder, asks_dir, runtime_dir
+from pi_ask.relay.tmux import TmuxMode, open_in_tmux, tmux_client_attached, tmux_reachable
+from pi_ask.relay.watch import WakeEvent
 
 if TYPE_CHECKING:
     from pi_ask.config.store import SettingsStore
     from pi_ask.contract.loading import LoadedPayload
     from pi_ask.contract.results import ToolResult
     from pi_ask.notifications.dispatcher import Dispatch
+    from pi_ask.relay.asks import AskFolder
     from pi_ask.relay.pending import PendingAsk
     from pi_ask.state.model import Answer, AskState
 
-HEARTBEAT_S = 5.0
-_TICK_S = 0.1
 WAITING_NOTICE = "Question waiting — run `pi-ask attach`"
 
 
@@ -40,16 +44,21 @@ class ElsewhereHooks:
 
     Attributes:
         cancel: Set it to give up (a client cancel, a signal): the result is ``aborted``.
+            Setting it wakes the wait at once.
         on_draft: Called with the state of every draft an answering terminal commits.
         on_progress: Told ``published``, ``inbox``, ``popup``, ``window``, ``waiting``,
-            ``attached``, ``detached`` and, every few seconds of waiting, ``heartbeat``.
+            ``attached`` and ``detached``.
         announce: Told the one human line saying how to answer, when ``wait`` waits.
     """
 
-    cancel: threading.Event = field(default_factory=threading.Event)
+    cancel: WakeEvent = field(default_factory=WakeEvent)
     on_draft: Callable[[AskState], None] | None = None
     on_progress: Callable[[str], None] | None = None
     announce: Callable[[str], None] | None = None
+
+
+class UnknownAsk(LookupError):
+    """No pending or answered ask has this id (or it was removed after its keeping)."""
 
 
 def ask_elsewhere(
@@ -80,35 +89,24 @@ def ask_elsewhere(
         (the caller then answers ``no_terminal``).
     """
     hooks = hooks or ElsewhereHooks()
-    started = time.monotonic()
-    deadline = started + timeout_s if timeout_s is not None else None
+    deadline = time.monotonic() + timeout_s if timeout_s is not None else None
     try:
-        folder = runtime_dir()
+        runtime = runtime_dir()
+        asks = asks_dir()
     except NoPrivateFolder:
         return None
-    if not wait and not inbox_sockets(folder) and not (tmux != "off" and os.environ.get("TMUX")):
+    if not wait and not inbox_sockets(runtime) and not (tmux != "off" and tmux_reachable()):
         # Nobody can be reached: answer at once, before loading anything to serve the ask.
         return None
-    from pi_ask.relay.pending import PendingAsk
-    from pi_ask.state.opening import new_state
-
-    deadline_ms = (
-        time.time_ns() // 1_000_000 + int(timeout_s * 1000) if timeout_s is not None else None
-    )
-    pending = PendingAsk(
-        loaded,
-        ask_id,
-        folder=folder,
-        state=new_state(loaded.payload, answers=initial_answers),
-        on_draft=hooks.on_draft,
-        deadline_ms=deadline_ms,
+    pending = _pending(
+        loaded, ask_id, asks, runtime, timeout_s=timeout_s, answers=initial_answers, hooks=hooks
     )
     try:
         pending.publish()
     except OSError:
         return None
     try:
-        route = _route(folder, ask_id, tmux, pending.cwd)
+        route = _route(runtime, ask_id, tmux, pending.cwd)
         if route is None and not wait:
             return None
         _progress(hooks, "published")
@@ -130,8 +128,34 @@ def ask_elsewhere(
         pending.close()
 
 
-def _route(folder: Path, ask_id: str, tmux: TmuxMode, cwd: str) -> str | None:
-    if poke_inboxes(folder):
+def _pending(
+    loaded: LoadedPayload,
+    ask_id: str,
+    asks: Path,
+    runtime: Path | None,
+    *,
+    timeout_s: float | None,
+    answers: tuple[tuple[str, Answer], ...],
+    hooks: ElsewhereHooks,
+) -> PendingAsk:
+    from pi_ask.relay.pending import PendingAsk
+    from pi_ask.state.opening import new_state
+
+    deadline_ms = time.time_ns() // 1_000_000 + int(timeout_s * 1000) if timeout_s else None
+    return PendingAsk(
+        loaded,
+        ask_id,
+        asks=asks,
+        runtime=runtime,
+        state=new_state(loaded.payload, answers=answers),
+        on_draft=hooks.on_draft,
+        deadline_ms=deadline_ms,
+        wake=hooks.cancel.waker,
+    )
+
+
+def _route(runtime: Path, ask_id: str, tmux: TmuxMode, cwd: str) -> str | None:
+    if poke_inboxes(runtime):
         return "inbox"
     if tmux != "off" and tmux_client_attached() and open_in_tmux(ask_id, tmux, cwd):
         return tmux
@@ -139,14 +163,13 @@ def _route(folder: Path, ask_id: str, tmux: TmuxMode, cwd: str) -> str | None:
 
 
 def _wait(pending: PendingAsk, hooks: ElsewhereHooks, deadline: float | None) -> ToolResult:
+    """Block until an answer, the deadline or a cancel (nothing wakes in between)."""
     from pi_ask.relay import forms
 
-    last_beat = time.monotonic()
     attached = 0
     while True:
-        now = time.monotonic()
-        tick = _TICK_S if deadline is None else max(0.0, min(_TICK_S, deadline - now))
-        result = pending.wait(tick)
+        left = None if deadline is None else max(0.0, deadline - time.monotonic())
+        result = pending.wait(left)
         if result is not None:
             return result
         if hooks.cancel.is_set():
@@ -157,9 +180,6 @@ def _wait(pending: PendingAsk, hooks: ElsewhereHooks, deadline: float | None) ->
         if now_attached != attached:
             _progress(hooks, "attached" if now_attached > attached else "detached")
             attached = now_attached
-        if time.monotonic() - last_beat >= HEARTBEAT_S:
-            last_beat = time.monotonic()
-            _progress(hooks, "heartbeat")
 
 
 def _progress(hooks: ElsewhereHooks, what: str) -> None:
@@ -194,3 +214,135 @@ async def ask_elsewhere_async(
     except asyncio.CancelledError:
         hooks.cancel.set()
         raise
+
+
+# --- detached asks --------------------------------------------------------------------------
+
+
+def start_detached(
+    loaded: LoadedPayload,
+    ask_id: str,
+    *,
+    timeout_s: float | None = None,
+    tmux: TmuxMode = "popup",
+) -> str | None:
+    """Publish an ask that nobody waits for, and tell an inbox or open a tmux popup on it.
+
+    Returns:
+        Where it went (``inbox``, ``popup``, ``window``), or ``None`` when it only waits for
+        an attach (or the web face).
+
+    Raises:
+        NoPrivateFolder: There is no private folder for pending asks.
+        OSError: The ask's folder cannot be written.
+    """
+    asks = asks_dir()
+    hooks = ElsewhereHooks()
+    pending = _pending(loaded, ask_id, asks, None, timeout_s=timeout_s, answers=(), hooks=hooks)
+    pending.publish()
+    hooks.cancel.waker.close()
+    try:
+        runtime = runtime_dir()
+    except NoPrivateFolder:
+        return None
+    return _route(runtime, ask_id, tmux, pending.cwd)
+
+
+def fetch_result(ask_id: str, *, wait_s: float = 0.0) -> ToolResult | None:
+    """A detached ask's result once it is answered (or timed out); ``None`` while pending.
+
+    Waits at most ``wait_s`` seconds for it, woken by the answer itself. The result is
+    rebuilt from the ask's own payload and the claimed answer; the first fetch starts its
+    keeping (a day). A deadline that has passed ends the ask here with ``timeout``.
+
+    Raises:
+        UnknownAsk: No ask has this id.
+    """
+    from pi_ask.relay.asks import AskFolder, is_ask_id, now_ms
+    from pi_ask.relay.watch import FolderWatch
+
+    if not is_ask_id(ask_id):
+        raise UnknownAsk(ask_id)
+    try:
+        folder = AskFolder(asks_dir() / ask_id)
+    except NoPrivateFolder as err:
+        raise UnknownAsk(ask_id) from err
+    summary = folder.summary()
+    if summary is None:
+        raise UnknownAsk(ask_id)
+    end = time.monotonic() + max(0.0, wait_s)
+    watch = FolderWatch(folder.path)
+    try:
+        while True:
+            result = _answered(folder, summary.deadline_ms, now_ms())
+            if result is not None:
+                folder.mark_fetched()
+                return result
+            left = end - time.monotonic()
+            if summary.deadline_ms is not None:
+                left = min(left, (summary.deadline_ms - now_ms()) / 1000 + 0.01)
+            if left <= 0 and time.monotonic() >= end:
+                return None
+            watch.wait(max(0.0, left))
+            if not folder.exists():
+                raise UnknownAsk(ask_id)
+    finally:
+        watch.close()
+
+
+def _answered(folder: AskFolder, deadline_ms: int | None, now: int) -> ToolResult | None:
+    from pi_ask.contract.loading import InvalidPayload, load_payload
+    from pi_ask.contract.results import ToolResult
+    from pi_ask.relay import forms
+    from pi_ask.state.opening import new_state
+    from pi_ask.state.results import non_interactive_result
+
+    stored = folder.result()
+    if stored is not None:
+        with contextlib.suppress(ValueError):
+            return ToolResult.from_json(stored)
+    loaded = load_payload(folder.params())
+    if isinstance(loaded, InvalidPayload):
+        return None
+    claim = folder.claim()
+    if claim is None and deadline_ms is not None and now >= deadline_ms:
+        timed_out = non_interactive_result(loaded.payload, "timeout")
+        if folder.take({"outcome": "timeout"}, timed_out.to_json()):
+            return timed_out
+        claim = folder.claim()
+    if claim is None:
+        return None
+    outcome = claim.get("outcome")
+    if outcome in ("timeout", "aborted"):
+        return forms.ended(new_state(loaded.payload), outcome)
+    try:
+        if outcome not in forms.OUTCOMES:
+            raise forms.FormError(f"unknown outcome {str(outcome)[:20]!r}")
+        result = forms.finish(forms.state_from_form(loaded, claim), outcome)
+    except forms.FormError:
+        folder.drop_claim()  # no answer the flow could give: the ask stays answerable
+        return None
+    folder.store_result(result.to_json())
+    return result
+
+
+def sweep(asks: Path) -> None:
+    """Remove what is no longer pending: folders of askers that died (a refused socket),
+    detached asks past their keeping."""
+    from pi_ask.relay.asks import ask_folders, now_ms
+    from pi_ask.relay.paths import is_own_socket
+    from pi_ask.relay.pending import still_waiting
+
+    now = now_ms()
+    for folder in ask_folders(asks):
+        summary = folder.summary()
+        if summary is None:
+            continue
+        if summary.detached:
+            if folder.expired(now):
+                folder.remove()
+        elif summary.socket is not None and not still_waiting(summary.socket):
+            folder.remove()
+            with contextlib.suppress(OSError):
+                if is_own_socket(summary.socket):
+                    os.unlink(summary.socket)

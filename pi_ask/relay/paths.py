@@ -1,9 +1,13 @@
-"""Where pending asks live: a private folder of unix sockets (python-port.md §11).
+"""Where pending asks live (python-port.md §11, §12).
 
-The folder is platformdirs' ``user_runtime_path("pi-ask")`` (or ``$PI_ASK_RUNTIME_DIR``),
-used only when it is a real folder owned by this user with mode 0700; otherwise a ``run``
-folder in the state folder, checked the same way. Socket names are short hashes, so a path
-stays under the 107-byte limit of ``sun_path`` wherever the folder is.
+Each ask is a folder ``<state>/asks/<id>/`` (``asks_dir``); a live asker and every running
+inbox also listen on a unix socket in the runtime folder (``runtime_dir``). Both are used only
+when they are real folders owned by this user with mode 0700, checked with ``lstat`` (a
+planted symlink is never followed). The runtime folder is found without trusting what a host
+passes on: ``$PI_ASK_RUNTIME_DIR``, else ``$XDG_RUNTIME_DIR/pi-ask``, else
+``/run/user/<uid>/pi-ask`` when that folder is this user's (so an asker whose host dropped
+``XDG_RUNTIME_DIR`` still finds the inbox), else ``run/`` in the state folder. Socket names
+are short hashes, so a path stays under the 107-byte limit of ``sun_path``.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ class NoPrivateFolder(OSError):
 
 
 def runtime_dir() -> Path:
-    """The private folder of pending asks, created 0700 if needed.
+    """The private folder of the askers' and inboxes' sockets, created 0700 if needed.
 
     Raises:
         NoPrivateFolder: No candidate folder is owned by this user with mode 0700.
@@ -46,21 +50,50 @@ def _candidates() -> list[Path]:
     named = os.environ.get(RUNTIME_ENV)
     if named:
         return [Path(named).expanduser().absolute()]
-    import warnings
-
-    import platformdirs
-
     from pi_ask.config.paths import state_dir
 
-    with warnings.catch_warnings():
-        # platformdirs warns when XDG_RUNTIME_DIR is unset; its /tmp fallback is checked below.
-        warnings.simplefilter("ignore")
-        runtime = platformdirs.user_runtime_path("pi-ask")
-    return [runtime, state_dir() / "run"]
+    found = []
+    xdg = os.environ.get("XDG_RUNTIME_DIR")
+    if xdg and Path(xdg).is_absolute():
+        found.append(Path(xdg) / "pi-ask")
+    user_run = Path("/run/user") / str(os.getuid())
+    if _is_own_private_folder(user_run) and user_run / "pi-ask" not in found:
+        found.append(user_run / "pi-ask")
+    return [*found, state_dir() / "run"]
 
 
-def _make_private(folder: Path) -> str | None:
-    """Create ``folder`` 0700 if missing; why it is unfit, or ``None`` when it is fit."""
+def asks_dir() -> Path:
+    """``<state>/asks``: one private folder per pending ask, created 0700 if needed.
+
+    Raises:
+        NoPrivateFolder: The folder is not a real folder owned by this user with mode 0700.
+    """
+    from pi_ask.config.paths import state_dir
+
+    folder = state_dir() / "asks"
+    problem = _make_private(folder, sockets=False)
+    if problem is not None:
+        raise NoPrivateFolder(f"no private folder for pending asks ({folder}: {problem})")
+    return folder
+
+
+def _is_own_private_folder(folder: Path) -> bool:
+    try:
+        info = os.lstat(folder)
+    except OSError:
+        return False
+    return (
+        stat.S_ISDIR(info.st_mode)
+        and info.st_uid == os.getuid()
+        and stat.S_IMODE(info.st_mode) & 0o077 == 0
+    )
+
+
+def _make_private(folder: Path, *, sockets: bool = True) -> str | None:
+    """Create ``folder`` 0700 if missing; why it is unfit, or ``None`` when it is fit.
+
+    ``sockets``: it must also be shallow enough for a socket path.
+    """
     with contextlib.suppress(FileExistsError):
         folder.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     try:
@@ -79,7 +112,7 @@ def _make_private(folder: Path) -> str | None:
         return "owned by another user"
     if stat.S_IMODE(info.st_mode) != 0o700:
         return f"mode {stat.S_IMODE(info.st_mode):04o}, not 0700"
-    if len(os.fsencode(folder)) + 1 + 16 + len(ASK_SUFFIX) > MAX_SOCKET_PATH:
+    if sockets and len(os.fsencode(folder)) + 1 + 16 + len(ASK_SUFFIX) > MAX_SOCKET_PATH:
         return "too deep for a socket path"
     return None
 

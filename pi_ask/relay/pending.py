@@ -1,47 +1,51 @@
-"""The asker's side: one pending ask served on a private unix socket until it is answered.
+"""The asker's side: one ask published as a pending ask, until someone answers it.
 
-``PendingAsk`` binds ``<runtime>/<hash>.ask`` (0600), accepts same-user peers only, and
-answers their messages on one thread each:
+``PendingAsk.publish`` writes the ask's folder (``relay.asks``) and, for an asker that waits
+itself, listens on ``<runtime>/<hash>.ask`` (0600, same-user peers only). ``wait`` blocks on
+the folder's watch, the socket and the cancel event together — no polling, no periodic
+wake-up — and returns the result once an answer has claimed the ask: the asker rebuilds it
+from its own payload and the claimed answer, so a terminal can only ever choose among the
+answers the flow itself could give. Drafts an answering terminal writes are fitted the same
+way and handed to ``on_draft`` (the session log).
 
-- ``hello`` → the ``ask`` message: id, title, folder, age, the payload's params and the
-  current draft (so a second terminal resumes where a first one stopped);
-- ``draft`` → the asker keeps it (and hands it to ``on_draft``: the session log); no reply;
-- ``answer`` → the first valid one wins: the asker builds the result from its own payload and
-  replies ``done``; every other terminal gets ``closed`` ("answered elsewhere").
-
-Anything else (garbage, a line over the limit, a wrong ask id, a malformed form) gets an
-``error`` and the connection is closed; the ask is unchanged. A peer of another user is
-refused before anything is read.
+The socket says the asker is alive (a listing removes the folder of an asker that died, even
+by SIGKILL) and counts the terminals showing the ask. A peer greets with ``hello`` and the
+ask's id, is answered ``attached``, may send ``poke`` after writing into the folder, and is
+told ``closed`` with why when the ask ends. Anything else (garbage, a line over the limit, a
+wrong id) gets an ``error`` and the connection is closed; the ask is unchanged. A peer of
+another user is refused before anything is read; more than ``MAX_PEERS`` at once are
+refused, and an accept that fails (EMFILE) waits and tries again, once said.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import select
 import socket
+import sys
 import threading
-import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from pi_ask.contract.kinds import JsonObject
-from pi_ask.contract.loading import LoadedPayload
-from pi_ask.contract.results import ToolResult
 from pi_ask.relay import forms, wire
+from pi_ask.relay.asks import DRAFT, AskFolder, now_ms
 from pi_ask.relay.paths import ASK_SUFFIX, listen_at, socket_name
-from pi_ask.state.model import AskState
+from pi_ask.relay.watch import POLL_S, FolderWatch, Waker
+
+if TYPE_CHECKING:
+    from pi_ask.contract.loading import LoadedPayload
+    from pi_ask.contract.results import JsonObject, ToolResult
+    from pi_ask.state.model import AskState
 
 MAX_PEERS = 16
+HELLO_TIMEOUT_S = 5.0
+ACCEPT_BACKOFF_S = 0.5
 ANSWERED_ELSEWHERE = "answered elsewhere"
+ENDED_WHY = {"timeout": "the ask timed out", "aborted": "the asker gave up"}
 
-OnDraft = Callable[[AskState], None]
-
-
-@dataclass
-class _Outcome:
-    result: ToolResult | None = None
-    done: threading.Event = field(default_factory=threading.Event)
+OnDraft = Callable[["AskState"], None]
 
 
 class PendingAsk:
@@ -50,10 +54,13 @@ class PendingAsk:
     Args:
         loaded: The valid payload.
         ask_id: Its id (the session log's).
-        folder: The private runtime folder (``paths.runtime_dir()``).
+        asks: The private folder of pending asks (``paths.asks_dir()``).
+        runtime: The private runtime folder for the asker's socket (``paths.runtime_dir()``);
+            ``None`` for a detached ask, which has no asker waiting.
         state: The state to start from (resumed answers, presented types).
-        on_draft: Called with the state of every draft a terminal sends.
+        on_draft: Called with the state of every draft a terminal writes.
         deadline_ms: When the ask times out (epoch ms), shown to terminals for a countdown.
+        wake: Woken by whoever wants ``wait`` to look again (a cancel, a signal).
     """
 
     def __init__(
@@ -61,39 +68,82 @@ class PendingAsk:
         loaded: LoadedPayload,
         ask_id: str,
         *,
-        folder: Path,
+        asks: Path,
+        runtime: Path | None,
         state: AskState,
         on_draft: OnDraft | None = None,
         deadline_ms: int | None = None,
+        wake: Waker | None = None,
     ) -> None:
         self.loaded = loaded
         self.ask_id = ask_id
-        self.path = folder / socket_name(ask_id, ASK_SUFFIX)
-        self.created_ms = time.time_ns() // 1_000_000
+        self.asks = asks
+        self.path = runtime / socket_name(ask_id, ASK_SUFFIX) if runtime is not None else None
+        self.created_ms = now_ms()
         try:
             self.cwd = os.getcwd()
         except OSError:  # the folder was removed under us
             self.cwd = ""
         self.deadline_ms = deadline_ms
+        self.folder: AskFolder | None = None
         self._state = state
         self._on_draft = on_draft
+        self._wake = wake
         self._lock = threading.Lock()
-        self._outcome = _Outcome()
         self._peers: set[wire.Connection] = set()
         self._attached = 0
         self._server: socket.socket | None = None
         self._closing = threading.Event()
+        self._changed = Waker()
+        self._watch: FolderWatch | None = None
+        self._draft_seen: tuple[int, int] | None = None
+        self._result: ToolResult | None = None
 
     # --- the asker's thread -------------------------------------------------------------
 
     def publish(self) -> None:
-        """Listen on the ask's socket (replacing a dead asker's leftover file)."""
-        self._server = listen_at(self.path, MAX_PEERS)
-        threading.Thread(target=self._accept, name="pi-ask pending", daemon=True).start()
+        """Write the ask's folder (and, when the asker waits, listen on its socket).
+
+        Raises:
+            OSError: The folder or the socket cannot be made.
+        """
+        if self.path is not None:
+            self._server = listen_at(self.path, MAX_PEERS)
+            threading.Thread(target=self._accept, name="pi-ask pending", daemon=True).start()
+        try:
+            self.folder = AskFolder.create(
+                self.asks, self.ask_id, self.loaded.params, self._summary()
+            )
+            if self._state.answers or any(
+                q.type != q.requested_type for q in self._state.questions
+            ):
+                self.folder.write_draft(forms.form_to_json(self._state))
+            self._watch = FolderWatch(self.folder.path)
+        except BaseException:
+            self.close()
+            raise
+
+    def _summary(self) -> JsonObject:
+        payload = self.loaded.payload
+        out: JsonObject = {
+            "cwd": self.cwd,
+            "createdAt": self.created_ms,
+            "questions": len(payload.questions),
+        }
+        if payload.title is not None:
+            out["title"] = payload.title
+        if self.deadline_ms is not None:
+            out["deadline"] = self.deadline_ms
+        if self.path is not None:
+            out["socket"] = os.fspath(self.path)
+            out["pid"] = os.getpid()
+        else:
+            out["detached"] = True
+        return out
 
     @property
     def state(self) -> AskState:
-        """The latest draft state (the starting state until a terminal sends one)."""
+        """The latest draft state (the starting state until a terminal writes one)."""
         with self._lock:
             return self._state
 
@@ -104,24 +154,105 @@ class PendingAsk:
             return self._attached
 
     def wait(self, timeout_s: float | None) -> ToolResult | None:
-        """The winning result, or ``None`` if none came within ``timeout_s``."""
-        self._outcome.done.wait(timeout_s)
-        return self._outcome.result
+        """The winning result, or ``None`` when none came within ``timeout_s`` (or something
+        else woke the wait: a cancel, a terminal coming or going)."""
+        if self._result is not None:
+            return self._result
+        watch = self._watch
+        if watch is None:
+            return None
+        descriptors = [self._changed.fileno()]
+        if watch.fileno() >= 0:
+            descriptors.append(watch.fileno())
+        if self._wake is not None:
+            descriptors.append(self._wake.fileno())
+        if watch.polls:
+            timeout_s = POLL_S if timeout_s is None else min(timeout_s, POLL_S)
+        with contextlib.suppress(OSError):
+            select.select(descriptors, [], [], timeout_s)
+        self._changed.drain()
+        watch.drain()
+        return self._look()
+
+    def _look(self) -> ToolResult | None:
+        """Read the folder: a claim ends the ask, a new draft goes to ``on_draft``."""
+        folder = self.folder
+        if folder is None:
+            return None
+        if not folder.exists():
+            # Removed under us (by hand, or a listing that took us for dead): nobody can
+            # answer any more.
+            return self.end(forms.ended(self.state, "aborted"), "aborted")
+        if folder.is_claimed():
+            claim = folder.claim()
+            result = self._claimed(claim) if claim is not None else None
+            if result is not None:
+                return self._settle(result, ANSWERED_ELSEWHERE)
+            # Not an answer the flow could give: it does not take the ask from anyone.
+            folder.drop_claim()
+        self._take_draft(folder)
+        return None
+
+    def _claimed(self, claim: dict[str, object]) -> ToolResult | None:
+        outcome = claim.get("outcome")
+        if outcome in ("timeout", "aborted"):
+            return forms.ended(self.state, outcome)
+        if outcome not in forms.OUTCOMES:
+            return None
+        try:
+            state = forms.state_from_form(self.loaded, claim)
+        except forms.FormError:
+            return None
+        return forms.finish(state, outcome)
+
+    def _take_draft(self, folder: AskFolder) -> None:
+        try:
+            info = os.lstat(folder.path / DRAFT)
+        except OSError:
+            return
+        seen = (info.st_ino, info.st_mtime_ns)
+        if seen == self._draft_seen:
+            return
+        self._draft_seen = seen
+        draft = folder.draft()
+        if draft is None:
+            return
+        try:
+            state = forms.state_from_form(self.loaded, draft)
+        except forms.FormError:
+            return
+        with self._lock:
+            self._state = state
+        if self._on_draft is not None:
+            with contextlib.suppress(Exception):
+                self._on_draft(state)
 
     def end(self, result: ToolResult, why: str) -> ToolResult:
         """End the ask without a terminal's answer (timeout, abort); the result that stands.
 
-        If an answer won meanwhile, that answer stands and is returned instead.
+        The end claims the ask like an answer would: if an answer won meanwhile, that answer
+        stands and is returned instead.
         """
+        folder = self.folder
+        if folder is not None and folder.exists():
+            reason = result.details.reason
+            outcome = reason if reason in ("timeout", "aborted") else why
+            if not folder.take({"outcome": outcome}, result.to_json()):
+                claim = folder.claim()
+                won = self._claimed(claim) if claim is not None else None
+                if won is not None:
+                    return self._settle(won, ANSWERED_ELSEWHERE)
+        return self._settle(result, ENDED_WHY.get(why, why))
+
+    def _settle(self, result: ToolResult, why: str) -> ToolResult:
         with self._lock:
-            if self._outcome.result is None:
-                self._outcome.result = result
-                self._outcome.done.set()
+            if self._result is None:
+                self._result = result
                 self._close_peers(why)
-            return self._outcome.result
+            return self._result
 
     def close(self) -> None:
-        """Stop listening and remove the socket file; tell open terminals it is over."""
+        """Stop listening, remove the socket and the folder; tell open terminals it is over."""
         self._closing.set()
         with self._lock:
             self._close_peers("closed")
@@ -130,30 +261,45 @@ class PendingAsk:
                 self._server.shutdown(socket.SHUT_RDWR)
             self._server.close()
             self._server = None
-        with contextlib.suppress(OSError):
-            os.unlink(self.path)
+        if self.path is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(self.path)
+        if self._watch is not None:
+            self._watch.close()
+            self._watch = None
+        if self.folder is not None:
+            self.folder.remove()
+        self._changed.close()
 
     # --- the server threads -------------------------------------------------------------
 
     def _accept(self) -> None:
         server = self._server
+        said = False
         while server is not None and not self._closing.is_set():
             try:
                 sock, _ = server.accept()
-            except OSError:
-                return
+            except OSError as err:
+                if self._closing.is_set() or self._server is None:
+                    return
+                # Out of descriptors (EMFILE) or the like: the ask must stay answerable.
+                if not said:
+                    print(f"pi-ask: accepting a terminal failed ({err}); retrying", file=sys.stderr)
+                    said = True
+                self._closing.wait(ACCEPT_BACKOFF_S)
+                continue
             if not wire.is_same_user(sock):
                 # Refused before a byte is read: another user's process learns nothing.
                 sock.close()
                 continue
             with self._lock:
                 crowded = len(self._peers) >= MAX_PEERS
-            if crowded:
+                connection = None if crowded else wire.Connection(sock)
+                if connection is not None:
+                    self._peers.add(connection)
+            if connection is None:
                 sock.close()
                 continue
-            connection = wire.Connection(sock)
-            with self._lock:
-                self._peers.add(connection)
             threading.Thread(
                 target=self._serve, args=(connection,), name="pi-ask peer", daemon=True
             ).start()
@@ -161,6 +307,8 @@ class PendingAsk:
     def _serve(self, connection: wire.Connection) -> None:
         greeted = False
         try:
+            with contextlib.suppress(OSError):  # closed meanwhile: the loop below ends at once
+                connection.sock.settimeout(HELLO_TIMEOUT_S)
             while not connection.closed:
                 try:
                     message = connection.receive()
@@ -171,102 +319,66 @@ class PendingAsk:
                     return
                 if message is None:
                     return
-                reply = self._handle(message, greeted, connection)
-                if reply is None:  # a draft taken: no reply, so the terminal never waits
+                reply = self._handle(message, greeted)
+                if reply is None:
                     continue
-                if message.get("type") == "hello" and reply.get("type") == "ask":
+                if reply.get("type") == "attached":
                     greeted = True
+                    connection.sock.settimeout(None)  # a terminal may show the ask for hours
                     with self._lock:
                         self._attached += 1
-                if not connection.send(reply) or reply.get("type") in ("error", "done"):
-                    return
-                if reply.get("type") == "closed":
+                    self._changed.wake()
+                if not connection.send(reply) or reply.get("type") in ("error", "closed"):
                     return
         finally:
             with self._lock:
                 self._peers.discard(connection)
                 if greeted:
                     self._attached -= 1
+            if greeted:
+                self._changed.wake()
             connection.close()
 
-    def _handle(
-        self, message: wire.Message, greeted: bool, connection: wire.Connection
-    ) -> JsonObject | None:
+    def _handle(self, message: wire.Message, greeted: bool) -> JsonObject | None:
         kind = message["type"]
-        if self._outcome.done.is_set():
+        if self._result is not None:
             return {"type": "closed", "why": ANSWERED_ELSEWHERE}
         if kind == "hello":
-            return self._ask_message()
-        if kind == "ping":
-            return {"type": "pong"}
-        if kind not in ("draft", "answer"):
-            return _error(f"unknown message type {str(kind)[:40]!r}")
-        if message.get("id") != self.ask_id:
-            return _error("the message is for another ask")
+            if message.get("id") != self.ask_id:
+                return _error("this socket serves another ask")
+            return {"type": "attached", "id": self.ask_id}
         if not greeted:
-            return _error("say hello first")
-        try:
-            state = forms.state_from_form(self.loaded, message)
-        except forms.FormError as err:
-            return _error(str(err))
-        if kind == "draft":
-            return self._take_draft(state)
-        outcome = message.get("outcome")
-        if outcome not in forms.OUTCOMES:
-            return _error('"outcome" must be "submit", "elaborate" or "cancel"')
-        return self._take_answer(state, outcome, connection)
+            return _error('say "hello" first')
+        if kind == "poke":
+            self._changed.wake()
+            return None
+        return _error(f"unknown message type {str(kind)[:40]!r}")
 
-    def _take_draft(self, state: AskState) -> JsonObject | None:
-        with self._lock:
-            if self._outcome.done.is_set():
-                return {"type": "closed", "why": ANSWERED_ELSEWHERE}
-            self._state = state
-        if self._on_draft is not None:
-            with contextlib.suppress(Exception):
-                self._on_draft(state)
-        return None
-
-    def _take_answer(
-        self, state: AskState, outcome: forms.Outcome, winner: wire.Connection
-    ) -> JsonObject:
-        result = forms.finish(state, outcome)
-        with self._lock:
-            if self._outcome.done.is_set():
-                return {"type": "closed", "why": ANSWERED_ELSEWHERE}
-            self._state = state
-            self._outcome.result = result
-            self._outcome.done.set()
-            self._close_peers(ANSWERED_ELSEWHERE, winner=winner)
-        return {"type": "done"}
-
-    def _close_peers(self, why: str, *, winner: wire.Connection | None = None) -> None:
-        """Tell every terminal showing the ask that it is over (called under the lock).
-
-        The ``winner`` is left alone: its ``done`` reply is still to be sent.
-        """
+    def _close_peers(self, why: str) -> None:
+        """Tell every terminal showing the ask that it is over (called under the lock)."""
         for peer in list(self._peers):
-            if peer is not winner:
-                peer.send({"type": "closed", "why": why})
-                peer.close()
-
-    def _ask_message(self) -> JsonObject:
-        payload = self.loaded.payload
-        out: JsonObject = {
-            "type": "ask",
-            "id": self.ask_id,
-            "cwd": self.cwd,
-            "pid": os.getpid(),
-            "createdAt": self.created_ms,
-            "questions": len(payload.questions),
-            "params": self.loaded.params,
-            "draft": forms.form_to_json(self.state),
-        }
-        if payload.title is not None:
-            out["title"] = payload.title
-        if self.deadline_ms is not None:
-            out["deadline"] = self.deadline_ms
-        return out
+            peer.send({"type": "closed", "why": why})
+            peer.close()
 
 
 def _error(message: str) -> JsonObject:
     return {"type": "error", "message": message}
+
+
+def still_waiting(path: Path, timeout_s: float = 1.0) -> bool:
+    """True when an asker listens at ``path`` (a refused connection: it is gone).
+
+    A connection is only opened, never talked over, so a stopped (SIGSTOP) or busy asker
+    costs a listing nothing; a full backlog counts as alive.
+    """
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock.settimeout(timeout_s)
+    try:
+        sock.connect(os.fspath(path))
+    except (ConnectionRefusedError, FileNotFoundError):
+        return False
+    except OSError:
+        return True
+    finally:
+        sock.close()
+    return True

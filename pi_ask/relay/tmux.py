@@ -16,6 +16,11 @@ TmuxMode = Literal["popup", "window", "off"]
 _SHARED_ENV = (RUNTIME_ENV, "PI_ASK_CONFIG", "PI_ASK_STATE_DIR", "XDG_RUNTIME_DIR")
 
 
+def tmux_reachable() -> bool:
+    """True when a tmux server may take a popup: this process runs inside tmux."""
+    return bool(os.environ.get("TMUX"))
+
+
 def tmux_client_attached() -> bool:
     """True inside tmux ($TMUX set) when the tmux server has at least one attached client."""
     import shutil

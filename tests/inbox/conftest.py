@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from pi_ask.inbox.client import PendingInfo, list_pending
+from pi_ask.inbox.client import list_pending
+from pi_ask.relay.asks import AskSummary
 from tests.child_processes import wait_until
 from tests.e2e.terminal import Terminal, child_env, pi_ask_command
 
@@ -44,6 +45,12 @@ class Asker:
     def result(self, timeout: float = 30.0) -> tuple[dict[str, object], int]:
         status = self.process.wait(timeout=timeout)
         return json.loads(self.stdout.read_text(encoding="utf-8")), status
+
+
+@pytest.fixture
+def asks(tmp_path: Path) -> Path:
+    """The asks folder of this test's askers and terminals (their state folder's)."""
+    return tmp_path / "state" / "asks"
 
 
 @pytest.fixture
@@ -102,12 +109,12 @@ def terminal(tmp_path: Path, env: dict[str, str]) -> Iterator[Callable[..., Term
         term.kill()
 
 
-def pending(runtime: Path, count: int) -> list[PendingInfo]:
-    """Wait until exactly ``count`` asks are pending, and return them."""
-    found: list[PendingInfo] = []
+def pending(asks: Path, count: int) -> list[AskSummary]:
+    """Wait until exactly ``count`` asks are pending in ``asks``, and return them."""
+    found: list[AskSummary] = []
 
     def check() -> bool:
-        found[:] = list_pending(runtime)
+        found[:] = list_pending(asks) if asks.is_dir() else []
         return len(found) == count
 
     wait_until(check, f"{count} pending asks")

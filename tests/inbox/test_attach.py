@@ -23,15 +23,20 @@ def test_no_terminal_and_nobody_to_ask_answers_no_terminal_at_once(ask, runtime:
     assert [p for p in runtime.iterdir() if p.suffix == ".ask"] == []
 
 
-def test_a_waiting_asker_is_answered_by_attach_in_a_pty(ask, terminal, runtime: Path) -> None:
+def test_a_waiting_asker_is_answered_by_attach_in_a_pty(
+    ask, terminal, runtime: Path, asks: Path
+) -> None:
     asker = ask("--wait")
-    (info,) = pending(runtime, 1)
+    (info,) = pending(asks, 1)
     assert info.title == "Pick a DB"
     assert info.questions == 2
     wait_until(lambda: f"pi-ask attach {info.ask_id}" in asker.stderr.read_text(), "the line")
-    mode = os.stat(info.path).st_mode & 0o777
+    assert info.socket is not None
+    mode = os.stat(info.socket).st_mode & 0o777
     assert mode == 0o600
     assert os.stat(runtime).st_mode & 0o777 == 0o700
+    assert os.stat(info.folder).st_mode & 0o777 == 0o700
+    assert os.stat(asks).st_mode & 0o777 == 0o700
     term = terminal("attach", info.ask_id[:8])
     term.wait_for("Which database?")
     term.press("2")  # SQLite, then the next question
@@ -46,12 +51,13 @@ def test_a_waiting_asker_is_answered_by_attach_in_a_pty(ask, terminal, runtime: 
     assert answers["db"]["values"] == ["sqlite"]
     assert answers["orm"]["values"] == ["sa"]
     assert "reason" not in result["details"]  # type: ignore[operator]
-    assert not info.path.exists()
+    assert not info.socket.exists()
+    assert not info.folder.exists()
 
 
-def test_esc_in_attach_cancels_the_agents_ask(ask, terminal, runtime: Path) -> None:
+def test_esc_in_attach_cancels_the_agents_ask(ask, terminal, runtime: Path, asks: Path) -> None:
     asker = ask("--wait")
-    pending(runtime, 1)
+    pending(asks, 1)
     term = terminal("attach")
     term.wait_for("Which database?")
     term.press("esc")
@@ -61,9 +67,11 @@ def test_esc_in_attach_cancels_the_agents_ask(ask, terminal, runtime: Path) -> N
     assert result["details"]["reason"] == "cancelled"  # type: ignore[index]
 
 
-def test_two_terminals_on_one_ask_first_answer_wins(ask, terminal, runtime: Path) -> None:
+def test_two_terminals_on_one_ask_first_answer_wins(
+    ask, terminal, runtime: Path, asks: Path
+) -> None:
     asker = ask("--wait")
-    (info,) = pending(runtime, 1)
+    (info,) = pending(asks, 1)
     first = terminal("attach", info.ask_id, name="first")
     second = terminal("attach", info.ask_id, name="second")
     first.wait_for("Which database?")
@@ -80,10 +88,10 @@ def test_two_terminals_on_one_ask_first_answer_wins(ask, terminal, runtime: Path
 
 
 def test_an_attach_killed_mid_answer_leaves_its_drafts_for_the_next(
-    ask, terminal, runtime: Path
+    ask, terminal, runtime: Path, asks: Path
 ) -> None:
     asker = ask("--wait")
-    (info,) = pending(runtime, 1)
+    (info,) = pending(asks, 1)
     first = terminal("attach", name="first")
     first.wait_for("Which database?")
     first.press("2")
@@ -91,7 +99,7 @@ def test_an_attach_killed_mid_answer_leaves_its_drafts_for_the_next(
     first.child.kill(signal.SIGKILL)
     first.exit_status()
     # Still pending, with the committed draft.
-    (again,) = pending(runtime, 1)
+    (again,) = pending(asks, 1)
     assert again.ask_id == info.ask_id
     second = terminal("attach", name="second")
     second.wait_for("Which database?")
@@ -110,7 +118,7 @@ def test_an_attach_killed_mid_answer_leaves_its_drafts_for_the_next(
 
 
 def test_an_asker_killed_by_sigkill_disappears_from_the_list(
-    ask, env: dict[str, str], runtime: Path
+    ask, env: dict[str, str], runtime: Path, asks: Path
 ) -> None:
     doomed_payload = {
         "title": "Doomed",
@@ -118,11 +126,11 @@ def test_an_asker_killed_by_sigkill_disappears_from_the_list(
     }
     ask("--wait", name="keep")
     gone = ask("--wait", name="gone", payload=doomed_payload)
-    found = pending(runtime, 2)
+    found = pending(asks, 2)
     doomed = next(info for info in found if info.title == "Doomed")
     gone.process.send_signal(signal.SIGKILL)
     gone.process.wait()
-    assert doomed.path.exists()  # a killed asker cannot clean up after itself
+    assert doomed.folder.exists()  # a killed asker cannot clean up after itself
     listing = subprocess.run(
         [*pi_ask_command(), "attach", "--list", "--json"],
         capture_output=True,
@@ -133,12 +141,12 @@ def test_an_asker_killed_by_sigkill_disappears_from_the_list(
     )
     assert listing.returncode == 0, listing.stderr
     assert [entry["title"] for entry in json.loads(listing.stdout)] == ["Pick a DB"]
-    assert not doomed.path.exists()  # cleaned up when seen
+    assert not doomed.folder.exists()  # cleaned up when seen
 
 
-def test_attach_in_the_plain_face(ask, terminal, runtime: Path) -> None:
+def test_attach_in_the_plain_face(ask, terminal, runtime: Path, asks: Path) -> None:
     asker = ask("--wait")
-    pending(runtime, 1)
+    pending(asks, 1)
     term = terminal("attach", "--ui", "plain")
     term.wait_for("Which database?")
     term.press("text:2\r")
@@ -154,10 +162,12 @@ def test_attach_in_the_plain_face(ask, terminal, runtime: Path) -> None:
     assert answers["orm"]["values"] == ["sa"]
 
 
-def test_attach_takes_the_face_setting(ask, terminal, runtime: Path, tmp_path: Path) -> None:
+def test_attach_takes_the_face_setting(
+    ask, terminal, runtime: Path, tmp_path: Path, asks: Path
+) -> None:
     (tmp_path / "config.toml").write_text('[ui]\nface = "plain"\n', encoding="utf-8")
     asker = ask("--wait")
-    pending(runtime, 1)
+    pending(asks, 1)
     term = terminal("attach")  # no --ui: the setting says plain
     term.wait_for("answer>")
     assert "Question 1 of 2" in term.text()

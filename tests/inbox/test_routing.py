@@ -24,14 +24,16 @@ def _titled(title: str) -> dict[str, object]:
     return {**PAYLOAD, "title": title}
 
 
-def test_two_askers_one_inbox_oldest_first_nothing_crossed(ask, terminal, runtime: Path) -> None:
+def test_two_askers_one_inbox_oldest_first_nothing_crossed(
+    ask, terminal, runtime: Path, asks: Path
+) -> None:
     inbox = terminal("inbox")
     inbox.wait_for("waiting for questions")
     wait_until(lambda: any(p.name.endswith(INBOX_SUFFIX) for p in runtime.iterdir()), "inbox")
     first = ask(name="first", payload=_titled("First ask"))
-    pending(runtime, 1)
+    pending(asks, 1)
     second = ask(name="second", payload=_titled("Second ask"))
-    pending(runtime, 2)
+    pending(asks, 2)
     inbox.wait_for("First ask")
     # The second arrival never takes over the open flow; it shows in the footer.
     inbox.wait_for("1 more waiting")
@@ -255,23 +257,23 @@ def test_tmux_off_in_the_settings_never_opens_a_popup(
 
 
 def test_ctrl_d_in_the_inbox_puts_the_ask_back_and_it_stays_listed(
-    ask, terminal, runtime: Path
+    ask, terminal, runtime: Path, asks: Path
 ) -> None:
     inbox = terminal("inbox")
     inbox.wait_for("waiting for questions")
     wait_until(lambda: any(p.name.endswith(INBOX_SUFFIX) for p in runtime.iterdir()), "inbox")
     first = ask(name="first", payload=_titled("First ask"))
-    pending(runtime, 1)
+    pending(asks, 1)
     inbox.wait_for("First ask")
     inbox.press("1")  # PostgreSQL: a draft that goes back with the ask
     second = ask(name="second", payload=_titled("Second ask"))
-    pending(runtime, 2)
+    pending(asks, 2)
     inbox.wait_for("1 more waiting in the inbox. (Ctrl+D puts this one back)")
     inbox.press("ctrl+d")
     # Back in the list: both still pending, the deferred one not answered.
     inbox.wait_for("2 questions waiting, oldest first")
     assert first.process.poll() is None
-    pending(runtime, 2)
+    pending(asks, 2)
     inbox.press("2")  # open the second ask from the list
     inbox.wait_for("Which database?")  # the flow, not the list (which also names the ask)
     inbox.press("2", "2", "1", "1")  # SQLite, None, Submit

@@ -133,7 +133,6 @@ async def test_with_no_terminal_wait_a_host_without_forms_waits_for_attach(
     config = Path(os.environ["PI_ASK_CONFIG"])
     config.parent.mkdir(parents=True, exist_ok=True)
     config.write_text('[behaviour]\nno_terminal = "wait"\n', encoding="utf-8")
-    runtime = Path(os.environ["PI_ASK_RUNTIME_DIR"])
     results: list[types.CallToolResult] = []
 
     def attach_and_answer() -> None:
@@ -151,7 +150,7 @@ async def test_with_no_terminal_wait_a_host_without_forms_waits_for_attach(
         with anyio.fail_after(WAIT_CAP_S * 2):
             async with anyio.create_task_group() as group:
                 group.start_soon(call)
-                while not list_pending(runtime):  # the ask is published: attach can see it
+                while not list_pending():  # the ask is published: attach can see it
                     await anyio.sleep(0.05)
                 await anyio.to_thread.run_sync(attach_and_answer)
     [result] = results
