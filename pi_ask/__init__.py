@@ -18,13 +18,14 @@ __all__ = [
     "AskUserInput",
     "PiAskError",
     "ToolResult",
+    "ask_result",
     "ask_user",
     "ask_user_async",
     "run_flow",
 ]
 
 if TYPE_CHECKING:
-    from pi_ask.api import ask_user, ask_user_async, run_flow
+    from pi_ask.api import ask_result, ask_user, ask_user_async, run_flow
     from pi_ask.contract.payload import AskPayload
     from pi_ask.contract.payload_types import AskUserInput
     from pi_ask.contract.results import AnswerRecord, ToolResult
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
 
 _HOMES = {
     "ask_user": "pi_ask.api",
+    "ask_result": "pi_ask.api",
     "ask_user_async": "pi_ask.api",
     "run_flow": "pi_ask.api",
     "AskPayload": "pi_ask.contract.payload",

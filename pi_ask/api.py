@@ -11,9 +11,10 @@ import gc
 import sys
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal, overload
 
 from pi_ask.contract.loading import InvalidPayload, LoadedPayload, load_payload
+from pi_ask.errors import PiAskError
 
 if TYPE_CHECKING:
     from pi_ask.config.store import SettingsStore
@@ -26,6 +27,19 @@ if TYPE_CHECKING:
 EXIT_OK = 0
 EXIT_CANCELLED = 1
 EXIT_INVALID = 2
+EXIT_PENDING = 75
+"""``pi-ask result``: the ask is still pending (sysexits' EX_TEMPFAIL: try again later)."""
+
+
+class InvalidAsk(PiAskError):
+    """``ask_user(..., detach=True)`` with a payload that is not valid.
+
+    ``result`` is the ``invalid_input`` result an attached ask would have returned.
+    """
+
+    def __init__(self, result: ToolResult) -> None:
+        super().__init__(result.text)
+        self.result = result
 
 
 def exit_code(result: ToolResult) -> int:
@@ -33,6 +47,32 @@ def exit_code(result: ToolResult) -> int:
     if result.details.error_issues is not None:
         return EXIT_INVALID
     return EXIT_CANCELLED if result.details.cancelled else EXIT_OK
+
+
+@overload
+def ask_user(
+    payload: AskUserInput | str | bytes | Mapping[str, object],
+    *,
+    ui: UiMode = "auto",
+    config: Path | None = None,
+    title: str | None = None,
+    wait: bool = False,
+    timeout: float | None = None,
+    detach: Literal[False] = False,
+) -> ToolResult: ...
+
+
+@overload
+def ask_user(
+    payload: AskUserInput | str | bytes | Mapping[str, object],
+    *,
+    ui: UiMode = "auto",
+    config: Path | None = None,
+    title: str | None = None,
+    wait: bool = False,
+    timeout: float | None = None,
+    detach: Literal[True],
+) -> str: ...
 
 
 def ask_user(
@@ -43,7 +83,8 @@ def ask_user(
     title: str | None = None,
     wait: bool = False,
     timeout: float | None = None,
-) -> ToolResult:
+    detach: bool = False,
+) -> ToolResult | str:
     """Ask the user the payload's questions and return the ``ask_user`` tool result.
 
     Args:
@@ -59,18 +100,88 @@ def ask_user(
         title: replaces the payload's title.
         wait: with ``ui="auto"`` and nobody to ask, wait for a ``pi-ask attach``.
         timeout: a hard deadline in seconds; when it passes the result is ``timeout``.
+        detach: do not wait: keep the ask pending for an inbox, ``pi-ask attach`` or a tmux
+            popup, and return its id at once; ``ask_result(id)`` fetches the result.
 
     Returns:
-        The result: ``result.text`` for the agent, ``result.details`` structured.
+        The result: ``result.text`` for the agent, ``result.details`` structured; with
+        ``detach=True``, the ask's id.
+
+    Raises:
+        InvalidAsk: ``detach=True`` with a payload that is not valid.
+        PiAskError: ``detach=True`` with no private folder to keep the ask in.
 
     Example:
         >>> result = ask_user({"questions": [...]}, ui="none")
         >>> result.details.cancelled
         True
     """
+    if detach:
+        started, _status = detach_with_status(payload, config=config, title=title, timeout=timeout)
+        if not isinstance(started, str):
+            raise InvalidAsk(started)
+        return started
     return ask_with_status(payload, ui=ui, config=config, title=title, wait=wait, timeout=timeout)[
         0
     ]
+
+
+def ask_result(ask_id: str, *, wait_s: float = 0.0) -> ToolResult | None:
+    """The result of a detached ask (``ask_user(..., detach=True)``), or ``None`` while the
+    user has not answered it yet.
+
+    Args:
+        ask_id: What ``ask_user(..., detach=True)`` returned.
+        wait_s: Wait at most this long for the answer (woken by it, never polling).
+
+    Raises:
+        PiAskError: No ask has this id (or its result was kept past its day).
+
+    Example:
+        >>> ask_id = ask_user(payload, detach=True)  # doctest: +SKIP
+        >>> result = ask_result(ask_id, wait_s=25)  # doctest: +SKIP
+    """
+    from pi_ask.relay.elsewhere import UnknownAsk, fetch_result
+
+    try:
+        fetched = fetch_result(ask_id, wait_s=wait_s)
+    except UnknownAsk:
+        raise PiAskError(f"no ask {ask_id!r} (see pi-ask attach --list)") from None
+    if fetched is None:
+        return None
+    if fetched.first and fetched.log is not None:
+        from pi_ask.session.recorder import AskRecorder
+
+        recorder = AskRecorder.open(fetched.log)
+        recorder.start(None, "tool", ask_id=ask_id)
+        recorder.settle(fetched.result)
+    return fetched.result
+
+
+@overload
+async def ask_user_async(
+    payload: AskUserInput | str | bytes | Mapping[str, object],
+    *,
+    ui: UiMode = "auto",
+    config: Path | None = None,
+    title: str | None = None,
+    wait: bool = False,
+    timeout: float | None = None,
+    detach: Literal[False] = False,
+) -> ToolResult: ...
+
+
+@overload
+async def ask_user_async(
+    payload: AskUserInput | str | bytes | Mapping[str, object],
+    *,
+    ui: UiMode = "auto",
+    config: Path | None = None,
+    title: str | None = None,
+    wait: bool = False,
+    timeout: float | None = None,
+    detach: Literal[True],
+) -> str: ...
 
 
 async def ask_user_async(
@@ -81,7 +192,8 @@ async def ask_user_async(
     title: str | None = None,
     wait: bool = False,
     timeout: float | None = None,
-) -> ToolResult:
+    detach: bool = False,
+) -> ToolResult | str:
     """``ask_user`` for asyncio agent loops: the caller's loop keeps running while the user answers.
 
     The flow runs on a worker thread with an event loop of its own (prompt_toolkit's), so the
@@ -94,9 +206,12 @@ async def ask_user_async(
     """
     import asyncio
 
-    return await asyncio.to_thread(
-        ask_user, payload, ui=ui, config=config, title=title, wait=wait, timeout=timeout
-    )
+    def ask() -> ToolResult | str:
+        if detach:
+            return ask_user(payload, config=config, title=title, timeout=timeout, detach=True)
+        return ask_user(payload, ui=ui, config=config, title=title, wait=wait, timeout=timeout)
+
+    return await asyncio.to_thread(ask)
 
 
 def ask_with_status(
@@ -120,6 +235,56 @@ def ask_with_status(
     return run_flow(
         loaded, ui=ui, store=store, session=session, title=title, wait=wait, timeout=timeout
     )
+
+
+def detach_with_status(
+    payload: AskUserInput | str | bytes | Mapping[str, object],
+    *,
+    config: Path | None = None,
+    session: Path | None = None,
+    title: str | None = None,
+    timeout: float | None = None,
+) -> tuple[ToolResult | str, int]:
+    """``ask --detach``: record and publish the ask, nobody waiting; its id and exit status
+    (0), or the ``invalid_input`` result and 2.
+
+    Raises:
+        PiAskError: There is no private folder to keep the ask in.
+    """
+    from pi_ask.relay.elsewhere import start_detached
+    from pi_ask.relay.paths import NoPrivateFolder
+    from pi_ask.session.recorder import AskRecorder
+
+    store = _open_store(config)
+    settings = store.snapshot()
+    loaded = load_payload(
+        payload, present_single_as_multi=settings.behaviour.present_single_as_multi
+    )
+    if isinstance(loaded, InvalidPayload):
+        from pi_ask.contract.rejection import invalid_result
+
+        result = invalid_result(loaded)
+        return result, exit_code(result)
+    loaded = _titled(loaded, title)
+    recorder = AskRecorder.open(session)
+    ask_id = recorder.start(loaded.params, "tool")
+    recorder.sync()
+    timeout = settings.routing.answer_timeout_s if timeout is None else timeout
+    try:
+        start_detached(
+            loaded, ask_id, timeout_s=timeout, tmux=settings.routing.tmux, log=recorder.path
+        )
+    except OSError as err:  # NoPrivateFolder among them
+        kind = "no private folder" if isinstance(err, NoPrivateFolder) else "cannot write it"
+        raise PiAskError(f"the ask cannot be kept detached ({kind}: {err})") from None
+    return ask_id, EXIT_OK
+
+
+def _titled(loaded: LoadedPayload, title: str | None) -> LoadedPayload:
+    """``loaded`` with ``title`` (trimmed; blank: none) in place of the payload's."""
+    if title is None:
+        return loaded
+    return LoadedPayload(loaded.payload._replace(title=title.strip() or None), loaded.params)
 
 
 def run_flow(
@@ -165,8 +330,7 @@ def run_flow(
     from pi_ask.session.recorder import AskRecorder, payload_source_for
 
     store = store or _open_store(config)
-    if title is not None:
-        loaded = LoadedPayload(loaded.payload._replace(title=title.strip() or None), loaded.params)
+    loaded = _titled(loaded, title)
     recorder = AskRecorder.open(session)
     ask_id = recorder.start(loaded.params, payload_source_for(source), ask_id=ask_id)
     routing = store.snapshot().routing

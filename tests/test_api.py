@@ -65,3 +65,39 @@ def test_a_signal_ends_an_rpc_flow_with_a_cancelled_result(
     assert result["details"]["cancelled"] is True
     assert result["details"]["reason"] == "aborted"
     assert result["content"][0]["text"].startswith("The ask flow was aborted")
+
+
+def test_a_detached_ask_returns_its_id_and_its_result_once_answered(tmp_path: Path) -> None:
+    from pi_ask import ask_result
+    from pi_ask.inbox.client import Session, list_pending
+    from pi_ask.state.commands import Digit
+    from pi_ask.state.dispatcher import apply
+    from pi_ask.state.model import Behaviour
+
+    payload = json.loads((FIXTURES / "basic.json").read_text(encoding="utf-8"))
+    ask_id = ask_user(payload, detach=True)
+    assert isinstance(ask_id, str)
+    assert ask_result(ask_id) is None
+    (info,) = list_pending()
+    session = Session(info)
+    session.open()
+    assert session.state is not None
+    assert session.send_answer(apply(session.state, Digit(1), Behaviour()), "submit")
+    session.close()
+    result = ask_result(ask_id, wait_s=30)
+    assert result is not None and result.details.cancelled is False
+
+
+def test_a_detached_ask_with_an_invalid_payload_raises_with_the_result() -> None:
+    from pi_ask.api import InvalidAsk
+
+    with pytest.raises(InvalidAsk) as raised:
+        ask_user('{"questions": []}', detach=True)
+    assert raised.value.result.details.error_issues is not None
+
+
+def test_the_result_of_an_unknown_ask_is_an_error() -> None:
+    from pi_ask import PiAskError, ask_result
+
+    with pytest.raises(PiAskError, match="no ask"):
+        ask_result("unknown-id")

@@ -170,6 +170,14 @@ def _add_ask(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="End the ask after S seconds with reason timeout (default: no deadline)",
     )
     ask.add_argument(
+        "--detach",
+        action="store_true",
+        help=(
+            "Do not wait: keep the ask pending for an inbox, attach or a tmux popup, print "
+            '{"id": ..., "status": "pending"} and exit 0; pi-ask result ID fetches the answer'
+        ),
+    )
+    ask.add_argument(
         "--resume",
         action="store_true",
         help="Reopen the newest unfinished ask with its draft answers instead (= pi-ask resume)",
@@ -301,18 +309,6 @@ def _add_completion(subparsers: argparse._SubParsersAction[argparse.ArgumentPars
     completion.set_defaults(handler=_run_completion)
 
 
-_BUILT_IN: dict[str, Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None]] = {
-    "ask": _add_ask,
-    "demo": _add_demo,
-    "schema": _add_schema,
-    "tool": _add_tool,
-    "notify": _add_notify,
-    "skill": _add_skill,
-    "completion": _add_completion,
-}
-"""The commands of this module, in ``pi-ask --help`` order."""
-
-
 def _run_ask(args: argparse.Namespace) -> int:
     if args.resume:
         if args.payload != "-":
@@ -323,6 +319,10 @@ def _run_ask(args: argparse.Namespace) -> int:
         return resume_command(args)
     if args.wait and args.ui == "none":
         raise UsageError("ask --wait --ui none: nobody could answer; drop one of them")
+    if args.detach and (args.wait or args.ui != "auto"):
+        raise UsageError("ask --detach goes with neither --wait nor --ui: nobody waits here")
+    if args.detach:
+        return _detach(_read_payload(args.payload), args)
     if args.ui == "rpc" and args.payload == "-":
         raise UsageError(
             "ask --ui rpc needs a PAYLOAD file: standard input carries the dialog responses"
@@ -353,6 +353,64 @@ def _ask(source: str | bytes, args: argparse.Namespace) -> int:
 
     _print_json(result.to_json(), indent=result_indent(sys.stdout, args.ui))
     return status
+
+
+def _detach(source: str | bytes, args: argparse.Namespace) -> int:
+    from pi_ask.api import detach_with_status
+    from pi_ask.terminal_text import result_indent
+
+    started, status = detach_with_status(
+        source, config=args.config, session=args.session, title=args.title, timeout=args.timeout
+    )
+    shown = {"id": started, "status": "pending"} if isinstance(started, str) else started.to_json()
+    _print_json(shown, indent=result_indent(sys.stdout, "auto"))
+    return status
+
+
+def _add_result(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    result = subparsers.add_parser(
+        "result",
+        help="Print the result of a detached ask (pi-ask ask --detach)",
+        description=(
+            "Print the result JSON of the detached ask ID once it is answered, with the exit "
+            'status of pi-ask ask (0 submitted, 1 cancelled); while it is pending, {"id": ..., '
+            '"status": "pending"} and exit status 75. An unknown ID is exit status 2.'
+        ),
+    )
+    result.add_argument("id", metavar="ID", help="The ask id pi-ask ask --detach printed")
+    result.add_argument(
+        "--wait",
+        type=_wait_seconds,
+        default=0.0,
+        metavar="S",
+        help="Wait up to S seconds for the answer (default: %(default)s, do not wait)",
+    )
+    result.set_defaults(handler=_run_result)
+
+
+def _wait_seconds(text: str) -> float:
+    import math
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not (math.isfinite(value) and value >= 0):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds, 0 or more")
+    return value
+
+
+def _run_result(args: argparse.Namespace) -> int:
+    from pi_ask.api import EXIT_PENDING, ask_result, exit_code
+    from pi_ask.terminal_text import result_indent
+
+    result = ask_result(args.id, wait_s=args.wait)
+    indent = result_indent(sys.stdout, "auto")
+    if result is None:
+        _print_json({"id": args.id, "status": "pending"}, indent=indent)
+        return EXIT_PENDING
+    _print_json(result.to_json(), indent=indent)
+    return exit_code(result)
 
 
 def _read_payload(name: str) -> bytes:
@@ -454,3 +512,16 @@ def _print_json(value: object, *, indent: int | None = None) -> None:
 
     sys.stdout.write(json_text(value, indent=indent) + "\n")
     sys.stdout.flush()
+
+
+_BUILT_IN: dict[str, Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None]] = {
+    "ask": _add_ask,
+    "demo": _add_demo,
+    "schema": _add_schema,
+    "tool": _add_tool,
+    "notify": _add_notify,
+    "result": _add_result,
+    "skill": _add_skill,
+    "completion": _add_completion,
+}
+"""The commands of this module, in ``pi-ask --help`` order."""

@@ -60,6 +60,8 @@ class AskSummary(NamedTuple):
     """The asker's socket (its whole path: another process's runtime folder may differ)
     while it waits itself."""
     detached: bool
+    log: Path | None = None
+    """A detached ask's session log, settled by whoever fetches its result first."""
 
     def to_json(self) -> dict[str, object]:
         out: dict[str, object] = {
@@ -242,11 +244,15 @@ class AskFolder:
         with contextlib.suppress(OSError):
             write_file(self.path / RESULT, _json_bytes(result))
 
-    def mark_fetched(self) -> None:
-        """Record when the result was first handed out (it is kept a day from then)."""
-        with contextlib.suppress(OSError):
+    def mark_fetched(self) -> bool:
+        """Record when the result was first handed out (it is kept a day from then); ``True``
+        for that first time."""
+        try:
             fd = os.open(self.path / FETCHED, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-            os.close(fd)
+        except OSError:
+            return False
+        os.close(fd)
+        return True
 
     def remove(self) -> None:
         """Remove the folder (a hidden rename first, so a listing never sees it half gone)."""
@@ -293,6 +299,9 @@ def _summary(folder: Path, raw: dict[str, object]) -> AskSummary | None:
         deadline_ms=deadline if type(deadline) is int else None,
         socket=Path(sock) if isinstance(sock, str) and Path(sock).is_absolute() else None,
         detached=raw.get("detached") is True,
+        log=Path(log)
+        if isinstance(log := raw.get("log"), str) and Path(log).is_absolute()
+        else None,
     )
 
 

@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from pi_ask.relay.inboxes import inbox_sockets, poke_inboxes
 from pi_ask.relay.paths import NoPrivateFolder, asks_dir, runtime_dir
@@ -137,6 +137,7 @@ def _pending(
     timeout_s: float | None,
     answers: tuple[tuple[str, Answer], ...],
     hooks: ElsewhereHooks,
+    log: Path | None = None,
 ) -> PendingAsk:
     from pi_ask.relay.pending import PendingAsk
     from pi_ask.state.opening import new_state
@@ -151,6 +152,7 @@ def _pending(
         on_draft=hooks.on_draft,
         deadline_ms=deadline_ms,
         wake=hooks.cancel.waker,
+        log=log,
     )
 
 
@@ -225,8 +227,11 @@ def start_detached(
     *,
     timeout_s: float | None = None,
     tmux: TmuxMode = "popup",
+    log: Path | None = None,
 ) -> str | None:
     """Publish an ask that nobody waits for, and tell an inbox or open a tmux popup on it.
+
+    ``log`` is the session log the ask was recorded in, settled when its result is fetched.
 
     Returns:
         Where it went (``inbox``, ``popup``, ``window``), or ``None`` when it only waits for
@@ -238,7 +243,9 @@ def start_detached(
     """
     asks = asks_dir()
     hooks = ElsewhereHooks()
-    pending = _pending(loaded, ask_id, asks, None, timeout_s=timeout_s, answers=(), hooks=hooks)
+    pending = _pending(
+        loaded, ask_id, asks, None, timeout_s=timeout_s, answers=(), hooks=hooks, log=log
+    )
     pending.publish()
     hooks.cancel.waker.close()
     try:
@@ -248,7 +255,16 @@ def start_detached(
     return _route(runtime, ask_id, tmux, pending.cwd)
 
 
-def fetch_result(ask_id: str, *, wait_s: float = 0.0) -> ToolResult | None:
+class Fetched(NamedTuple):
+    """A detached ask's result as ``fetch_result`` hands it out."""
+
+    result: ToolResult
+    first: bool
+    """True the first time it is handed out: the host settles the ask's log then."""
+    log: Path | None
+
+
+def fetch_result(ask_id: str, *, wait_s: float = 0.0) -> Fetched | None:
     """A detached ask's result once it is answered (or timed out); ``None`` while pending.
 
     Waits at most ``wait_s`` seconds for it, woken by the answer itself. The result is
@@ -276,8 +292,7 @@ def fetch_result(ask_id: str, *, wait_s: float = 0.0) -> ToolResult | None:
         while True:
             result = _answered(folder, summary.deadline_ms, now_ms())
             if result is not None:
-                folder.mark_fetched()
-                return result
+                return Fetched(result, folder.mark_fetched(), summary.log)
             left = end - time.monotonic()
             if summary.deadline_ms is not None:
                 left = min(left, (summary.deadline_ms - now_ms()) / 1000 + 0.01)

@@ -61,6 +61,7 @@ class PendingAsk:
         on_draft: Called with the state of every draft a terminal writes.
         deadline_ms: When the ask times out (epoch ms), shown to terminals for a countdown.
         wake: Woken by whoever wants ``wait`` to look again (a cancel, a signal).
+        log: A detached ask's session log, for whoever fetches its result to settle.
     """
 
     def __init__(
@@ -74,6 +75,7 @@ class PendingAsk:
         on_draft: OnDraft | None = None,
         deadline_ms: int | None = None,
         wake: Waker | None = None,
+        log: Path | None = None,
     ) -> None:
         self.loaded = loaded
         self.ask_id = ask_id
@@ -89,6 +91,7 @@ class PendingAsk:
         self._state = state
         self._on_draft = on_draft
         self._wake = wake
+        self._log = log
         self._lock = threading.Lock()
         self._peers: set[wire.Connection] = set()
         self._attached = 0
@@ -139,6 +142,8 @@ class PendingAsk:
             out["pid"] = os.getpid()
         else:
             out["detached"] = True
+        if self._log is not None:
+            out["log"] = os.fspath(self._log)
         return out
 
     @property
