@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
+import tempfile
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -290,3 +292,57 @@ def test_ctrl_d_in_the_inbox_puts_the_ask_back_and_it_stays_listed(
     assert one["details"]["answers"]["db"]["values"] == ["pg"]  # type: ignore[index]
     inbox.press("q")
     assert inbox.exit_status() == 0
+
+
+@pytest.fixture
+def default_tmux(env: dict[str, str]) -> Iterator[dict[str, str]]:
+    """A tmux server on this user's *default* socket, in a private TMUX_TMPDIR."""
+    if shutil.which("tmux") is None:
+        pytest.skip("tmux is not installed")
+    folder = tempfile.mkdtemp(prefix="pa-tmux-", dir="/tmp")  # short: a socket path
+    tmux_env = {key: value for key, value in env.items() if key not in ("TMUX", "TMUX_PANE")}
+    tmux_env["TMUX_TMPDIR"] = folder
+    subprocess.run(
+        ["tmux", "-f", "/dev/null", "new-session", "-d", "-x", "100", "-y", "30", "sh"],
+        env=tmux_env,
+        check=True,
+        timeout=30,
+    )
+    try:
+        yield tmux_env
+    finally:
+        subprocess.run(["tmux", "kill-server"], env=tmux_env, timeout=30, check=False)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_a_host_that_strips_tmux_still_gets_the_popup(
+    default_tmux: dict[str, str], tmp_path: Path
+) -> None:
+    """Codex passes its tools a handful of variables: no TMUX, no TMUX_PANE. The asker
+    finds the user's default tmux server and the client showing the pane it runs under."""
+    client = Terminal(
+        ["tmux", "attach"],
+        stdout=tmp_path / "client.out",
+        env=default_tmux,
+        width=100,
+        height=30,
+        cwd=tmp_path,
+    )
+    try:
+        client.wait_for("0:sh", timeout=30)  # the status line: the client is attached
+        payload = tmp_path / "q.json"
+        payload.write_text(json.dumps(PAYLOAD), encoding="utf-8")
+        out = tmp_path / "popup.json"
+        # As an agent's background tool: a session of its own, no terminal, TMUX stripped.
+        asker = shlex.join([*pi_ask_command(), "ask", str(payload)])
+        command = f"env -u TMUX -u TMUX_PANE setsid -w {asker} </dev/null >{out} 2>/dev/null"
+        subprocess.run(
+            ["tmux", "new-window", "-d", command], env=default_tmux, check=True, timeout=30
+        )
+        client.wait_for("Which database?", timeout=60)
+        client.press("2", "1", "1", "1")
+        wait_until(lambda: out.is_file() and out.read_text(encoding="utf-8").strip(), "result")
+    finally:
+        client.kill()
+    result = json.loads(out.read_text(encoding="utf-8"))
+    assert result["details"]["answers"]["db"]["values"] == ["sqlite"]
