@@ -15,9 +15,11 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
+import signal
 import socket
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -89,6 +91,7 @@ def run_inbox(*, store: SettingsStore, face: TerminalFace = "tui") -> int:
         return 2
     listener = InboxListener(runtime)
     watch = FolderWatch(asks)
+    restore = _exit_on_signals()
     seen: set[str] = set()
     deferred: set[str] = set()
     try:
@@ -103,8 +106,27 @@ def run_inbox(*, store: SettingsStore, face: TerminalFace = "tui") -> int:
                 if _answer(choice, asks, store, face):
                     deferred.add(choice.ask_id)
     finally:
+        restore()
         watch.close()
         listener.close()
+
+
+def _exit_on_signals() -> Callable[[], None]:
+    """SIGTERM and SIGHUP end the inbox through its ``finally`` (its socket removed); the
+    open face takes them over for its own flow. Returns what puts the old handlers back."""
+
+    def leave(number: int, _frame: object) -> None:
+        raise SystemExit(128 + number)
+
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+    previous = {number: signal.signal(number, leave) for number in (signal.SIGTERM, signal.SIGHUP)}
+
+    def restore() -> None:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+    return restore
 
 
 def _ring_for_new(found: list[AskSummary], seen: set[str], store: SettingsStore) -> None:

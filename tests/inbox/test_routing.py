@@ -6,6 +6,7 @@ import json
 import os
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -346,3 +347,19 @@ def test_a_host_that_strips_tmux_still_gets_the_popup(
         client.kill()
     result = json.loads(out.read_text(encoding="utf-8"))
     assert result["details"]["answers"]["db"]["values"] == ["sqlite"]
+
+
+@pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGHUP])
+def test_an_inbox_ended_by_a_signal_removes_its_socket(
+    terminal, runtime: Path, number: int
+) -> None:
+    inbox = terminal("inbox")
+    inbox.wait_for("waiting for questions")
+
+    def sockets() -> list[Path]:
+        return [p for p in runtime.iterdir() if p.name.endswith(INBOX_SUFFIX)]
+
+    wait_until(sockets, "the inbox's socket")
+    inbox.child.kill(number)
+    assert inbox.exit_status() == 128 + number
+    assert sockets() == []  # an asker would otherwise take a dead inbox for a running one
