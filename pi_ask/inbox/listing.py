@@ -45,5 +45,5 @@ def lobby_lines(found: list[AskSummary]) -> list[str]:
         title = clean_line(info.title) if info.title else "(untitled)"
         age = age_text(now_ms - info.created_ms)
         lines.append(f"  {number}. {title}  ({clean_line(info.cwd)}, {age} ago)")
-    lines.append("Enter opens the oldest, 1-9 opens that one, q quits.")
+    lines.append("Enter opens the highlighted one (the oldest at first), 1-9 that one, q quits.")
     return lines

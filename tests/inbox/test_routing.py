@@ -363,3 +363,37 @@ def test_an_inbox_ended_by_a_signal_removes_its_socket(
     inbox.child.kill(number)
     assert inbox.exit_status() == 128 + number
     assert sockets() == []  # an asker would otherwise take a dead inbox for a running one
+
+
+def test_the_lobby_of_a_hundred_asks_scrolls_with_its_hint_always_shown(
+    terminal, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pi_ask.contract.loading import LoadedPayload, load_payload
+    from pi_ask.relay.elsewhere import start_detached
+
+    monkeypatch.setenv("PI_ASK_STATE_DIR", str(tmp_path / "state"))  # the terminal's folder
+    for number in range(1, 101):
+        loaded = load_payload(_titled(f"Ask number {number:03}"))
+        assert isinstance(loaded, LoadedPayload)
+        start_detached(loaded, f"ask-{number:03}", tmux="off")
+    inbox = terminal("inbox", width=80, height=24)
+    hint = "Enter opens the highlighted one"
+    inbox.wait_for("100 questions waiting, oldest first")
+    assert hint in inbox.text() and "Ask number 001" in inbox.text()
+    assert "Ask number 100" not in inbox.text()
+    inbox.press("end")
+    inbox.wait_for("Ask number 100")
+    assert hint in inbox.text() and "100 questions waiting" in inbox.text()
+    inbox.press("pageUp", "up")
+    inbox.wait_for("Ask number 080")
+    inbox.press("enter")  # the highlighted one, not the oldest
+    inbox.wait_for("Which database?")
+    assert "Ask number" in inbox.text()
+    inbox.press("esc")  # cancels that ask only
+    inbox.wait_for("99 questions waiting, oldest first")
+    inbox.press("q")
+    assert inbox.exit_status() == 0
+    from pi_ask.relay.elsewhere import fetch_result
+
+    cancelled = [n for n in range(1, 101) if fetch_result(f"ask-{n:03}") is not None]
+    assert len(cancelled) == 1 and 70 <= cancelled[0] <= 90
