@@ -69,7 +69,7 @@ def test_a_signal_ends_an_rpc_flow_with_a_cancelled_result(
 
 def test_a_detached_ask_returns_its_id_and_its_result_once_answered(tmp_path: Path) -> None:
     from pi_ask import ask_result
-    from pi_ask.inbox.client import Session, list_pending
+    from pi_ask.relay.client import Session, list_pending
     from pi_ask.state.commands import Digit
     from pi_ask.state.dispatcher import apply
     from pi_ask.state.model import Behaviour

@@ -61,8 +61,8 @@ def attach_command(args: argparse.Namespace) -> int:
     import sys
 
     from pi_ask.errors import UsageError
-    from pi_ask.inbox.client import list_pending
     from pi_ask.inbox.listing import listing_lines
+    from pi_ask.relay.client import list_pending
     from pi_ask.relay.paths import NoPrivateFolder
 
     if args.json and not args.list:

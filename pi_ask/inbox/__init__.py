@@ -1,6 +1,5 @@
 """The answering terminals: ``pi-ask inbox`` and ``pi-ask attach``.
 
-``client`` finds the pending asks and talks to one; ``attach.answer_one`` answers one in a
-face; ``app`` is the inbox that answers them one by one. The asker's side is
-``pi_ask.relay``.
+``attach.answer_one`` answers one pending ask in a face; ``app`` is the inbox that answers
+them one by one. The relay (``pi_ask.relay``, its ``client`` the answering side) keeps them.
 """

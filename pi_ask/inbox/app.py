@@ -23,10 +23,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pi_ask.inbox.client import list_pending
 from pi_ask.inbox.listing import lobby_lines
 from pi_ask.relay import wire
 from pi_ask.relay.asks import AskSummary, ask_folders
+from pi_ask.relay.client import list_pending
 from pi_ask.relay.paths import INBOX_SUFFIX, asks_dir, listen_at, runtime_dir, socket_name
 from pi_ask.relay.watch import FolderWatch
 

@@ -15,8 +15,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from pi_ask.ask.face import FaceRequest, load_face
-from pi_ask.inbox.client import AskGone, Session
 from pi_ask.relay import forms
+from pi_ask.relay.client import AskGone, Session
 
 if TYPE_CHECKING:
     from pi_ask.config.store import SettingsStore

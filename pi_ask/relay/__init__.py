@@ -1,7 +1,9 @@
-"""The asker's side of pending asks: an ask with no terminal of its own.
+"""Pending asks: asks with no terminal of their own, kept until a terminal answers them.
 
-The asker serves its ask on a private unix socket (``pending``, over ``wire``, in the folder
-of ``paths``); ``elsewhere.ask_elsewhere`` pokes the running inboxes (``inboxes``) or opens a
-tmux popup (``tmux``) and waits for the first answer, fitted to the payload (``forms``).
-The answering terminals are ``pi_ask.inbox``.
+Each ask is a private folder (``asks``: payload, summary, draft, claim, result), watched
+instead of polled (``watch``), in the folders of ``paths``. The asker publishes it and waits
+(``pending``, its socket over ``wire``); ``elsewhere.ask_elsewhere`` tells the running inboxes
+(``inboxes``) or opens a tmux popup (``tmux``), and keeps detached asks and their results.
+``client`` is the answering side every host shares (the inbox, attach, the web face): the
+pending asks listed, one held, drafted and claimed; ``forms`` fits an answer to the payload.
 """

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from pi_ask.inbox.client import list_pending
 from pi_ask.relay.asks import AskSummary
+from pi_ask.relay.client import list_pending
 from tests.child_processes import wait_until
 from tests.e2e.terminal import Terminal, child_env, pi_ask_command
 

@@ -11,7 +11,7 @@ import anyio
 import pytest
 from mcp import Client, types
 
-from pi_ask.inbox.client import list_pending
+from pi_ask.relay.client import list_pending
 from pi_ask.relay.paths import INBOX_SUFFIX
 from pi_ask.session.entries import DISMISSED_TYPE, DRAFT_TYPE, PAYLOAD_TYPE
 from tests.e2e.terminal import Terminal, child_env, pi_ask_command

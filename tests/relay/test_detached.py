@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from pi_ask.contract.loading import LoadedPayload, load_payload
-from pi_ask.inbox.client import Session, list_pending
 from pi_ask.relay.asks import CLAIM, FETCHED, KEEP_AFTER_FETCH_S, AskFolder, write_file
+from pi_ask.relay.client import Session, list_pending
 from pi_ask.relay.elsewhere import UnknownAsk, fetch_result, start_detached, sweep
 from pi_ask.relay.paths import asks_dir
 from pi_ask.state.commands import Digit

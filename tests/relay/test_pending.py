@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from pi_ask.contract.loading import LoadedPayload, load_payload
-from pi_ask.inbox.client import AskGone, Session, list_pending
 from pi_ask.relay import wire
 from pi_ask.relay.asks import CLAIM, DRAFT, AskFolder, write_file
+from pi_ask.relay.client import AskGone, Session, list_pending
 from pi_ask.relay.paths import NoPrivateFolder, asks_dir
 from pi_ask.relay.pending import PendingAsk, still_waiting
 from pi_ask.state.commands import Digit
