@@ -173,7 +173,8 @@ def _inbox_with(
         "from pi_ask.relay.elsewhere import start_detached\n"
         "payload = json.loads(sys.argv[2])\n"
         "for n in range(int(sys.argv[1])):\n"
-        "    start_detached(load_payload({**payload, 'title': f'Ask {n}'}), f'ask-{n:05}', tmux='off')\n"
+        "    loaded = load_payload({**payload, 'title': f'Ask {n}'})\n"
+        "    start_detached(loaded, f'ask-{n:05}', tmux='off')\n"
     )
     subprocess.run([PYTHON, "-c", code, str(count), json.dumps(payload)], env=env, check=True)
     inbox = TerminalRun(Launch("inbox", (*PI_ASK, "inbox"), "questions waiting", env))
@@ -204,12 +205,9 @@ def measure_relay_costs(
         root = workdir / f"relay-{number}"
         root.mkdir()
         run_env = _env(env, root)
-        pair = [
-            lambda: warm.append(_warm_round(run_env, path, marker)),
-            lambda: cold.append(_cold_round(run_env, path, marker)),
-        ]
-        for measure in pair if number % 2 else reversed(pair):
-            measure()
+        rounds = ((warm, _warm_round), (cold, _cold_round))
+        for found, measure in rounds if number % 2 else reversed(rounds):
+            found.append(measure(run_env, path, marker))
     quiet = _env(env, workdir / "relay-quiet")
     alone, floor = [], []
     for _ in range(ROUNDS * 2):
