@@ -30,6 +30,7 @@ LAYERS: dict[str, int] = {
     "pi_ask.notifications": 5,
     "pi_ask.events": 5,
     "pi_ask.session": 5,
+    "pi_ask.http_listener": 5,
     "pi_ask.ask": 6,
     "pi_ask.answer": 6,
     "pi_ask.relay": 6,
