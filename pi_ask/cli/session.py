@@ -126,6 +126,7 @@ def answer_command(args: argparse.Namespace) -> int:
 
     from pi_ask.answer.extraction import CANCELLED, NO_QUESTIONS, ExtractorUnavailable
     from pi_ask.answer.form import extract_form
+    from pi_ask.answer.message_blocks import NestedTooDeep
     from pi_ask.answer.source import NoAssistantMessage, find_message
     from pi_ask.contract.loading import InvalidPayload, load_payload
     from pi_ask.contract.rejection import invalid_result
@@ -142,7 +143,7 @@ def answer_command(args: argparse.Namespace) -> int:
             cwd=Path.cwd(),
         )
         params = extract_form(message, settings.answer, notify=_notify)
-    except (NoAssistantMessage, ExtractorUnavailable) as err:
+    except (NoAssistantMessage, ExtractorUnavailable, NestedTooDeep) as err:
         print(err, file=sys.stderr)
         return EXIT_CANNOT
     except KeyboardInterrupt:
