@@ -288,3 +288,19 @@ def test_a_deep_config_saved_mid_flow_is_a_notice_and_the_watcher_goes_on(
         term.kill()
     result = json.loads((tmp_path / "stdout.json").read_text(encoding="utf-8"))
     assert result["details"]["cancelled"] is True
+
+
+def test_a_read_only_state_folder_under_ui_none_says_so_in_one_line(tmp_path: Path) -> None:
+    from tests.hardening.mounts import tmpfs
+
+    with tmpfs(tmp_path / "state", read_only=True) as state:
+        done = _run(tmp_path, "ask", "--ui", "none", str(FIXTURE), PI_ASK_STATE_DIR=str(state))
+    assert done.returncode == 1, done.stderr
+    check_result(json.loads(done.stdout), payload_a().payload)
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1, lines
+    assert lines[0].startswith(
+        "pi-ask: the session log cannot be written, so this ask is not recorded "
+        "(pi-ask resume cannot reopen it): "
+    )
+    assert "Read-only file system" in lines[0]
