@@ -2,7 +2,10 @@
 
 Reading is tolerant: a line that is not a JSON object, or a torn last line left by a writer
 that died, is skipped and reported, never fatal. Appending takes a file lock so concurrent
-``pi-ask`` processes each add a whole line under the entry that was last when they wrote.
+``pi-ask`` processes each add a whole line under the entry that was last when they wrote. A
+write that fails (a full disk) takes back what it wrote, and the next append repairs a torn
+last line a dead writer left, so neither is reported on every later read; a compaction that
+fails removes its temporary file.
 """
 
 import contextlib
@@ -432,7 +435,7 @@ class SessionLog:
         }
         lines.append(_line(raw))
         blob = b"".join(lines)
-        if not self._tail.ends_with_newline:
+        if not self._tail.ends_with_newline and self._repair_torn_end():
             blob = b"\n" + blob
         _write_all(self.path, blob, sync=sync)
         self._tail.offset += len(blob)
@@ -475,6 +478,25 @@ class SessionLog:
                 self._tail.last_id = entry_id
         self._tail.offset = size
         self._tail.ends_with_newline = fresh.endswith(b"\n")
+
+    def _repair_torn_end(self) -> bool:
+        """Mend a file that does not end with a newline (a writer died mid-line).
+
+        Returns:
+            True when the last line is a whole entry that only lacks its newline (the caller
+            writes one before its own line); False when the torn piece was cut off here.
+        """
+        with self.path.open("rb") as handle:
+            torn = next(lines_from_end(handle, self._tail.offset))
+        if _object(torn) is not None:
+            return True
+        keep = self._tail.offset - len(torn)
+        os.truncate(self.path, keep)
+        self._tail.offset = keep
+        self._tail.ends_with_newline = True
+        if keep == 0:
+            self._tail.has_header = False
+        return False
 
     def _write_hint(self) -> None:
         """Leave ``<log>.leaf`` for the next appender; without it, that one reads the tail."""
@@ -597,27 +619,45 @@ def _line(value: JsonObject) -> bytes:
 
 
 def _replace(path: Path, blob: bytes) -> None:
-    """Write ``blob`` to a temporary file beside ``path``, fsync it, rename it over ``path``."""
+    """Write ``blob`` to a temporary file beside ``path``, fsync it, rename it over ``path``.
+
+    A failure (a full disk) removes the temporary file: it would hold what space was left.
+    """
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     try:
-        view = memoryview(blob)
-        while view:
-            view = view[os.write(fd, view) :]
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    os.replace(temporary, path)
+        try:
+            view = memoryview(blob)
+            while view:
+                view = view[os.write(fd, view) :]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
 
 
 def _write_all(path: Path, blob: bytes, *, sync: bool) -> None:
-    """Append ``blob`` with O_APPEND in as few writes as the OS allows (then fsync)."""
+    """Append ``blob`` with O_APPEND in as few writes as the OS allows (then fsync).
+
+    Called under the append lock: when a write fails part way (a full disk), the file is cut
+    back to its size before, so no torn line is left behind.
+    """
     fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
     try:
-        view = memoryview(blob)
-        while view:
-            written = os.write(fd, view)
-            view = view[written:]
+        start = os.fstat(fd).st_size
+        try:
+            view = memoryview(blob)
+            while view:
+                written = os.write(fd, view)
+                view = view[written:]
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.ftruncate(fd, start)
+            raise
         if sync:
             os.fsync(fd)
     finally:
