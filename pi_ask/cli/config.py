@@ -242,14 +242,16 @@ def _run_import(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from pi_ask.config.json_import import ImportFailed, import_json
+    from pi_ask.config.loading import MAX_CONFIG_BYTES
     from pi_ask.config.report import evaluate_file, validation_lines
     from pi_ask.config.storage import locked, target_of, write_atomic
     from pi_ask.errors import UsageError
+    from pi_ask.regular_files import read_regular
     from pi_ask.terminal_text import sanitize_line
 
     source = Path(args.file)
     try:
-        data = source.read_bytes()
+        data = read_regular(source, MAX_CONFIG_BYTES)
     except IsADirectoryError as err:
         raise UsageError(f"{source} is a folder, not a JSON file") from err
     path = _path_of(args)

@@ -29,6 +29,7 @@ from pi_ask.http_listener import (
     serve,
 )
 from pi_ask.mcp_server.server import AskUserServer
+from pi_ask.regular_files import open_regular
 
 TOKEN_ENV = "PI_ASK_MCP_TOKEN"
 TOKEN_FILE = "mcp-token"
@@ -71,7 +72,7 @@ def server_token(state_dir: Path) -> tuple[str, Path | None]:
     token = secrets.token_urlsafe(32)
     state_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
     path = state_dir / TOKEN_FILE
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    fd = open_regular(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
     try:
         os.fchmod(fd, 0o600)
         os.write(fd, (token + "\n").encode())
