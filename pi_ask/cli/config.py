@@ -259,10 +259,12 @@ def _run_import(args: argparse.Namespace) -> int:
         imported = import_json(data)
     except ImportFailed as err:
         raise UsageError(f"{source}: {err}") from err
-    with locked(path):
+    with locked(path) as lock_note:
         if (path.exists() or path.is_symlink()) and not args.force:
             raise UsageError(f"{path} already exists; pass --force to replace it")
         write_atomic(target_of(path), imported.text.encode("utf-8"))
+    if lock_note:
+        print(f"note: {lock_note}", file=sys.stderr)
     for note in imported.notes:
         print(f"note: {note}", file=sys.stderr)
     print(f"{path}: imported {source}")
