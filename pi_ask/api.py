@@ -339,6 +339,14 @@ def run_flow(
     if face != "tui":
         gc.enable()  # paused for start-up by cli.main; the TUI resumes it at its first frame
         recorder.sync()  # the TUI syncs once its first frame is drawn (on_first_frame)
+    if face in ("none", "elsewhere") and recorder.write_error is not None:
+        # No face here draws the notice line: without this the ask would vanish unsaid.
+        print(
+            "pi-ask: the session log cannot be written, so this ask is not recorded "
+            f"(pi-ask resume cannot reopen it): {recorder.write_error}",
+            file=sys.stderr,
+            flush=True,
+        )
     if face == "elsewhere":
         wait = wait or routing.no_terminal == "wait"
         result, signum = _ask_elsewhere(

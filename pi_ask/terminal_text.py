@@ -128,7 +128,7 @@ def json_text(value: object, *, indent: int | None = None) -> str:
     import json
 
     raw = json.dumps(value, ensure_ascii=False, indent=indent)
-    if raw.isascii():
+    if raw.isascii() and "\x7f" not in raw:  # DEL is ASCII and json.dumps keeps it raw
         return raw
     return re.sub(_JSON_UNSAFE, lambda m: f"\\u{ord(m.group()):04x}", raw)
 

@@ -140,3 +140,9 @@ def test_the_plain_text_shortcut_gives_what_the_patterns_give(text: str) -> None
     assert sanitize_line(text) == line
     assert sanitize_block(text) == block
     assert escape_controls(text) == escaped(terminal_text._UNSAFE, text)
+
+
+def test_json_text_escapes_del_even_in_ascii_text() -> None:
+    from pi_ask.terminal_text import json_text
+
+    assert json_text({"a": "x\x7fy"}) == '{"a": "x\\u007fy"}'

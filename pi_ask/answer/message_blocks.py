@@ -3,13 +3,20 @@
 Just enough Markdown for finding questions: fenced code and block quotes are left out (they
 quote material, they do not ask), a table becomes the list of its first column (what a question
 after it can offer), headings and lines that are bold all through become one-line heading
-paragraphs, list items keep their continuation lines and their nested lists.
+paragraphs, list items keep their continuation lines and their nested lists, up to
+``MAX_LIST_DEPTH`` levels: a message nested deeper is ``NestedTooDeep``, never a
+``RecursionError`` from the walks over the items.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+
+from pi_ask.errors import PiAskError
+
+MAX_LIST_DEPTH = 32
+"""The deepest list nesting read; no message that asks a person anything comes near it."""
 
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _SKIPPED_LINE = re.compile(r"^\s*>|^\s*([-*_])(\s*\1){2,}\s*$")
@@ -25,6 +32,16 @@ _ITEM = re.compile(
 # Sentence ends: . ? ! followed by space and something that can start a sentence.
 _SENTENCE_END = re.compile(r"(?<=[.?!])[\"'*_)\]]*\s+(?=[\"'*_(\[`]*[A-Z0-9])")
 _ABBREVIATIONS = ("e.g.", "i.e.", "etc.", "vs.", "cf.", "approx.", "Mr.", "Ms.", "Dr.")
+
+
+class NestedTooDeep(PiAskError):
+    """The message nests lists deeper than ``MAX_LIST_DEPTH``."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            f"The message nests lists more than {MAX_LIST_DEPTH} levels deep; pi-ask answer "
+            "reads questions from messages nested less deeply."
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +83,11 @@ class _OpenItem:
 
 
 def read_blocks(text: str) -> tuple[Block, ...]:
-    """Split a message into paragraphs and lists, in order."""
+    """Split a message into paragraphs and lists, in order.
+
+    Raises:
+        NestedTooDeep: Its lists nest more than ``MAX_LIST_DEPTH`` levels.
+    """
     blocks: list[Block] = []
     paragraph: list[str] = []
     roots: list[_OpenItem] = []
@@ -149,6 +170,8 @@ def _add_item(match: re.Match[str], roots: list[_OpenItem], stack: list[_OpenIte
     item = _OpenItem(indent, marker, [match.group("text").strip()])
     while stack and stack[-1].indent >= indent:
         stack.pop()
+    if len(stack) >= MAX_LIST_DEPTH:
+        raise NestedTooDeep
     (stack[-1].children if stack else roots).append(item)
     stack.append(item)
 

@@ -16,11 +16,14 @@ from typing import Literal, TextIO
 from pi_ask.answer.claude_transcript import ClaudeMessage, read_transcript
 from pi_ask.errors import PiAskError, UsageError
 from pi_ask.guarded_parse import load_json
+from pi_ask.regular_files import read_regular
 from pi_ask.session.locations import claude_transcript_candidates, pi_session_candidates
-from pi_ask.session.log import Entry, SessionFile, read_session
+from pi_ask.session.log import MAX_WHOLE_READ, Entry, SessionFile, read_session
 
 NO_MESSAGE = "No assistant message found to extract questions from."
 _SNIFF_LINES = 5
+# --text files, session files and transcripts: read whole, as large as pi's session files get.
+MAX_TEXT_BYTES = MAX_WHOLE_READ
 
 
 def incomplete_message(reason: str) -> str:
@@ -174,7 +177,7 @@ def _plain(text: str, origin: str) -> AssistantMessage:
 
 def _read_text(path: Path) -> str:
     try:
-        return path.read_text(encoding="utf-8", errors="replace")
+        return read_regular(path, MAX_TEXT_BYTES).decode("utf-8", errors="replace")
     except FileNotFoundError:
         raise UsageError(f"{path}: no such file") from None
     except IsADirectoryError:

@@ -242,14 +242,16 @@ def _run_import(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from pi_ask.config.json_import import ImportFailed, import_json
+    from pi_ask.config.loading import MAX_CONFIG_BYTES
     from pi_ask.config.report import evaluate_file, validation_lines
     from pi_ask.config.storage import locked, target_of, write_atomic
     from pi_ask.errors import UsageError
+    from pi_ask.regular_files import read_regular
     from pi_ask.terminal_text import sanitize_line
 
     source = Path(args.file)
     try:
-        data = source.read_bytes()
+        data = read_regular(source, MAX_CONFIG_BYTES)
     except IsADirectoryError as err:
         raise UsageError(f"{source} is a folder, not a JSON file") from err
     path = _path_of(args)
@@ -257,10 +259,12 @@ def _run_import(args: argparse.Namespace) -> int:
         imported = import_json(data)
     except ImportFailed as err:
         raise UsageError(f"{source}: {err}") from err
-    with locked(path):
+    with locked(path) as lock_note:
         if (path.exists() or path.is_symlink()) and not args.force:
             raise UsageError(f"{path} already exists; pass --force to replace it")
         write_atomic(target_of(path), imported.text.encode("utf-8"))
+    if lock_note:
+        print(f"note: {lock_note}", file=sys.stderr)
     for note in imported.notes:
         print(f"note: {note}", file=sys.stderr)
     print(f"{path}: imported {source}")

@@ -57,7 +57,6 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
 
 def attach_command(args: argparse.Namespace) -> int:
     """``pi-ask attach [ID] [--list [--json]]``."""
-    import json
     import sys
 
     from pi_ask.errors import UsageError
@@ -76,7 +75,10 @@ def attach_command(args: argparse.Namespace) -> int:
         return 2
     if args.list:
         if args.json:
-            print(json.dumps([info.to_json() for info in found], ensure_ascii=False))
+            from pi_ask.terminal_text import json_text
+
+            # Titles and folders are the agent's text: escaped, so a terminal acts on none.
+            print(json_text([info.to_json() for info in found]))
         else:
             for line in listing_lines(found):
                 print(line)

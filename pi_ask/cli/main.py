@@ -413,15 +413,27 @@ def _run_result(args: argparse.Namespace) -> int:
     return exit_code(result)
 
 
+# A payload is at most 1 MiB (the contract says so, with its size); past this much a file or a
+# stream is not read on, so /dev/zero or a huge file ends in a message, not MemoryError.
+MAX_PAYLOAD_READ = 16 * 1024 * 1024
+
+
 def _read_payload(name: str) -> bytes:
+    from pi_ask.regular_files import read_regular, size_text
+
     if name == "-":
         if sys.stdin.isatty():
             raise UsageError(
                 "ask: no PAYLOAD given: pass a JSON file or pipe the payload on standard input"
             )
-        return sys.stdin.buffer.read()
+        data = sys.stdin.buffer.read(MAX_PAYLOAD_READ + 1)
+        if len(data) > MAX_PAYLOAD_READ:
+            raise UsageError(
+                f"ask: the payload on standard input is larger than {size_text(MAX_PAYLOAD_READ)}"
+            )
+        return data
     try:
-        return Path(name).read_bytes()
+        return read_regular(name, MAX_PAYLOAD_READ)
     except FileNotFoundError:
         raise UsageError(f"ask: payload file {name!r} does not exist") from None
     except IsADirectoryError:

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from pi_ask.config.catalogue import MCP_FACES
+from pi_ask.errors import UsageError
 
 MISSING_SDK = (
     "pi-ask mcp: the MCP SDK is not installed; install the extra: "
@@ -42,6 +43,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "behind a bearer token (PI_ASK_MCP_TOKEN, or one written to the state folder)"
         ),
     )
+    parser.add_argument(
+        "--expose",
+        action="store_true",
+        help="With --http: allow a HOST that is not loopback (other machines can connect)",
+    )
     parser.set_defaults(handler=run_mcp_command)
 
 
@@ -57,12 +63,15 @@ def run_mcp_command(args: argparse.Namespace) -> int:
     from pi_ask.mcp_server.server import build_server, serve_stdio
 
     if args.http is None:
+        if args.expose:
+            raise UsageError("mcp: --expose goes with --http HOST:PORT")
         anyio.run(serve_stdio, build_server(args.config, session=args.session, face=args.face))
         return 0
     from pi_ask.config.paths import state_dir
-    from pi_ask.mcp_server.http import parse_address, serve_http
+    from pi_ask.mcp_server.http import check_exposure, parse_address, serve_http
 
     host, port = parse_address(args.http)
+    warning = check_exposure(host, expose=args.expose)
     server = build_server(args.config, session=args.session, face=args.face)
-    anyio.run(serve_http, server, host, port, state_dir())
+    anyio.run(serve_http, server, host, port, state_dir(), warning)
     return 0

@@ -126,6 +126,7 @@ def answer_command(args: argparse.Namespace) -> int:
 
     from pi_ask.answer.extraction import CANCELLED, NO_QUESTIONS, ExtractorUnavailable
     from pi_ask.answer.form import extract_form
+    from pi_ask.answer.message_blocks import NestedTooDeep
     from pi_ask.answer.source import NoAssistantMessage, find_message
     from pi_ask.contract.loading import InvalidPayload, load_payload
     from pi_ask.contract.rejection import invalid_result
@@ -142,7 +143,7 @@ def answer_command(args: argparse.Namespace) -> int:
             cwd=Path.cwd(),
         )
         params = extract_form(message, settings.answer, notify=_notify)
-    except (NoAssistantMessage, ExtractorUnavailable) as err:
+    except (NoAssistantMessage, ExtractorUnavailable, NestedTooDeep) as err:
         print(err, file=sys.stderr)
         return EXIT_CANNOT
     except KeyboardInterrupt:
@@ -280,13 +281,12 @@ def _looked_in(args: argparse.Namespace, files: tuple[SessionFile, ...]) -> str:
 def _files(args: argparse.Namespace) -> tuple[SessionFile, ...]:
     from pathlib import Path
 
-    from pi_ask.errors import UsageError
     from pi_ask.session.locations import every_log, read_paths
     from pi_ask.session.replay import read_files
 
     session = _path(args.session)
-    if session is not None and not session.is_file():
-        raise UsageError(f"--session {session}: no such file")
+    if session is not None:
+        _check_session_file(session)
     paths = read_paths(session, Path.cwd())
     if getattr(args, "all", False):
         paths = tuple(dict.fromkeys([*(p for p in paths if p.exists()), *every_log()]))
@@ -295,6 +295,21 @@ def _files(args: argparse.Namespace) -> tuple[SessionFile, ...]:
         if read.skipped:
             _report_skipped(read)
     return files
+
+
+def _check_session_file(session: Path) -> None:
+    """A usage error unless ``--session`` names a regular file (a FIFO is never opened)."""
+    import os
+
+    from pi_ask.errors import UsageError
+    from pi_ask.regular_files import check_regular
+
+    try:
+        check_regular(session, os.stat(session))
+    except FileNotFoundError:
+        raise UsageError(f"--session {session}: no such file") from None
+    except OSError as err:
+        raise UsageError(f"--session {session}: {err.strerror or err}") from None
 
 
 def _report_skipped(read: SessionFile) -> None:

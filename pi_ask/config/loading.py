@@ -22,9 +22,13 @@ from pi_ask.config.settings import Settings, settings_from_values
 from pi_ask.config.toml_text import default_document, default_text
 from pi_ask.guarded_parse import load_toml
 from pi_ask.keymaps.keymap import DEFAULT_DOCUMENT, DEFAULT_KEYMAPS, Keymaps
+from pi_ask.regular_files import MIB, read_regular
 
 if TYPE_CHECKING:
     from pi_ask.keymaps.problems import KeymapProblem
+
+MAX_CONFIG_BYTES = MIB
+"""The largest settings file read; a larger one (or a FIFO, a device) is unreadable."""
 
 FileStatus = Literal["absent", "parsed", "not_toml", "unreadable"]
 """What reading the file gave: nothing, a document, text that is not TOML, or an error."""
@@ -64,9 +68,12 @@ class Evaluation(NamedTuple):
 
 
 def read_file(path: Path) -> FileContent:
-    """Read and parse the config file; never raises for a bad or missing file."""
+    """Read and parse the config file; never raises for a bad or missing file.
+
+    A FIFO, a device or a file over ``MAX_CONFIG_BYTES`` is ``unreadable`` without being read.
+    """
     try:
-        data = path.read_bytes()
+        data = read_regular(path, MAX_CONFIG_BYTES)
     except FileNotFoundError:
         return FileContent("absent")
     except IsADirectoryError:

@@ -16,6 +16,7 @@ from pi_ask.config.problems import ConfigProblem
 from pi_ask.config.settings import ModelEntry, Settings
 from pi_ask.config.toml_text import bare_key, literal
 from pi_ask.keymaps.contexts import CONTEXTS
+from pi_ask.terminal_text import escape_controls
 
 _KEYMAP_FALLBACK = "default (the configured keymaps have errors)"
 
@@ -85,7 +86,8 @@ def effective_toml(path: Path, report: FileReport) -> str:
         "unreadable": "cannot be read, ignored",
     }[report.content.status]
     lines = [
-        f"# Effective pi-ask settings. File: {path} ({state}).",
+        # The path is the user's, but a comment line must stay one inert line.
+        f"# Effective pi-ask settings. File: {escape_controls(str(path))} ({state}).",
         "# Each value's comment says where it came from: default, file or environment.",
         "",
     ]

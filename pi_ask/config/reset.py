@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pi_ask.config.loading import read_file
+from pi_ask.config.loading import MAX_CONFIG_BYTES, read_file
 from pi_ask.config.storage import check_writable, locked, target_of, write_atomic
 from pi_ask.config.toml_edit import reset_values
 from pi_ask.config.toml_text import default_text
+from pi_ask.regular_files import read_regular
 
 
 def reset_file(path: Path) -> Path | None:
@@ -34,7 +35,7 @@ def reset_file(path: Path) -> Path | None:
             backup = None
             if content.status == "not_toml":
                 backup = path.with_name(path.name + ".bak")
-                write_atomic(backup, target.read_bytes())
+                write_atomic(backup, read_regular(target, MAX_CONFIG_BYTES))
             write_atomic(target, default_text().encode("utf-8"))
             return backup
         old = content.text

@@ -9,7 +9,9 @@ The lock is keyed by the real path of the file written (a config reached through
 and through its target is one file, one lock) and kept in a folder of the user's own under
 ``/tmp`` (``pi-ask-<uid>/locks``, 0700, checked like tmux checks its socket folder): not
 beside the user's file, where a stray ``config.toml.lock`` would be noise in a dotfiles
-repository, and not under ``PI_ASK_STATE_DIR``, which two writers may set differently.
+repository, and not under ``PI_ASK_STATE_DIR``, which two writers may set differently. Only
+when another user has taken that name in ``/tmp`` are the locks kept in the state folder
+(``locks``), and the save says so: a planted folder must not block saves for good.
 """
 
 from __future__ import annotations
@@ -41,53 +43,77 @@ def lock_path(path: Path) -> Path:
     """Where the lock of the file ``path`` really is (symlinks followed) lives.
 
     Raises:
-        OSError: The locks folder cannot be made, or is not safely ours.
+        OSError: No locks folder can be made that is safely ours.
     """
+    return locks_folder() / _lock_name(path)
+
+
+def _lock_name(path: Path) -> str:
     import hashlib
 
     real = os.path.realpath(path)
-    key = hashlib.sha256(os.fsencode(real)).hexdigest()[:32]
-    return locks_folder() / f"{key}.lock"
+    return hashlib.sha256(os.fsencode(real)).hexdigest()[:32] + ".lock"
 
 
 def locks_folder() -> Path:
-    """The user's own folder for config locks: ``/tmp/pi-ask-<uid>/locks``, made 0700.
+    """The user's own folder for config locks (see ``locks_place``)."""
+    return locks_place()[0]
+
+
+def locks_place() -> tuple[Path, str | None]:
+    """The user's own folder for config locks, ``/tmp/pi-ask-<uid>/locks`` (made 0700), and
+    a note for the user when it is not that one.
+
+    Another user may have planted ``/tmp/pi-ask-<uid>`` (theirs, open to all, a symlink):
+    it is then left alone and ``locks`` in the state folder is used instead; the note says
+    which and why.
 
     Raises:
-        PermissionError: The folder (or its parent) is a symlink, belongs to someone else,
-            or others may write to it: another user could then hold or swap our locks.
+        PermissionError: Neither folder is private to this user.
     """
     if sys.platform == "win32":  # pragma: no cover - one user per profile's temp folder
         folder = Path(tempfile.gettempdir()) / "pi-ask-locks"
         folder.mkdir(parents=True, exist_ok=True)
-        return folder
+        return folder, None
+    from pi_ask.private_folders import make_private
+
     base = Path("/tmp") if os.path.isdir("/tmp") else Path(tempfile.gettempdir())
     own = base / f"pi-ask-{os.getuid()}"
-    for folder in (own, own / "locks"):
-        with contextlib.suppress(FileExistsError):
-            folder.mkdir(mode=_LOCKS_MODE)
-        _check_private(folder)
-    return own / "locks"
+    problem = make_private(own)
+    if problem is None:
+        problem = make_private(own / "locks")
+        if problem is None:
+            return own / "locks", None
+        own = own / "locks"
+    from pi_ask.config.paths import display_path, state_dir
+
+    fallback = state_dir() / "locks"
+    with contextlib.suppress(OSError):  # the check below says what is wrong
+        fallback.parent.mkdir(parents=True, exist_ok=True, mode=_LOCKS_MODE)
+    _check_private(fallback, also=f"nor is {own} ({problem})")
+    return fallback, f"Config locks are kept in {display_path(fallback)}: {own} is {problem}."
 
 
-def _check_private(folder: Path) -> None:
-    info = os.lstat(folder)
-    if (
-        not stat.S_ISDIR(info.st_mode)
-        or info.st_uid != os.getuid()
-        or stat.S_IMODE(info.st_mode) & 0o077
-    ):
-        raise PermissionError(
-            errno.EACCES,
-            "the locks folder is not private to this user (a symlink, someone else's, or "
-            "open to others); remove it and save again",
-            str(folder),
-        )
+def _check_private(folder: Path, *, also: str = "") -> None:
+    """Make ``folder`` (0700) if missing; refuse it unless it is private to this user.
+
+    Raises:
+        PermissionError: A symlink, someone else's, or open to others.
+    """
+    from pi_ask.private_folders import make_private
+
+    problem = make_private(folder)
+    if problem is not None:
+        why = f"the locks folder is not private to this user ({problem})"
+        raise PermissionError(errno.EACCES, f"{why}; {also}" if also else why, str(folder))
 
 
 @contextlib.contextmanager
-def locked(path: Path) -> Iterator[None]:
+def locked(path: Path) -> Iterator[str | None]:
     """Hold the lock of the file ``path`` really is, creating its folder if needed.
+
+    Yields:
+        ``locks_place``'s note: set when the locks are not where they usually are.
 
     Raises:
         OSError: The folder cannot be created or the lock not taken within 10 s.
@@ -96,7 +122,8 @@ def locked(path: Path) -> Iterator[None]:
     import filelock
 
     path.parent.mkdir(parents=True, exist_ok=True)
-    where = lock_path(path)
+    folder, note = locks_place()
+    where = folder / _lock_name(path)
     lock = filelock.FileLock(where, timeout=LOCK_TIMEOUT_S)
     try:
         lock.acquire()
@@ -106,7 +133,7 @@ def locked(path: Path) -> Iterator[None]:
         ) from err
     try:
         _remove_stale_temporaries(target_of(path))
-        yield
+        yield note
     finally:
         lock.release()
 

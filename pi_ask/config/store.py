@@ -176,13 +176,14 @@ class SettingsStore:
         from pi_ask.config.toml_edit import set_value  # tomlkit: only when saving
 
         try:
-            text = self._edit(lambda old: set_value(old or default_text(), key, value))
+            text, lock_note = self._edit(lambda old: set_value(old or default_text(), key, value))
         except _Refused as refused:
             return SaveResult(False, error=str(refused))
         except (OSError, ValueError) as err:
             return SaveResult(False, error=save_error(self._path, err))
         self._apply(parse_text(text.encode("utf-8")))
-        return SaveResult(True, info=_environment_note(key))
+        notes = [note for note in (_environment_note(key), lock_note) if note]
+        return SaveResult(True, info=" ".join(notes) or None)
 
     def request_reset(self, now: float | None = None) -> ResetResult:
         """Ask for a reset: the first request arms it, a second within 2 s resets.
@@ -241,11 +242,15 @@ class SettingsStore:
         except Exception as err:
             self._apply(FileContent("unreadable", detail=f"{type(err).__name__}: {err}"))
 
-    def _edit(self, change: Callable[[str | None], str]) -> str:
-        """Re-read the file under the lock, change its text and write it back atomically."""
+    def _edit(self, change: Callable[[str | None], str]) -> tuple[str, str | None]:
+        """Re-read the file under the lock, change its text and write it back atomically.
+
+        Returns:
+            The new text, and the note of a locks folder that is not the usual one.
+        """
         from pi_ask.config.storage import locked, target_of, write_atomic
 
-        with locked(self._path):
+        with locked(self._path) as lock_note:
             content = read_file(self._path)
             if content.status == "not_toml":
                 raise _Refused(refused_message(self._path, content.detail))
@@ -255,7 +260,7 @@ class SettingsStore:
             new = change(old)
             if new != old:
                 write_atomic(target_of(self._path), new.encode("utf-8"))
-            return new
+            return new, lock_note
 
     def _initial_state(self, content: FileContent) -> _State:
         if content.status in ("parsed", "absent"):

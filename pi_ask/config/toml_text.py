@@ -7,7 +7,6 @@ with its default value and a one-line comment. It is generated from ``keys.KEYS`
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Mapping
 from functools import cache
@@ -15,6 +14,7 @@ from typing import cast
 
 from pi_ask.config.catalogue import KEYS, SECTIONS
 from pi_ask.keymaps.contexts import CONTEXTS
+from pi_ask.terminal_text import json_text
 
 SCHEMA_NAME = "config.schema.json"
 """The settings' JSON Schema, written beside the file by ``pi-ask config schema --write``."""
@@ -55,8 +55,7 @@ def literal(value: object) -> str:
             return "inf" if value > 0 else "-inf"
         return str(int(value)) if _written_as_integer(value) else repr(value)
     if isinstance(value, str):
-        # JSON escapes every control TOML forbids in a basic string except DEL.
-        return json.dumps(value, ensure_ascii=False).replace("\x7f", "\\u007f")
+        return _basic_string(value)
     if isinstance(value, Mapping):
         inner = ", ".join(f"{bare_key(str(k))} = {literal(v)}" for k, v in value.items())
         return "{ " + inner + " }" if inner else "{}"
@@ -74,7 +73,16 @@ def bare_key(name: str) -> str:
     """``name`` as a TOML key: bare when it can be, quoted otherwise."""
     if name and all(char.isascii() and (char.isalnum() or char in "_-") for char in name):
         return name
-    return json.dumps(name, ensure_ascii=False)
+    return _basic_string(name)
+
+
+def _basic_string(text: str) -> str:
+    """``text`` as a TOML basic string that is also inert on a terminal.
+
+    JSON escapes every control TOML forbids in a basic string except DEL; ``json_text`` adds
+    DEL, the C1 controls and the bidi marks (``config show`` prints these literals).
+    """
+    return json_text(text)
 
 
 @cache

@@ -1,10 +1,13 @@
 """``pi-ask mcp --http HOST:PORT``: the same server over streamable HTTP, behind a bearer token.
 
-Nothing listens unless the command is given a host and port (python-port.md §11), and every
-request must carry ``Authorization: Bearer <token>``: the token comes from
-``PI_ASK_MCP_TOKEN`` or is made at start and written to a 0600 file in the state folder,
-whose path (never the token) goes to stderr. The SDK's DNS-rebinding protection stays on for
-loopback hosts. Requests without the token get 401 before the MCP layer sees them.
+Nothing listens unless the command is given a host and port (python-port.md §11), and a host
+that is not loopback also needs ``--expose`` (§12) and gets a warning. Every request must carry
+``Authorization: Bearer <token>`` (the scheme in any case): the token comes from
+``PI_ASK_MCP_TOKEN`` or is made at start and written to a 0600 file in the state folder, whose
+path (never the token) goes to stderr. Requests without it get 401 and the connection is
+closed, before the MCP layer sees them. The SDK's Host and Origin checks are always on: Host
+must be the bound address or a localhost name, with the port. Connections come through the one
+listener (``pi_ask.http_listener``), which bounds what a peer without the token can hold.
 """
 
 from __future__ import annotations
@@ -12,18 +15,25 @@ from __future__ import annotations
 import hmac
 import os
 import secrets
-import socket
 import sys
 from pathlib import Path
 from typing import Any
 
 from pi_ask.errors import UsageError
+from pi_ask.http_listener import (
+    CLOSE_HEADER,
+    allowed_hosts,
+    allowed_origins,
+    is_loopback,
+    listen_tcp,
+    serve,
+)
 from pi_ask.mcp_server.server import AskUserServer
+from pi_ask.regular_files import open_regular
 
 TOKEN_ENV = "PI_ASK_MCP_TOKEN"
 TOKEN_FILE = "mcp-token"
 MCP_PATH = "/mcp"
-LOOPBACK = ("127.0.0.1", "localhost", "::1")
 MIN_TOKEN_CHARS = 16
 
 
@@ -36,6 +46,22 @@ def parse_address(text: str) -> tuple[str, int]:
     return host, int(port)
 
 
+def check_exposure(host: str, *, expose: bool) -> str | None:
+    """The warning for serving ``host``, ``None`` for loopback; a usage error without
+    ``--expose`` for any other host."""
+    if is_loopback(host):
+        return None
+    if not expose:
+        raise UsageError(
+            f"mcp --http: {host} is not a loopback address; pass --expose to serve other "
+            "machines (plain HTTP, guarded by the token alone)"
+        )
+    return (
+        f"warning: serving plain HTTP on {host} to other machines: anyone who can reach it "
+        "and read the token can ask questions in your name; put TLS in front of it"
+    )
+
+
 def server_token(state_dir: Path) -> tuple[str, Path | None]:
     """The bearer token, and the file it was written to when pi-ask made it."""
     given = os.environ.get(TOKEN_ENV, "").strip()
@@ -46,7 +72,7 @@ def server_token(state_dir: Path) -> tuple[str, Path | None]:
     token = secrets.token_urlsafe(32)
     state_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
     path = state_dir / TOKEN_FILE
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    fd = open_regular(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
     try:
         os.fchmod(fd, 0o600)
         os.write(fd, (token + "\n").encode())
@@ -60,7 +86,7 @@ class BearerGate:
 
     def __init__(self, app: Any, token: str) -> None:
         self._app = app
-        self._expected = f"Bearer {token}".encode()
+        self._expected = token.encode()
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] == "http" and not self._allowed(scope):
@@ -71,6 +97,8 @@ class BearerGate:
                     "headers": [
                         (b"content-type", b"text/plain; charset=utf-8"),
                         (b"www-authenticate", b"Bearer"),
+                        # A peer without the token gets no second request on this connection.
+                        CLOSE_HEADER,
                     ],
                 }
             )
@@ -80,39 +108,48 @@ class BearerGate:
 
     def _allowed(self, scope: Any) -> bool:
         given = [value for name, value in scope.get("headers", ()) if name == b"authorization"]
-        return len(given) == 1 and hmac.compare_digest(given[0], self._expected)
+        if len(given) != 1:
+            return False
+        # RFC 9110 §11.1: the scheme is case-insensitive; one or more spaces follow it.
+        scheme, _, credentials = given[0].partition(b" ")
+        return scheme.lower() == b"bearer" and hmac.compare_digest(
+            credentials.strip(b" "), self._expected
+        )
 
 
-async def serve_http(server: AskUserServer, host: str, port: int, state_dir: Path) -> None:
-    """Serve ``server`` on ``host:port`` until interrupted."""
-    import uvicorn
+async def serve_http(
+    server: AskUserServer, host: str, port: int, state_dir: Path, warning: str | None = None
+) -> None:
+    """Serve ``server`` on ``host:port`` until interrupted, printing ``warning`` (what
+    ``check_exposure`` gave) before the ready line."""
     from mcp.server.transport_security import TransportSecuritySettings
 
     token, written = server_token(state_dir)
-    security = None
-    if host not in LOOPBACK:
-        # Explicitly asked for a non-loopback host: the token is the guard there.
-        security = TransportSecuritySettings(enable_dns_rebinding_protection=False)
+    try:
+        listener = listen_tcp(host, port)
+    except OSError as err:
+        raise UsageError(f"mcp --http: cannot listen on {host}:{port}: {err.strerror}") from None
+    bound = listener.getsockname()[1]
+    hosts = allowed_hosts(host, bound)
+    security = TransportSecuritySettings(
+        enable_dns_rebinding_protection=True,
+        allowed_hosts=hosts,
+        allowed_origins=allowed_origins(hosts),
+    )
     app = server.server.streamable_http_app(
         streamable_http_path=MCP_PATH, host=host, transport_security=security
     )
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    listener = socket.socket(family, socket.SOCK_STREAM)
-    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    try:
-        listener.bind((host, port))
-    except OSError as err:
-        listener.close()
-        raise UsageError(f"mcp --http: cannot listen on {host}:{port}: {err.strerror}") from None
-    # Listening before the ready line: a client that reads it never finds the port shut.
-    listener.listen(128)
-    bound = listener.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
     where = f"token in {written}" if written is not None else f"token from {TOKEN_ENV}"
-    print(
-        f"pi-ask mcp: listening on http://{shown}:{bound}{MCP_PATH} ({where})",
-        file=sys.stderr,
-        flush=True,
-    )
-    config = uvicorn.Config(BearerGate(app, token), log_level="warning", lifespan="on")
-    await uvicorn.Server(config).serve(sockets=[listener])
+
+    def ready() -> None:
+        if warning is not None:
+            print(f"pi-ask mcp: {warning}", file=sys.stderr, flush=True)
+        # Once the app is up and before the first accept: a client that reads it is served.
+        print(
+            f"pi-ask mcp: listening on http://{shown}:{bound}{MCP_PATH} ({where})",
+            file=sys.stderr,
+            flush=True,
+        )
+
+    await serve(BearerGate(app, token), listener, name="pi-ask mcp", on_ready=ready)

@@ -2,7 +2,10 @@
 
 Reading is tolerant: a line that is not a JSON object, or a torn last line left by a writer
 that died, is skipped and reported, never fatal. Appending takes a file lock so concurrent
-``pi-ask`` processes each add a whole line under the entry that was last when they wrote.
+``pi-ask`` processes each add a whole line under the entry that was last when they wrote. A
+write that fails (a full disk) takes back what it wrote, and the next append repairs a torn
+last line a dead writer left, so neither is reported on every later read; a compaction that
+fails removes its temporary file.
 """
 
 import contextlib
@@ -16,6 +19,7 @@ from typing import BinaryIO, NamedTuple
 
 from pi_ask.contract.kinds import JsonObject
 from pi_ask.guarded_parse import load_json
+from pi_ask.regular_files import MIB, open_regular, read_regular
 from pi_ask.session.file_lock import LockTimeout, exclusive_lock
 
 SESSION_VERSION = 3
@@ -25,6 +29,10 @@ TAIL_CHUNK = 64 * 1024
 # Known ids a ``<log>.leaf`` hint keeps, at most, for the collision check of new ids.
 LEAF_IDS = 256
 MAX_CHUNK = 8 * 1024 * 1024
+# The largest session file read whole (pi's own; ours are read from the end). A larger one,
+# a FIFO or a device is an OSError like an unreadable file.
+MAX_WHOLE_READ = 512 * MIB
+_MAX_HINT = 64 * 1024
 
 
 class SessionWriteError(OSError):
@@ -98,7 +106,7 @@ def read_session(path: Path) -> SessionFile:
         OSError: the file exists but cannot be read.
     """
     try:
-        blob = path.read_bytes()
+        blob = read_regular(path, MAX_WHOLE_READ)
     except FileNotFoundError:
         return SessionFile(path)
     return _session_file(path, *_parse_lines(blob))
@@ -125,7 +133,7 @@ def read_tail(
         OSError: the file exists but cannot be read.
     """
     try:
-        handle = path.open("rb")
+        handle = _open_for_reading(path)
     except FileNotFoundError:
         return SessionFile(path)
     with handle:
@@ -388,7 +396,7 @@ class SessionLog:
         self, starts: Callable[[JsonObject], bool], count: int, max_bytes: int
     ) -> list[bytes] | None:
         """The header line and the entry lines ``compact`` keeps; ``None``: keep all."""
-        with self.path.open("rb") as handle:
+        with _open_for_reading(self.path) as handle:
             pieces, whole = recent_lines(handle, starts=starts, count=count, max_bytes=max_bytes)
             handle.seek(0)
             header = handle.readline(TAIL_CHUNK).rstrip(b"\n")
@@ -408,7 +416,7 @@ class SessionLog:
             SessionWriteError: the file cannot be opened or synced.
         """
         try:
-            fd = os.open(self.path, os.O_RDONLY)
+            fd = open_regular(self.path)
             try:
                 os.fsync(fd)
             finally:
@@ -432,7 +440,7 @@ class SessionLog:
         }
         lines.append(_line(raw))
         blob = b"".join(lines)
-        if not self._tail.ends_with_newline:
+        if not self._tail.ends_with_newline and self._repair_torn_end():
             blob = b"\n" + blob
         _write_all(self.path, blob, sync=sync)
         self._tail.offset += len(blob)
@@ -465,7 +473,7 @@ class SessionLog:
         if self._tail.offset == 0:
             self._tail = self._hinted_tail(size, status.st_ino) or self._look_at_tail(size)
             return
-        with self.path.open("rb") as handle:
+        with _open_for_reading(self.path) as handle:
             handle.seek(self._tail.offset)
             fresh = handle.read(size - self._tail.offset)
         for value in _complete_objects(fresh):
@@ -476,12 +484,31 @@ class SessionLog:
         self._tail.offset = size
         self._tail.ends_with_newline = fresh.endswith(b"\n")
 
+    def _repair_torn_end(self) -> bool:
+        """Mend a file that does not end with a newline (a writer died mid-line).
+
+        Returns:
+            True when the last line is a whole entry that only lacks its newline (the caller
+            writes one before its own line); False when the torn piece was cut off here.
+        """
+        with _open_for_reading(self.path) as handle:
+            torn = next(lines_from_end(handle, self._tail.offset))
+        if _object(torn) is not None:
+            return True
+        keep = self._tail.offset - len(torn)
+        os.truncate(self.path, keep)
+        self._tail.offset = keep
+        self._tail.ends_with_newline = True
+        if keep == 0:
+            self._tail.has_header = False
+        return False
+
     def _write_hint(self) -> None:
         """Leave ``<log>.leaf`` for the next appender; without it, that one reads the tail."""
         with contextlib.suppress(OSError):
             if not self._tail.inode:
                 self._tail.inode = self.path.stat().st_ino
-            fd = os.open(self._leaf_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            fd = open_regular(self._leaf_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
             try:
                 os.write(fd, self._tail.hint())
             finally:
@@ -490,7 +517,7 @@ class SessionLog:
     def _hinted_tail(self, size: int, inode: int) -> _Tail | None:
         """The tail ``<log>.leaf`` describes, when our last append is still the file's end."""
         try:
-            raw = self._leaf_path.read_bytes()
+            raw = read_regular(self._leaf_path, _MAX_HINT)
         except OSError:
             return None
         return _tail_from_hint(raw, size, inode)
@@ -505,7 +532,7 @@ class SessionLog:
         # one: a header is never put into the middle of it.
         tail = _Tail(offset=size, has_header=True, inode=self._tail.inode)
         start = max(0, size - TAIL_CHUNK)
-        with self.path.open("rb") as handle:
+        with _open_for_reading(self.path) as handle:
             handle.seek(start)
             block = handle.read(size - start)
             tail.ends_with_newline = block.endswith(b"\n")
@@ -592,32 +619,55 @@ def lines_from_end(handle: BinaryIO, end: int) -> Iterator[bytes]:
     yield carry
 
 
+def _open_for_reading(path: Path) -> BinaryIO:
+    """``path`` open for reading, when it is a regular file (never blocking on a FIFO)."""
+    return os.fdopen(open_regular(path), "rb")
+
+
 def _line(value: JsonObject) -> bytes:
     return (json.dumps(value, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
 
 
 def _replace(path: Path, blob: bytes) -> None:
-    """Write ``blob`` to a temporary file beside ``path``, fsync it, rename it over ``path``."""
+    """Write ``blob`` to a temporary file beside ``path``, fsync it, rename it over ``path``.
+
+    A failure (a full disk) removes the temporary file: it would hold what space was left.
+    """
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    fd = open_regular(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
     try:
-        view = memoryview(blob)
-        while view:
-            view = view[os.write(fd, view) :]
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    os.replace(temporary, path)
+        try:
+            view = memoryview(blob)
+            while view:
+                view = view[os.write(fd, view) :]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
 
 
 def _write_all(path: Path, blob: bytes, *, sync: bool) -> None:
-    """Append ``blob`` with O_APPEND in as few writes as the OS allows (then fsync)."""
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    """Append ``blob`` with O_APPEND in as few writes as the OS allows (then fsync).
+
+    Called under the append lock: when a write fails part way (a full disk), the file is cut
+    back to its size before, so no torn line is left behind.
+    """
+    fd = open_regular(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
     try:
-        view = memoryview(blob)
-        while view:
-            written = os.write(fd, view)
-            view = view[written:]
+        start = os.fstat(fd).st_size
+        try:
+            view = memoryview(blob)
+            while view:
+                written = os.write(fd, view)
+                view = view[written:]
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.ftruncate(fd, start)
+            raise
         if sync:
             os.fsync(fd)
     finally:

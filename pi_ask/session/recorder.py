@@ -58,6 +58,8 @@ class AskRecorder:
         """Record into ``log``; ``None`` records nothing (``notice`` then says why)."""
         self._log = log
         self.notice = notice
+        # Why the log stopped being written (the notice's reason), for faces without a notice line.
+        self.write_error: str | None = None
         self.ask_id: str | None = None
         self._last_draft: JsonObject | None = None
         self._finished = False
@@ -117,8 +119,7 @@ class AskRecorder:
         try:
             self._log.sync()
         except OSError as err:
-            self._log = None
-            self.notice = f"Drafts are off: {err}"
+            self._stop(err)
 
     def draft(self, state: AskState) -> None:
         """Record the answers of ``state`` unless they equal the last recorded ones."""
@@ -165,5 +166,9 @@ class AskRecorder:
         try:
             self._log.append_custom(custom_type, data, sync=sync)
         except OSError as err:
-            self._log = None
-            self.notice = f"Drafts are off: {err}"
+            self._stop(err)
+
+    def _stop(self, err: OSError) -> None:
+        self._log = None
+        self.write_error = str(err)
+        self.notice = f"Drafts are off: {err}"

@@ -400,3 +400,46 @@ def test_a_deep_mcp_round_state_is_no_ask_id() -> None:
 
     assert _ask_id(objects(100_000)) is None
     assert _ask_id('{"askId": "abc"}') == "abc"
+
+
+# --- pi-ask answer --------------------------------------------------------------------------
+
+
+def _nested_list(levels: int) -> str:
+    """An assistant message asking one question over a bullet list ``levels`` deep."""
+    items = "".join("  " * level + f"- item {level}\n" for level in range(levels))
+    return f"Which one should I use?\n\n{items}"
+
+
+def test_answer_text_with_lists_nested_500_deep_is_one_clear_line(tmp_path: Path) -> None:
+    message = tmp_path / "message.md"
+    message.write_text(_nested_list(500), encoding="utf-8")  # ~240 KB, as the audit's
+    env = {**os.environ, "PI_ASK_STATE_DIR": str(tmp_path / "state")}
+    done = run_pi_ask("answer", "--text", str(message), "--ui", "none", env=env, cwd=tmp_path)
+    assert "Traceback" not in done.stderr and "RecursionError" not in done.stderr
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        "The message nests lists more than 32 levels deep; pi-ask answer reads questions from "
+        "messages nested less deeply."
+    ]
+
+
+def test_lists_nested_to_the_limit_are_read() -> None:
+    from pi_ask.answer.message_blocks import MAX_LIST_DEPTH, ItemList, NestedTooDeep, read_blocks
+
+    blocks = read_blocks(_nested_list(MAX_LIST_DEPTH))
+    item = next(block for block in blocks if isinstance(block, ItemList)).items[0]
+    depth = 1
+    while item.children:
+        (item,) = item.children
+        depth += 1
+    assert depth == MAX_LIST_DEPTH
+    with pytest.raises(NestedTooDeep):
+        read_blocks(_nested_list(MAX_LIST_DEPTH + 1))
+
+
+def test_the_docs_state_the_list_depth() -> None:
+    from pi_ask.answer.message_blocks import MAX_LIST_DEPTH
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "answer.md").read_text("utf-8")
+    assert f"Lists nested more than {MAX_LIST_DEPTH} levels deep are refused" in text

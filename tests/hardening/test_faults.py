@@ -288,3 +288,41 @@ def test_a_deep_config_saved_mid_flow_is_a_notice_and_the_watcher_goes_on(
         term.kill()
     result = json.loads((tmp_path / "stdout.json").read_text(encoding="utf-8"))
     assert result["details"]["cancelled"] is True
+
+
+def test_a_read_only_state_folder_under_ui_none_says_so_in_one_line(tmp_path: Path) -> None:
+    from tests.hardening.mounts import tmpfs
+
+    with tmpfs(tmp_path / "state", read_only=True) as state:
+        done = _run(tmp_path, "ask", "--ui", "none", str(FIXTURE), PI_ASK_STATE_DIR=str(state))
+    assert done.returncode == 1, done.stderr
+    check_result(json.loads(done.stdout), payload_a().payload)
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1, lines
+    assert lines[0].startswith(
+        "pi-ask: the session log cannot be written, so this ask is not recorded "
+        "(pi-ask resume cannot reopen it): "
+    )
+    assert "Read-only file system" in lines[0]
+
+
+def test_a_fifo_swapped_in_for_the_config_under_an_open_flow_never_freezes_it(
+    tmp_path: Path,
+) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text("[notifications]\nenabled = false\n", encoding="utf-8")
+    term = _terminal(tmp_path, "ask", str(FIXTURE))
+    try:
+        term.wait_for(FOOTER_HINT)
+        fifo = tmp_path / "swap.fifo"
+        os.mkfifo(fifo)
+        fifo.replace(config)  # nobody will ever write into it
+        term.wait_for("a named pipe (FIFO), not a regular file")
+        term.press("down")  # the flow still answers keys
+        term.wait(lambda: "❯ 2. Go" in term.text())
+        term.press("ctrl+c")  # and Ctrl+C (nothing answered yet: it cancels at once)
+        assert term.exit_status() == 1
+    finally:
+        term.kill()
+    result = json.loads((tmp_path / "stdout.json").read_text(encoding="utf-8"))
+    assert result["details"]["cancelled"] is True

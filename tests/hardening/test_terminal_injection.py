@@ -407,3 +407,93 @@ def test_resume_list_prints_payload_text_inert(tmp_path: Path) -> None:
     line = listed.stdout.decode("utf-8")
     assert line.endswith(f"0/3 answered  T{SHORT_SHOWN}\n"), line
     assert not UNSAFE.search(line.rstrip("\n"))
+
+
+def _clean_env(tmp_path: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PI_ASK_")}
+    env.update(
+        PI_ASK_CONFIG=str(tmp_path / "config.toml"),
+        PI_ASK_STATE_DIR=str(tmp_path / "s"),
+        PI_ASK_RUNTIME_DIR=str(tmp_path / "run"),
+    )
+    env.pop("TMUX", None)
+    return env
+
+
+def test_attach_list_prints_a_pending_asks_text_inert(tmp_path: Path) -> None:
+    from tests.child_processes import wait_until
+
+    # The asker's folder carries the controls too: the listing shows it.
+    folder = tmp_path / f"dir{SHORT}"
+    folder.mkdir()
+    payload = folder / "payload.json"
+    payload.write_text(
+        json.dumps({"title": f"T{SHORT}", "questions": hostile_payload(SHORT)["questions"]}),
+        encoding="utf-8",
+    )
+    env = _clean_env(tmp_path)
+
+    def pi_ask(*args: str) -> subprocess.CompletedProcess[bytes]:
+        return subprocess.run(
+            [sys.executable, "-m", "pi_ask", *args],
+            capture_output=True,
+            env=env,
+            cwd=folder,
+            stdin=subprocess.DEVNULL,
+            timeout=60,
+            check=False,
+        )
+
+    with subprocess.Popen(
+        [sys.executable, "-m", "pi_ask", "ask", "--wait", str(payload)],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=env,
+        cwd=folder,
+        start_new_session=True,  # no terminal: the ask waits for an attach
+    ) as asker:
+        try:
+            listed = wait_until(
+                lambda: (done := pi_ask("attach", "--list", "--json")).returncode == 0 and done,
+                "the pending ask",
+                60,
+            )
+            text = pi_ask("attach", "--list")
+        finally:
+            asker.kill()
+    assert isinstance(listed, subprocess.CompletedProcess)
+    raw = listed.stdout.decode("utf-8")
+    assert not UNSAFE.search(raw.rstrip("\n")), ascii(raw)
+    (entry,) = json.loads(raw)
+    assert entry["title"] == f"T{SHORT}"  # the JSON means the payload's text unchanged
+    assert entry["cwd"] == str(folder)
+    line = text.stdout.decode("utf-8")
+    assert f"T{SHORT_SHOWN}" in line and f"dir{SHORT_SHOWN}" in line, line
+    assert not UNSAFE.search(line.rstrip("\n"))
+
+
+def test_config_show_prints_the_files_text_inert(tmp_path: Path) -> None:
+    env = _clean_env(tmp_path)
+    config = tmp_path / f"c{SHORT}.toml"
+    model_id = f"gpt{SHORT}"
+    config.write_text(
+        f'[answer]\nextraction_models = [{{ provider = "openai", id = {json.dumps(model_id)} }}]\n',
+        encoding="utf-8",
+    )
+    shown = subprocess.run(
+        [sys.executable, "-m", "pi_ask", "config", "show", "--config", str(config)],
+        capture_output=True,
+        env=env,
+        timeout=60,
+        check=False,
+    )
+    assert shown.returncode == 0, shown.stderr
+    text = shown.stdout.decode("utf-8")
+    assert not UNSAFE.search(text.replace("\n", "")), ascii(text)
+    assert "Traceback" not in shown.stderr.decode("utf-8")
+    # What it prints is still TOML meaning the file's values.
+    import tomllib
+
+    effective = tomllib.loads("\n".join(line for line in text.splitlines() if "File:" not in line))
+    assert effective["answer"]["extraction_models"][0]["id"] == model_id

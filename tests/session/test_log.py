@@ -84,7 +84,9 @@ def test_an_append_after_a_torn_line_starts_on_a_new_line(tmp_path: Path) -> Non
     session = read_session(path)
     assert [e.id for e in session.branch()][-1] == entry.id
     assert entry.parent_id == session.entries[0].id
-    assert len(session.skipped) == 1
+    # The torn piece is cut off by the append (issue 31: once, not reported by every read).
+    assert session.skipped == ()
+    assert len(session.entries) == 2
 
 
 def test_appenders_see_each_others_entries(tmp_path: Path) -> None:

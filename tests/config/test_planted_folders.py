@@ -1,0 +1,130 @@
+"""Another user planting ``/tmp/pi-ask-<uid>`` must not block config saves (issue 31, finding 6).
+
+Two real users, as the audit had them: the planter is ``nobody`` (65534), the victim a fresh
+uid of its own (so no other test or user of this machine shares its ``/tmp/pi-ask-<uid>``).
+Each is a child forked from this process that drops to its uid with ``setuid``, so the victim
+runs the real save code (loaded here first: it cannot read this interpreter's files as
+another user). Needs root; skipped otherwise.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import tempfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from pi_ask.config.store import SettingsStore
+
+PLANTER = 65534
+KEY = "behaviour.show_footer_hints"
+
+pytestmark = pytest.mark.skipif(
+    not hasattr(os, "geteuid") or os.geteuid() != 0,
+    reason="planting a folder as another user needs root (fork + setuid)",
+)
+
+
+def as_user(uid: int, work: Callable[[], object]) -> object:
+    """``work()`` run in a child forked from this process as ``uid``; its JSON result."""
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: never returns into pytest
+        status = 0
+        try:
+            os.close(read_end)
+            os.setgroups([])
+            os.setgid(uid)
+            os.setuid(uid)
+            result = work()
+            os.write(write_end, json.dumps(result).encode())
+        except BaseException as err:
+            os.write(write_end, json.dumps({"crashed": repr(err)}).encode())
+            status = 1
+        finally:
+            os._exit(status)
+    os.close(write_end)
+    with os.fdopen(read_end, "rb") as reader:
+        data = reader.read()
+    _, status = os.waitpid(pid, 0)
+    value = json.loads(data)
+    assert os.waitstatus_to_exitcode(status) == 0, value
+    return value
+
+
+@pytest.fixture
+def victim() -> Iterator[tuple[int, Path]]:
+    """A uid nobody uses, with a home folder of its own outside pytest's (root-only) tmp."""
+    while True:
+        uid = random.randint(200_000, 299_999)
+        if not os.path.lexists(f"/tmp/pi-ask-{uid}"):
+            break
+    home = Path(tempfile.mkdtemp(prefix="pi-ask-victim-"))
+    os.chown(home, uid, uid)
+    # Load the save path here: the victim cannot read this interpreter's modules.
+    warm = Path(tempfile.mkdtemp())
+    try:
+        assert SettingsStore(warm / "config.toml", create=False).set(KEY, False).ok
+    finally:
+        shutil.rmtree(warm)
+    try:
+        yield uid, home
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+        planted = Path(f"/tmp/pi-ask-{uid}")
+        if planted.is_symlink():
+            shutil.rmtree(planted.resolve(), ignore_errors=True)
+            planted.unlink()
+        elif planted.exists():
+            shutil.rmtree(planted)
+
+
+def plant(how: str, uid: int) -> Callable[[], object]:
+    def work() -> object:
+        name = Path(f"/tmp/pi-ask-{uid}")
+        if how == "symlink":
+            theirs = Path(tempfile.mkdtemp(prefix="pi-ask-planter-"))
+            theirs.chmod(0o777)
+            name.symlink_to(theirs)
+        else:
+            name.mkdir()
+            name.chmod(0o755 if how == "0755" else 0o777)
+            if how == "0777 with locks":
+                (name / "locks").mkdir()
+                (name / "locks").chmod(0o777)
+        return str(name)
+
+    return work
+
+
+@pytest.mark.parametrize("how", ["0755", "0777 with locks", "symlink"])
+def test_a_planted_temp_folder_does_not_block_saves(victim: tuple[int, Path], how: str) -> None:
+    uid, home = victim
+    planted = Path(str(as_user(PLANTER, plant(how, uid))))
+    before = sorted(os.listdir(planted)) if planted.is_dir() else None
+    config = home / "config.toml"
+
+    def save() -> object:
+        os.environ["PI_ASK_STATE_DIR"] = str(home / "state")
+        saved = SettingsStore(config, create=False).set(KEY, False)
+        return {"ok": saved.ok, "error": saved.error, "info": saved.info}
+
+    saved = as_user(uid, save)
+    assert isinstance(saved, dict)
+    assert saved["ok"] is True, saved["error"]
+    assert "show_footer_hints = false" in config.read_text(encoding="utf-8")
+    fallback = home / "state" / "locks"
+    reason = "a symlink" if how == "symlink" else "owned by another user"
+    assert saved["info"] == f"Config locks are kept in {fallback}: {planted} is {reason}."
+    info = os.lstat(fallback)
+    assert info.st_uid == uid and info.st_mode & 0o777 == 0o700
+    assert len(os.listdir(fallback)) == 1  # the lock file is ours, in our folder
+    # Nothing was written into the planter's folder.
+    assert (sorted(os.listdir(planted)) if planted.is_dir() else None) == before
+    if planted.is_symlink():
+        assert os.listdir(planted) == []
