@@ -24,12 +24,12 @@ import json
 import os
 import secrets
 import shutil
-import stat
 import time
 from pathlib import Path
 from typing import NamedTuple
 
 from pi_ask.guarded_parse import load_json
+from pi_ask.regular_files import read_regular
 from pi_ask.relay.watch import nudge
 
 PAYLOAD = "payload.json"
@@ -89,30 +89,12 @@ def now_ms() -> int:
 
 
 def read_bounded(path: Path, limit: int = MAX_FILE_BYTES) -> bytes | None:
-    """The bytes of the regular file ``path``, or ``None``: missing, a link, not a regular
-    file (a FIFO is never waited on), or larger than ``limit``."""
+    """The bytes of the regular file ``path``, or ``None``: missing, not a regular file (a
+    FIFO is never waited on), or larger than ``limit``."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+        return read_regular(path, limit)
     except OSError:
         return None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
-            return None
-        chunks = []
-        left = limit + 1
-        while left > 0:
-            chunk = os.read(fd, min(left, 1 << 20))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            left -= len(chunk)
-        data = b"".join(chunks)
-        return data if len(data) <= limit else None
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
 
 
 def read_json(path: Path, limit: int = MAX_FILE_BYTES) -> object:

@@ -20,6 +20,8 @@ import socket
 import stat
 from pathlib import Path
 
+from pi_ask.private_folders import make_private, unfit_reason
+
 RUNTIME_ENV = "PI_ASK_RUNTIME_DIR"
 ASK_SUFFIX = ".ask"
 INBOX_SUFFIX = ".inbox"
@@ -79,14 +81,9 @@ def asks_dir() -> Path:
 
 def _is_own_private_folder(folder: Path) -> bool:
     try:
-        info = os.lstat(folder)
+        return unfit_reason(os.lstat(folder)) is None
     except OSError:
         return False
-    return (
-        stat.S_ISDIR(info.st_mode)
-        and info.st_uid == os.getuid()
-        and stat.S_IMODE(info.st_mode) & 0o077 == 0
-    )
 
 
 def _make_private(folder: Path, *, sockets: bool = True) -> str | None:
@@ -96,25 +93,14 @@ def _make_private(folder: Path, *, sockets: bool = True) -> str | None:
     """
     with contextlib.suppress(FileExistsError):
         folder.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    try:
-        folder.mkdir(mode=0o700)
-    except FileExistsError:
-        pass
-    except OSError as err:
-        return err.strerror or str(err)
-    try:
-        info = os.lstat(folder)
-    except OSError as err:
-        return err.strerror or str(err)
-    if not stat.S_ISDIR(info.st_mode):
-        return "not a folder"
-    if info.st_uid != os.getuid():
-        return "owned by another user"
-    if stat.S_IMODE(info.st_mode) != 0o700:
-        return f"mode {stat.S_IMODE(info.st_mode):04o}, not 0700"
-    if sockets and len(os.fsencode(folder)) + 1 + 16 + len(ASK_SUFFIX) > MAX_SOCKET_PATH:
+    problem = make_private(folder)
+    if (
+        problem is None
+        and sockets
+        and len(os.fsencode(folder)) + 1 + 16 + len(ASK_SUFFIX) > MAX_SOCKET_PATH
+    ):
         return "too deep for a socket path"
-    return None
+    return problem
 
 
 def socket_name(ask_id: str, suffix: str) -> str:
