@@ -13,14 +13,18 @@ are short hashes, so a path stays under the 107-byte limit of ``sun_path``.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
-import secrets
-import socket
 import stat
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pi_ask.private_folders import make_private, unfit_reason
+
+if TYPE_CHECKING:
+    import socket
+
+# hashlib, secrets and socket load where they are used: an asker with nobody to reach
+# answers no_terminal without them.
 
 RUNTIME_ENV = "PI_ASK_RUNTIME_DIR"
 ASK_SUFFIX = ".ask"
@@ -105,6 +109,8 @@ def _make_private(folder: Path, *, sockets: bool = True) -> str | None:
 
 def socket_name(ask_id: str, suffix: str) -> str:
     """A short, fixed-length file name for ``ask_id``: 16 hex digits of its SHA-256."""
+    import hashlib
+
     return hashlib.sha256(ask_id.encode("utf-8", "surrogatepass")).hexdigest()[:16] + suffix
 
 
@@ -124,6 +130,9 @@ def listen_at(path: Path, backlog: int) -> socket.socket:
     a peer that finds ``path`` can always connect, so a refused connection reliably means
     a dead owner (whose file may then be removed).
     """
+    import secrets
+    import socket
+
     temporary = path.with_name(f".{secrets.token_hex(6)}.tmp")
     server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:

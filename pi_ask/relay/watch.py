@@ -10,8 +10,6 @@ pending asks renames files into place, so entry events are all there is to see.
 from __future__ import annotations
 
 import contextlib
-import ctypes
-import ctypes.util
 import errno
 import os
 import select
@@ -44,20 +42,26 @@ POLL_S = 1.0
 
 
 class _Libc:
-    """inotify from the C library, loaded once (``None`` where there is none)."""
+    """inotify from the C library, loaded once (``None`` where there is none).
 
-    _loaded: ctypes.CDLL | None = None
+    ctypes loads on the first watch: an asker that reaches nobody never needs it. The
+    process's own symbols hold libc's (``CDLL(None)``), so no library is searched for.
+    """
+
+    _loaded: Any = None
     _tried = False
     _lock = threading.Lock()
 
     @classmethod
-    def get(cls) -> ctypes.CDLL | None:
+    def get(cls) -> Any:
         with cls._lock:
             if not cls._tried:
                 cls._tried = True
                 if sys.platform.startswith("linux"):
+                    import ctypes
+
                     with contextlib.suppress(OSError, AttributeError):
-                        libc = ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
+                        libc = ctypes.CDLL(None, use_errno=True)
                         libc.inotify_init1.argtypes = [ctypes.c_int]
                         libc.inotify_add_watch.argtypes = [
                             ctypes.c_int,
