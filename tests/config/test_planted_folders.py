@@ -9,7 +9,6 @@ another user). Needs root; skipped otherwise.
 
 from __future__ import annotations
 
-import json
 import os
 import random
 import shutil
@@ -20,41 +19,15 @@ from pathlib import Path
 import pytest
 
 from pi_ask.config.store import SettingsStore
+from tests.other_users import NOBODY, as_user
 
-PLANTER = 65534
+PLANTER = NOBODY
 KEY = "behaviour.show_footer_hints"
 
 pytestmark = pytest.mark.skipif(
     not hasattr(os, "geteuid") or os.geteuid() != 0,
     reason="planting a folder as another user needs root (fork + setuid)",
 )
-
-
-def as_user(uid: int, work: Callable[[], object]) -> object:
-    """``work()`` run in a child forked from this process as ``uid``; its JSON result."""
-    read_end, write_end = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: never returns into pytest
-        status = 0
-        try:
-            os.close(read_end)
-            os.setgroups([])
-            os.setgid(uid)
-            os.setuid(uid)
-            result = work()
-            os.write(write_end, json.dumps(result).encode())
-        except BaseException as err:
-            os.write(write_end, json.dumps({"crashed": repr(err)}).encode())
-            status = 1
-        finally:
-            os._exit(status)
-    os.close(write_end)
-    with os.fdopen(read_end, "rb") as reader:
-        data = reader.read()
-    _, status = os.waitpid(pid, 0)
-    value = json.loads(data)
-    assert os.waitstatus_to_exitcode(status) == 0, value
-    return value
 
 
 @pytest.fixture
