@@ -24,6 +24,9 @@ machine, a budget table with PASS/FAIL and the detail tables, as Markdown, and w
   (``config_reload.py``).
 - Modules loaded before the first frame, and resident memory (``loaded_modules.py``).
 - ``@`` completion in a git work tree of 100,000 files (``file_completion.py``).
+- Pending asks (issue 28): the warm path, ``no_terminal``, a waiting asker and an inbox
+  with 10 / 100 / 1,000 asks, each against its floor (``relay_costs.py``); alone with
+  ``run.py --only relay``.
 """
 
 from __future__ import annotations
@@ -56,6 +59,7 @@ from notification_cost import (
     notifying_config,
 )
 from notify_sink import NotifySink
+from relay_costs import RelayCosts, measure_relay_costs
 from terminal_runs import Launch
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -86,6 +90,12 @@ FIRST_KEY_NOISE_RATIO = 1.5
 # A key that waited on the hanging channel would wait its whole 2 s timeout; a load
 # spike on a shared machine can add a hundred milliseconds to any key.
 BUDGET_KEY_MAX_MS = 500.0
+# Issue 28's budgets (python-port.md §8, third wave), each against a floor of the same run.
+BUDGET_WARM_RATIO = 0.5
+BUDGET_NO_TERMINAL_RATIO = 3.5
+BUDGET_WAITING_RSS_MIB = 12.0
+BUDGET_INBOX_CPU_PERCENT = 1.0
+BUDGET_INBOX_MEMORY_RATIO = 1.2
 
 
 @dataclass(frozen=True, slots=True)
@@ -374,6 +384,57 @@ def budgets(
     )
 
 
+def relay_budgets(relay: RelayCosts) -> tuple[Budget, ...]:
+    """Issue 28's budgets: the warm path, no_terminal, a waiting asker, a crowded inbox."""
+    by_count = {count: (idle, flow, rss) for count, idle, flow, rss in relay.inbox}
+    most = max(by_count)
+    idle, flow, rss = by_count[most]
+    memory_ratio = round(rss / by_count[min(by_count)][2], 2)
+    return (
+        Budget(
+            "warm path: asker start -> question on a running inbox's screen / cold first frame",
+            f"{relay.warm_ratio}x (medians {relay.warm_ms} / {relay.cold_ms} ms)",
+            f"<= {BUDGET_WARM_RATIO}x",
+            relay.warm_ratio <= BUDGET_WARM_RATIO,
+        ),
+        Budget(
+            "no_terminal answer / python -c pass, per round",
+            f"{relay.no_terminal_ratio}x (medians {relay.no_terminal_ms} / {relay.python_ms} ms)",
+            f"<= {BUDGET_NO_TERMINAL_RATIO}x",
+            relay.no_terminal_ratio <= BUDGET_NO_TERMINAL_RATIO,
+        ),
+        Budget(
+            "a waiting asker (README payload): resident memory, wake-ups in the sample",
+            f"{relay.waiting_rss_mib} MiB, {relay.waiting_wakeups} wake-ups",
+            f"<= {BUDGET_WAITING_RSS_MIB:g} MiB, none",
+            relay.waiting_rss_mib <= BUDGET_WAITING_RSS_MIB and relay.waiting_wakeups == 0,
+        ),
+        Budget(
+            f"inbox with {most:,} pending asks: CPU idle / flow open; memory / {min(by_count)}",
+            f"{idle}% / {flow}% of a core; {rss} MiB ({memory_ratio}x)",
+            f"<= {BUDGET_INBOX_CPU_PERCENT:g}%; <= {BUDGET_INBOX_MEMORY_RATIO}x",
+            max(idle, flow) <= BUDGET_INBOX_CPU_PERCENT
+            and memory_ratio <= BUDGET_INBOX_MEMORY_RATIO,
+        ),
+    )
+
+
+def _row(check: Budget) -> tuple[str, str, str, str]:
+    return (check.measure, check.value, check.budget, "PASS" if check.passed else "**FAIL**")
+
+
+def relay_report(relay: RelayCosts) -> str:
+    return "\n\n".join(
+        (
+            "## Pending asks: the inbox with N asks (CPU % of a core over the sample, MiB)",
+            _table(
+                ("pending asks", "CPU idle", "CPU with a flow open", "resident memory"),
+                [(f"{count:,}", idle, flow, rss) for count, idle, flow, rss in relay.inbox],
+            ),
+        )
+    )
+
+
 def _table(header: tuple[str, ...], rows: list[tuple[object, ...]]) -> str:
     lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
     lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
@@ -413,7 +474,7 @@ def report(
         "## Budgets (python-port.md §8)",
         _table(
             ("measure", "value", "budget", "verdict"),
-            [(c.measure, c.value, c.budget, "PASS" if c.passed else "**FAIL**") for c in checks],
+            [_row(c) for c in checks],
         ),
         "## First frame on a pty (interleaved, ms)",
         _table(
@@ -531,7 +592,26 @@ def report(
     return "\n\n".join(parts) + "\n"
 
 
+def main_relay_only() -> int:
+    """``run.py --only relay``: issue 28's figures alone (a few minutes less than a full run)."""
+    with tempfile.TemporaryDirectory(prefix="pi-ask-bench-") as tmp:
+        relay = _measure_relay(Path(tmp))
+    checks = relay_budgets(relay)
+    print(_table(("measure", "value", "budget", "verdict"), [_row(c) for c in checks]))
+    print()
+    print(relay_report(relay))
+    return 0 if all(check.passed for check in checks) else 1
+
+
+def _measure_relay(workdir: Path) -> RelayCosts:
+    payload = json.loads(PAYLOAD_A.read_text(encoding="utf-8"))
+    marker = payload["questions"][0]["prompt"]
+    return measure_relay_costs(workdir, payload, marker, os.environ)
+
+
 def main() -> int:
+    if sys.argv[1:] == ["--only", "relay"]:
+        return main_relay_only()
     started = time.perf_counter()
     load_start = os.getloadavg()[0]
     bytecode = _compile_bytecode()
@@ -556,6 +636,7 @@ def main() -> int:
             reload = measure_reload(workdir, PAYLOAD_A.read_text(encoding="utf-8"))
             loaded = measure_loaded_modules(_env(workdir), PAYLOAD_A, workdir / "modules.json")
             completion = measure_file_completion(workdir)
+            relay = _measure_relay(workdir)
     finally:
         sink.close()
     machine = Machine(
@@ -571,6 +652,7 @@ def main() -> int:
         bytecode=bytecode,
     )
     checks = budgets(frames, window, keys, reload, loaded, resume_list, history_mib)
+    checks += relay_budgets(relay)
     results = {
         "machine": dataclasses.asdict(machine),
         "budgets": [dataclasses.asdict(check) for check in checks],
@@ -582,11 +664,13 @@ def main() -> int:
         "config_reload": dataclasses.asdict(reload),
         "loaded_modules": dataclasses.asdict(loaded),
         "file_completion": dataclasses.asdict(completion),
+        "relay": dataclasses.asdict(relay),
     }
     (ROOT / "benchmarks" / "results.json").write_text(
         json.dumps(results, indent=2) + "\n", encoding="utf-8"
     )
     print(report(machine, checks, frames, window, keys, loaded, completion, resume_list, work))
+    print(relay_report(relay))
     return 0 if all(check.passed for check in checks) else 1
 
 
