@@ -256,3 +256,80 @@ INSTALLED = [name for name in HEAVY if importlib.util.find_spec(name) is not Non
 @pytest.mark.parametrize("module", INSTALLED)
 def test_detector_sees_a_heavy_import(tmp_path: Path, module: str) -> None:
     assert module in heavy_before_first_frame(tmp_path, probe=module)
+
+
+# The asker's lean path (issue 28): ``pi-ask ask`` with no terminal, until its ask is
+# published for an inbox (``AskFolder.create``) or answered ``no_terminal``.
+LEAN_CHILD = r"""
+import json, sys
+
+report, payload, wait, probe = sys.argv[1], sys.argv[2], sys.argv[3] == "wait", sys.argv[4]
+if probe:
+    __import__(probe)
+import pi_ask.relay.asks as asks
+
+create = asks.AskFolder.create
+
+
+def dump(what):
+    with open(report, "w", encoding="utf-8") as handle:
+        json.dump({"at": what, "modules": sorted(sys.modules)}, handle)
+
+
+def published(self, *args, **kwargs):
+    dump("published")
+    raise SystemExit(0)
+
+
+asks.AskFolder.create = published
+from pi_ask.cli.main import main
+
+status = main(["ask", *(["--wait"] if wait else []), payload])
+dump("no_terminal")
+sys.exit(status)
+"""
+# What an asker that does not draw must not load: the TUI, the config model and editor,
+# notification back ends (a published ask notifies only once nobody answers at once).
+LEAN_FORBIDDEN = ("prompt_toolkit", "pydantic", "pydantic_settings", "tomlkit", "apprise")
+
+
+def lean_asker_modules(tmp_path: Path, path: str, probe: str = "") -> set[str]:
+    """The modules ``pi-ask ask`` held when it published (``path="published"``) or
+    answered ``no_terminal``, in a child with no terminal that imported ``probe`` first."""
+    report = tmp_path / "lean.json"
+    env = {key: value for key, value in os.environ.items() if not key.startswith("PI_ASK_")}
+    env.update(
+        PI_ASK_CONFIG=str(tmp_path / "config.toml"),
+        PI_ASK_STATE_DIR=str(tmp_path / "state"),
+        PI_ASK_RUNTIME_DIR=str(tmp_path / "run"),
+    )
+    env.pop("TMUX", None)
+    wait = "wait" if path == "published" else "answer"
+    subprocess.run(
+        [sys.executable, "-c", LEAN_CHILD, str(report), str(FIXTURE), wait, probe],
+        env=env,
+        cwd=tmp_path,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        timeout=TIMEOUT_S,
+        check=False,
+        start_new_session=True,  # no controlling terminal, as an agent's tool runs it
+    )
+    data = json.loads(report.read_text(encoding="utf-8"))
+    assert data["at"] == path
+    return set(data["modules"])
+
+
+def _too_heavy(modules: set[str]) -> set[str]:
+    found = {name.split(".")[0] for name in modules} & set(LEAN_FORBIDDEN)
+    return found | {name for name in modules if name.startswith("pi_ask.faces.tui")}
+
+
+@pytest.mark.parametrize("path", ["no_terminal", "published"])
+def test_an_asker_that_does_not_draw_stays_lean(tmp_path: Path, path: str) -> None:
+    assert _too_heavy(lean_asker_modules(tmp_path, path)) == set()
+
+
+@pytest.mark.parametrize("probe", ["prompt_toolkit", "pi_ask.faces.tui.flow"])
+def test_the_lean_detector_sees_a_heavy_import(tmp_path: Path, probe: str) -> None:
+    assert probe in _too_heavy(lean_asker_modules(tmp_path, "no_terminal", probe))
