@@ -25,6 +25,7 @@ LAYERS: dict[str, int] = {
     "pi_ask.signal_latch": 0,
     "pi_ask.terminal_text": 0,
     "pi_ask.version": 0,
+    "pi_ask.words": 0,
     "pi_ask.contract": 1,
     "pi_ask.state": 2,
     "pi_ask.keymaps": 3,

@@ -177,7 +177,7 @@ KEYS: tuple[SettingKey, ...] = (
         "behaviour.confirm_dismiss_when_dirty",
         "bool",
         True,
-        "Ask for a second cancel/dismiss before throwing away answers or drafts.",
+        "Ask for a second Esc or Ctrl+C before throwing away answers or drafts.",
         _BOOL,
     ),
     SettingKey(

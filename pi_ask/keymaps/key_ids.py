@@ -144,15 +144,19 @@ def split_key_id(key_id: str) -> tuple[frozenset[str], str]:
 def key_label(key_id: str) -> str:
     """The display label of a canonical key id, for hints and the settings list.
 
-    Arrows alone become ``↑ ↓ ← →``; otherwise each ``+``-part of one character is
-    upper-cased, ``pageUp``/``pageDown`` stay as they are, and other parts are capitalised.
+    Arrows alone become ``↑ ↓ ← →``; a single character alone is shown as typed (``n``, so
+    ``n`` and ``Shift+N`` never read as one key twice); otherwise each ``+``-part of one
+    character is upper-cased, ``pageUp``/``pageDown`` stay as they are, and other parts are
+    capitalised.
 
     Example:
-        >>> key_label("ctrl+pageDown"), key_label("shift+n"), key_label("up")
-        ('Ctrl+pageDown', 'Shift+N', '↑')
+        >>> key_label("ctrl+pageDown"), key_label("shift+n"), key_label("n"), key_label("up")
+        ('Ctrl+pageDown', 'Shift+N', 'n', '↑')
     """
     if key_id in _ARROW_LABELS:
         return _ARROW_LABELS[key_id]
+    if len(key_id) == 1:
+        return key_id
     return "+".join(_part_label(part) for part in key_id.split("+"))
 
 

@@ -22,6 +22,7 @@ from pi_ask.session.entries import (
 )
 from pi_ask.session.locations import is_own_file
 from pi_ask.session.log import SessionFile, read_session, read_tail
+from pi_ask.words import question_count
 
 NO_REPLAY = "No previous ask_user form found."
 NO_AGAIN = "No previous pi-ask answer form found; use pi-ask answer first."
@@ -34,8 +35,8 @@ def replaying_notice(source: PayloadSource, count: int, path: Path) -> str:
 
     where = display_path(path)
     if source == "answer-extraction":
-        return f"Reopening the previous pi-ask answer form from {where}: {count} question(s)."
-    return f"Replaying the previous ask_user form from {where}: {count} question(s)."
+        return f"Reopening the previous pi-ask answer form from {where}: {question_count(count)}."
+    return f"Replaying the previous ask_user form from {where}: {question_count(count)}."
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,13 +26,14 @@ from pi_ask.session.entries import (
 from pi_ask.session.log import Entry, SessionFile
 from pi_ask.session.replay import revalidate
 from pi_ask.state.model import Answer, Selection
+from pi_ask.words import question_count
 
 NO_RESUME = "No unanswered ask_user form found."
 
 
 def reopening_notice(count: int) -> str:
     """The info line shown when an unanswered form reopens."""
-    return f"Reopening unanswered ask_user form: {count} question(s)."
+    return f"Reopening unanswered ask_user form: {question_count(count)}."
 
 
 RESUME_CANCELLED = "Unanswered ask_user form dismissed; use pi-ask replay to reopen it."

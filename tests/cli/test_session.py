@@ -121,7 +121,7 @@ def test_answer_reads_a_pi_session_and_again_reopens_the_form(env: Env) -> None:
     again = env.run("answer", "--again", "--ui", "none")
     assert again.question_ids() == run.question_ids()
     assert again.stderr == (
-        f"Reopening the previous pi-ask answer form from {env.log}: 2 question(s).\n"
+        f"Reopening the previous pi-ask answer form from {env.log}: 2 questions.\n"
     )
     assert env.run("replay", "--ui", "none").stderr == f"{NO_REPLAY} {env.looked_in}\n"
 
@@ -205,14 +205,14 @@ def test_replay_and_resume_read_our_log(env: Env) -> None:
         custom("e4", "e3", "ask:draft", draft),
     )
     replay = env.run("replay", "--ui", "none")
-    assert replay.stderr == f"Replaying the previous ask_user form from {env.log}: 1 question(s).\n"
+    assert replay.stderr == f"Replaying the previous ask_user form from {env.log}: 1 question.\n"
     assert replay.question_ids() == ["db"]
     listing = env.run("resume", "--list")
     assert listing.status == 0
     (line,) = [row for row in listing.stdout.splitlines() if row.startswith("ask-2")]
     assert "1/1 answered" in line
     resume = env.run("resume", "ask-2", "--ui", "none")
-    assert resume.stderr == "Reopening unanswered ask_user form: 1 question(s).\n"
+    assert resume.stderr == "Reopening unanswered ask_user form: 1 question.\n"
     assert resume.question_ids() == ["db"]
     unknown = env.run("resume", "nope")
     assert (unknown.status, unknown.stdout) == (1, "")
@@ -225,7 +225,7 @@ def test_damaged_lines_are_reported_and_the_rest_is_used(env: Env) -> None:
     assert run.question_ids() == ["db"]
     assert run.stderr.splitlines() == [
         f"pi-ask: {pi_file}: skipped 2 unreadable line(s): 9, 13",
-        f"Replaying the previous ask_user form from {pi_file}: 1 question(s).",
+        f"Replaying the previous ask_user form from {pi_file}: 1 question.",
     ]
     assert pi_file.read_text().count("\n") == 12  # read, never written
 

@@ -80,7 +80,7 @@ def test_ctrl_c_twice_dismisses_a_dirty_flow(spawn, tmp_path: Path) -> None:
     term = spawn("ask", str(PAYLOAD_A))
     term.wait_for("Which language")
     term.press("enter", "ctrl+c")
-    term.wait_for("Unsaved ask answers or drafts. Press cancel/dismiss again to discard.")
+    term.wait_for("Unsaved ask answers or drafts. Press Esc or Ctrl+C again to discard.")
     term.press("ctrl+c")
     assert term.exit_status() == 1
     details = result_of(tmp_path)["details"]
@@ -174,7 +174,7 @@ def test_payload_on_stdin_keys_from_the_terminal(tmp_path: Path) -> None:
         term.press("2")
         term.wait_for("☒ Style")
         term.press("esc")
-        term.wait_for("Press cancel/dismiss again to discard.")
+        term.wait_for("Press Esc or Ctrl+C again to discard.")
         term.press("esc")
         term.exit_status()
     finally:

@@ -76,7 +76,7 @@ def test_ctrl_c_dismisses_through_the_guard(spawn, tmp_path: Path) -> None:
     term.wait(lambda: "answer> " in written(term))
     type_line(term, "2", "Question 2 of 3")
     term.child.send("\x03")
-    term.wait(lambda: "Ctrl+C or /cancel again discards them." in written(term))
+    term.wait(lambda: "Press Ctrl+C or /cancel again to discard." in written(term))
     term.child.send("\x03")
     assert term.exit_status() == 1
     details = result_of(tmp_path)["details"]

@@ -118,7 +118,7 @@ def test_split_key_id() -> None:
         ("ctrl+c", "Ctrl+C"),
         ("shift+tab", "Shift+Tab"),
         ("space", "Space"),
-        ("n", "N"),
+        ("n", "n"),
         ("shift+n", "Shift+N"),
         ("?", "?"),
         ("alt+f7", "Alt+F7"),
@@ -131,7 +131,7 @@ def test_split_key_id() -> None:
         ("left", "←"),
         ("right", "→"),
         ("shift+up", "Shift+Up"),
-        ("t", "T"),
+        ("t", "t"),
     ],
 )
 def test_labels(key_id: str, label: str) -> None:

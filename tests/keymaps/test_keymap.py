@@ -19,7 +19,7 @@ def test_labels_of_the_defaults() -> None:
     assert DEFAULT_KEYMAPS.label("settings_modal", "close") == "Esc / Ctrl+C / ?"
     assert DEFAULT_KEYMAPS.label("main", "next_tab") == "Tab / →"
     assert DEFAULT_KEYMAPS.label("main", "question_note") == "Shift+N"
-    assert DEFAULT_KEYMAPS.label("main", "option_note") == "N"
+    assert DEFAULT_KEYMAPS.label("main", "option_note") == "n"
     assert DEFAULT_KEYMAPS.label("settings_modal", "toggle") == "Enter / Space"
 
 
@@ -27,7 +27,7 @@ def test_ids_label_keeps_raw_ids() -> None:
     assert DEFAULT_KEYMAPS.ids_label("main", "change_question_type") == "t"
     keymaps = resolve_keymaps({"main": {"change_question_type": ["ctrl+t", "T"]}}).keymaps
     assert keymaps.ids_label("main", "change_question_type") == "ctrl+t / t"
-    assert keymaps.label("main", "change_question_type") == "Ctrl+T / T"
+    assert keymaps.label("main", "change_question_type") == "Ctrl+T / t"
 
 
 def test_unavailable_ids_are_configured_but_not_bound() -> None:

@@ -93,11 +93,11 @@ def test_notices_name_the_log_and_speak_no_pi_jargon(tmp_path: Path) -> None:
     log = tmp_path / "log.jsonl"
     assert (
         replaying_notice("tool", 2, log)
-        == f"Replaying the previous ask_user form from {log}: 2 question(s)."
+        == f"Replaying the previous ask_user form from {log}: 2 questions."
     )
     assert (
         replaying_notice("answer-extraction", 1, log)
-        == f"Reopening the previous pi-ask answer form from {log}: 1 question(s)."
+        == f"Reopening the previous pi-ask answer form from {log}: 1 question."
     )
     for message in (NO_REPLAY, NO_AGAIN, INCOMPATIBLE):
         assert "branch" not in message

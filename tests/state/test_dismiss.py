@@ -28,7 +28,7 @@ from pi_ask.state.results import build_result
 from pi_ask.state.selectors import footer_notice, is_dirty
 from tests.state.builders import FEAT, LANG, NO_GUARD, run, start
 
-WARNING = "Unsaved ask answers or drafts. Press cancel/dismiss again to discard."
+WARNING = "Unsaved ask answers or drafts. Press Esc or Ctrl+C again to discard."
 
 
 @pytest.mark.parametrize("command", [Cancel(), Dismiss()])

@@ -202,7 +202,8 @@ class PlainFlow(LineAnswers):
         """Print the question or the review when it changed, and any new notice."""
         notice = footer_notice(self.state)
         if notice is not None and notice != self._said_notice:
-            self._say(f"Notice: {sanitize_line(notice)}{render.NOTICE_HINTS.get(notice, '')}")
+            text = render.NOTICE_TEXTS.get(notice, notice)
+            self._say(f"Notice: {sanitize_line(text)}{render.NOTICE_HINTS.get(notice, '')}")
         self._said_notice = notice
         if self.state.completed:
             return

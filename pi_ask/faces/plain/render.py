@@ -15,6 +15,7 @@ from pi_ask.state.question_types import TYPE_CHANGE_CONFIRM_NOTICE
 from pi_ask.state.review_tab import ReviewEntry, review_entries
 from pi_ask.state.selectors import Row, answer_for, is_row_selected, question_rows
 from pi_ask.terminal_text import sanitize_block, sanitize_line
+from pi_ask.words import dirty_guard
 
 PREVIEW_LINES = 12
 """Preview lines shown under an option before ``/preview N`` is needed for the rest."""
@@ -42,9 +43,10 @@ End of input (Ctrl+D) ends the ask without an answer; it can be resumed later.""
 
 # What the engine's notices say about keys, in the plain face's words.
 NOTICE_HINTS = {
-    DISMISS_NOTICE: " (Ctrl+C or /cancel again discards them.)",
     TYPE_CHANGE_CONFIRM_NOTICE: " (Type /type again.)",
 }
+# Notices that name keys, named with the plain face's own (it has no Esc).
+NOTICE_TEXTS = {DISMISS_NOTICE: dirty_guard("Ctrl+C", "/cancel")}
 
 _INDENT = "     "
 ELABORATE = REVIEW_ACTIONS.index("Elaborate")

@@ -10,7 +10,9 @@ from typing import Literal
 
 from pi_ask.faces.tui.styled_text import text_width
 from pi_ask.faces.tui.wrapping import wrap_text
+from pi_ask.keymaps.contexts import Action, Context
 from pi_ask.keymaps.keymap import Keymaps
+from pi_ask.words import CONTINUE, HOTKEYS, action_word, hint
 
 FooterKind = Literal["single", "multi", "review", "editor", "note_editor"]
 SEPARATOR = " · "
@@ -18,37 +20,35 @@ DIGITS_LABEL = "1..9"
 
 
 def footer_chunks(kind: FooterKind, keymaps: Keymaps) -> list[str]:
-    """The hint chunks of one footer, in order."""
-    settings = f"{keymaps.label('global', 'settings')} settings"
+    """The hint chunks of one footer, in order: keys from the keymaps, words from the table."""
+
+    def chunk(context: Context, action: Action) -> str:
+        return hint(keymaps.label(context, action), action_word(context, action))
+
+    settings = chunk("global", "settings")
     if kind == "editor":
-        return [
-            f"{keymaps.label('editor', 'submit')} submit",
-            f"{keymaps.label('editor', 'close')} close",
-            settings,
-        ]
+        return [chunk("editor", "submit"), chunk("editor", "close"), settings]
     if kind == "note_editor":
-        return [
-            f"{keymaps.label('note_editor', 'save')} save",
-            f"{keymaps.label('note_editor', 'close')} close",
-            settings,
-        ]
+        return [chunk("note_editor", "save"), chunk("note_editor", "close"), settings]
     if kind == "review":
         return [
-            f"{DIGITS_LABEL} hotkeys",
-            f"{keymaps.label('main', 'confirm')} confirm",
-            f"{keymaps.label('main', 'cancel')} cancel",
+            hint(DIGITS_LABEL, HOTKEYS.text),
+            chunk("main", "confirm"),
+            chunk("main", "cancel"),
             settings,
         ]
     notes = f"{keymaps.label('main', 'option_note')}/{keymaps.label('main', 'question_note')}"
+    confirm = CONTINUE.text if kind == "multi" else action_word("main", "confirm")
     chunks = [
-        f"{keymaps.ids_label('main', 'change_question_type')} question type",
-        f"{keymaps.label('main', 'confirm')} {'continue' if kind == 'multi' else 'confirm'}",
-        f"{notes} note",
-        f"{keymaps.label('main', 'cancel')} dismiss",
+        hint(keymaps.ids_label("main", "change_question_type"),
+             action_word("main", "change_question_type")),
+        hint(keymaps.label("main", "confirm"), confirm),
+        hint(notes, action_word("main", "option_note")),
+        chunk("main", "cancel"),
         settings,
-    ]
+    ]  # fmt: skip
     if kind == "multi":
-        chunks.insert(0, f"{keymaps.label('main', 'toggle')} toggle")
+        chunks.insert(0, chunk("main", "toggle"))
     return chunks
 
 
@@ -60,15 +60,20 @@ def footer_text(kind: FooterKind, keymaps: Keymaps) -> str:
 def wrap_footer(text: str, width: int) -> list[str]:
     """Wrap a ``·``-separated footer: chunks join while they fit, else start a new line.
 
+    Continuation lines are indented like the first (its leading space), so a wrapped footer
+    reads as one block (a third-wave deviation from the reference's flush-left lines).
+
     Example:
-        >>> wrap_footer(" Esc dismiss · ? settings", 14)
-        [' Esc dismiss', '? settings']
+        >>> wrap_footer(" Esc cancel · ? settings", 14)
+        [' Esc cancel', ' ? settings']
     """
+    indent = text[: len(text) - len(text.lstrip(" "))]
     lines: list[str] = []
-    for chunk in text.split(SEPARATOR):
-        candidate = f"{lines[-1]}{SEPARATOR}{chunk}" if lines else chunk
+    for chunk in text.strip(" ").split(SEPARATOR):
+        candidate = f"{lines[-1]}{SEPARATOR}{chunk}" if lines else indent + chunk
         if text_width(candidate) <= width:
             lines[-1:] = [candidate]
         else:
-            lines.extend(wrap_text(chunk, width))
+            room = max(1, width - text_width(indent))
+            lines.extend(indent + piece for piece in wrap_text(chunk, room))
     return lines

@@ -25,9 +25,11 @@ from pi_ask.faces.tui.styled_text import EMPTY, Line, join, span, truncate, two_
 from pi_ask.faces.tui.tab_row import render_tab_row
 from pi_ask.faces.tui.wrapping import wrap_text
 from pi_ask.keymaps.keymap import Keymaps
+from pi_ask.state.dismissal import DISMISS_NOTICE
 from pi_ask.state.model import AskState, Behaviour, EditAnswer, EditNote
 from pi_ask.state.selectors import current_question, footer_notice, review_hint, tab_states
 from pi_ask.terminal_text import sanitize_block, sanitize_line
+from pi_ask.words import dirty_guard
 
 _MIN_PREVIEW_ROWS = 3
 MIN_COLUMNS = 20
@@ -115,6 +117,10 @@ def too_small(width: int, height: int) -> Line:
 def _bottom_lines(view: FlowView, width: int) -> tuple[list[Line], list[Line]]:
     """The notice lines and the hint lines."""
     notice = footer_notice(view.state)
+    if notice == DISMISS_NOTICE:
+        # The engine's guard names the default keys; the live keymaps may differ.
+        keys = view.keymaps
+        notice = dirty_guard(keys.label("main", "cancel"), keys.label("global", "dismiss"))
     notices = (
         [span(theme.WARNING, line) for line in wrap_text(sanitize_block(notice), width)]
         if notice

@@ -191,7 +191,7 @@ def test_a_drafts_hook_sees_every_committed_change(answer) -> None:
 def test_the_dismiss_guard_and_cancel(answer) -> None:
     run = answer(None, "2", "/cancel", "/cancel")
     assert "Notice: Unsaved ask answers or drafts." in run.output
-    assert "(Ctrl+C or /cancel again discards them.)" in run.output
+    assert "Press Ctrl+C or /cancel again to discard." in run.output
     assert run.details["cancelled"] is True
     assert run.details["reason"] == "cancelled"
 

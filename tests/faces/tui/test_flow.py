@@ -11,7 +11,7 @@ from pi_ask.contract.results import ToolResult
 from pi_ask.state.model import AskState, EditAnswer
 from tests.faces.tui.driver import Driver, run, state_for
 
-DIRTY = "Unsaved ask answers or drafts. Press cancel/dismiss again to discard."
+DIRTY = "Unsaved ask answers or drafts. Press Esc or Ctrl+C again to discard."
 
 
 async def _finish(

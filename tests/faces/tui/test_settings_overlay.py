@@ -14,7 +14,7 @@ from pi_ask.config.store import SettingsStore
 from tests.faces.tui.driver import Driver, run, state_for
 
 ROOT = Path(__file__).resolve().parents[3]
-FOOTER = " t question type · Enter confirm · N/Shift+N note · Esc dismiss · ? settings"
+FOOTER = " t question type · Enter confirm · n/Shift+N note · Esc cancel · ? settings"
 
 
 def test_overlay_is_drawn_centred_over_the_flow(store: SettingsStore) -> None:
