@@ -247,6 +247,7 @@ def start_detached(
         loaded, ask_id, asks, None, timeout_s=timeout_s, answers=(), hooks=hooks, log=log
     )
     pending.publish()
+    pending.release()
     hooks.cancel.waker.close()
     try:
         runtime = runtime_dir()

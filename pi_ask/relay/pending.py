@@ -121,7 +121,8 @@ class PendingAsk:
                 q.type != q.requested_type for q in self._state.questions
             ):
                 self.folder.write_draft(forms.form_to_json(self._state))
-            self._watch = FolderWatch(self.folder.path)
+            if self.path is not None:  # only an asker that waits watches for its answer
+                self._watch = FolderWatch(self.folder.path)
         except BaseException:
             self.close()
             raise
@@ -255,6 +256,10 @@ class PendingAsk:
                 self._result = result
                 self._close_peers(why)
             return self._result
+
+    def release(self) -> None:
+        """Let go of a detached ask once published: its folder stays for whoever answers it."""
+        self._changed.close()
 
     def close(self) -> None:
         """Stop listening, remove the socket and the folder; tell open terminals it is over."""

@@ -108,3 +108,14 @@ def test_a_fetched_ask_is_removed_a_day_later(runtime: Path) -> None:
     assert not folder.exists()
     with pytest.raises(UnknownAsk):
         fetch_result("ask-d5")
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="counts /proc/self/fd")
+def test_starting_detached_asks_holds_no_descriptor(runtime: Path) -> None:
+    # An agent's process may start hundreds: each once kept a watch and a pipe open.
+    start_detached(_loaded(), "warm-up", tmux="off")
+    before = len(os.listdir("/proc/self/fd"))
+    for number in range(40):
+        start_detached(_loaded(), f"ask-{number}", tmux="off")
+    assert len(os.listdir("/proc/self/fd")) == before
+    assert len(list_pending()) == 41
