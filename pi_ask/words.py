@@ -41,6 +41,9 @@ HOTKEYS: Final = Word("hotkeys", "the review's number keys: 1 Submit, 2 Elaborat
 DIRTY_GUARD: Final = "Unsaved ask answers or drafts. Press {keys} again to discard."
 """The dirty-dismiss guard (behaviour.md §6.4), naming the keys that discard."""
 
+NOT_SENT: Final = "not sent unless you choose it or Elaborate"
+"""The review's mark on a note written on an option that is not chosen (Submit drops it)."""
+
 OR: Final = " or "
 
 

@@ -1,8 +1,10 @@
 """What the review tab shows for each question, by highlighted action (behaviour.md §7.7).
 
-With Submit or Cancel highlighted only committed answers show (with their question note and
-selected-option notes); with Elaborate highlighted note-only questions and notes on
-unselected options show too.
+With Submit or Cancel highlighted committed answers show (with their question note and
+selected-option notes), and notes on options not chosen show as *unsent*: the user wrote them,
+and Submit drops them (behaviour.md §5.6), so every face marks them "not sent unless you choose
+it or Elaborate" instead of hiding them (a third-wave deviation, python-port.md §12). With
+Elaborate highlighted note-only questions and notes on unselected options show as sent.
 """
 
 from typing import NamedTuple
@@ -31,10 +33,13 @@ class ReviewEntry(NamedTuple):
     note: str | None = None
     # (option label, note) of unselected options; only with Elaborate highlighted.
     other_notes: tuple[tuple[str, str], ...] = ()
+    # (option label, note) of unselected options with Submit or Cancel highlighted: shown,
+    # marked as not sent (words.NOT_SENT).
+    unsent_notes: tuple[tuple[str, str], ...] = ()
 
     @property
     def is_unanswered(self) -> bool:
-        """True when nothing is visible: the face shows ``→ unanswered``."""
+        """True when no answer or sent note is visible: the face shows ``→ unanswered``."""
         return not (self.choices or self.note or self.other_notes)
 
     @property
@@ -50,21 +55,29 @@ def review_entries(state: AskState) -> tuple[ReviewEntry, ...]:
 
 
 def _entry(question: Question, answer: Answer | None, elaborate: bool) -> ReviewEntry:
-    if answer is None or not (answer.is_answered or elaborate):
+    if answer is None:
         return ReviewEntry(question.label)
+    if not (answer.is_answered or elaborate):
+        return ReviewEntry(question.label, unsent_notes=_unchosen_notes(question, answer))
     choices = tuple(ReviewChoice(s.label, answer.option_note(s.value)) for s in answer.selected)
     if answer.custom_selected and answer.custom_text:
         choices = (*choices, ReviewChoice(answer.custom_text))
-    labels = {o.value: o.label for o in question.options}
-    other_notes = tuple(
-        (labels[value], note)
-        for value, note in answer.option_notes
-        if elaborate and value in labels and not answer.is_selected(value)
-    )
+    unchosen = _unchosen_notes(question, answer)
     return ReviewEntry(
         question.label,
         choices=choices,
         custom_only=bool(choices) and not answer.selected,
         note=answer.note,
-        other_notes=other_notes,
+        other_notes=unchosen if elaborate else (),
+        unsent_notes=() if elaborate else unchosen,
+    )
+
+
+def _unchosen_notes(question: Question, answer: Answer) -> tuple[tuple[str, str], ...]:
+    """(option label, note) of every option with a note that is not selected, in note order."""
+    labels = {o.value: o.label for o in question.options}
+    return tuple(
+        (labels[value], note)
+        for value, note in answer.option_notes
+        if value in labels and not answer.is_selected(value)
     )

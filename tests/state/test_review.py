@@ -160,9 +160,12 @@ def noted_flow() -> AskState:
     )
 
 
-def test_review_entries_with_submit_highlighted_hide_note_only_content() -> None:
+def test_review_entries_with_submit_highlighted_mark_notes_on_options_not_chosen() -> None:
+    """Submit drops the note on Go; the review shows it as unsent instead of hiding it."""
     assert review_entries(noted_flow()) == (
-        ReviewEntry("Language", (ReviewChoice("Py", "known"),)),
+        ReviewEntry(
+            "Language", (ReviewChoice("Py", "known"),), unsent_notes=(("Go", "one binary"),)
+        ),
         ReviewEntry("Features", (ReviewChoice("Login"), ReviewChoice("Sync"))),
         ReviewEntry("Extra"),
     )
@@ -194,3 +197,11 @@ def test_a_behaviour_change_keeps_the_armed_digit() -> None:
     state = at_review(Digit(1), BehaviourChanged())
     assert state.pending_review_digit == 1
     assert run(state, Digit(1)).completed
+
+
+def test_a_note_on_an_option_of_an_unanswered_question_shows_as_unsent() -> None:
+    state = run(start(LANG, FEAT), MoveOption(1), OpenOptionNote(), SubmitEditor("maybe"))
+    state = run(state, MoveTab(2))
+    language, _ = review_entries(state)
+    assert language == ReviewEntry("Language", unsent_notes=(("Go", "maybe"),))
+    assert language.is_unanswered

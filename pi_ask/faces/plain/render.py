@@ -15,7 +15,7 @@ from pi_ask.state.question_types import TYPE_CHANGE_CONFIRM_NOTICE
 from pi_ask.state.review_tab import ReviewEntry, review_entries
 from pi_ask.state.selectors import Row, answer_for, is_row_selected, question_rows
 from pi_ask.terminal_text import sanitize_block, sanitize_line
-from pi_ask.words import dirty_guard
+from pi_ask.words import NOT_SENT, dirty_guard
 
 PREVIEW_LINES = 12
 """Preview lines shown under an option before ``/preview N`` is needed for the rest."""
@@ -151,8 +151,14 @@ def preview_lines(option: Option, number: int, limit: int | None) -> list[str]:
 
 def review_lines(state: AskState) -> list[str]:
     """Every answer and every note, then the three actions."""
-    # Listed as with Elaborate highlighted: notes on options not chosen show too.
-    entries = review_entries(state._replace(action=ELABORATE))
+    # Listed as with Submit highlighted (what 1 sends), note-only questions shown too; notes
+    # on options not chosen show, marked as not sent.
+    submit = review_entries(state._replace(action=0))
+    elaborate = review_entries(state._replace(action=ELABORATE))
+    entries = tuple(
+        s if s.choices else e._replace(other_notes=(), unsent_notes=s.unsent_notes)
+        for s, e in zip(submit, elaborate, strict=True)
+    )
     lines = ["", "Review your answers"]
     for question, entry in zip(state.questions, entries, strict=True):
         answer = answer_for(state, question.id)
@@ -181,8 +187,7 @@ def _entry_lines(entry: ReviewEntry, typed: bool) -> list[str]:
     if entry.note:
         lines.append(f"    Question note: {sanitize_line(entry.note)}")
     lines += [
-        f"    Note on {sanitize_line(option)} (not chosen; sent only with Elaborate): "
-        f"{sanitize_line(note)}"
-        for option, note in entry.other_notes
+        f"    Note on {sanitize_line(option)} ({NOT_SENT}): {sanitize_line(note)}"
+        for option, note in entry.unsent_notes
     ]
     return lines

@@ -14,6 +14,7 @@ from pi_ask.faces.tui.wrapping import wrapped
 from pi_ask.state.model import REVIEW_ACTIONS, AskState
 from pi_ask.state.review_tab import ReviewEntry, review_entries
 from pi_ask.terminal_text import sanitize_block, sanitize_line
+from pi_ask.words import NOT_SENT
 
 REVIEW_TITLE = "Review answers"
 UNANSWERED = "→ unanswered"
@@ -32,7 +33,8 @@ def action_column_width() -> int:
 def _entry_lines(entry: ReviewEntry, width: int) -> list[Line]:
     lines = list(wrapped(sanitize_line(entry.label), width, theme.TEXT, span("", " ")))
     if entry.is_unanswered:
-        return [*lines, truncate(join(span("", "   "), span(theme.DIM, UNANSWERED)), width)]
+        lines.append(truncate(join(span("", "   "), span(theme.DIM, UNANSWERED)), width))
+        return [*lines, *_unsent_lines(entry, width)]
     if entry.note:
         lines += saved_note(entry.note, width, _NOTE_INDENT)
     arrow, more = span("", "   "), span("", "     ")
@@ -47,6 +49,16 @@ def _entry_lines(entry: ReviewEntry, width: int) -> list[Line]:
         lines += wrapped(f"→ {text}", width, style, arrow, more)
     for label, note in entry.other_notes:
         lines += saved_note(note, width, _NOTE_INDENT, label=label)
+    return [*lines, *_unsent_lines(entry, width)]
+
+
+def _unsent_lines(entry: ReviewEntry, width: int) -> list[Line]:
+    """Notes on options not chosen, each followed by the dim mark saying Submit drops it."""
+    lines: list[Line] = []
+    mark = span("", _NOTE_INDENT + "  ")
+    for label, note in entry.unsent_notes:
+        lines += saved_note(note, width, _NOTE_INDENT, label=label)
+        lines += wrapped(f"({NOT_SENT})", width, theme.DIM, mark)
     return lines
 
 

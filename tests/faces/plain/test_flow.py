@@ -77,7 +77,9 @@ def test_notes_and_elaborate(answer) -> None:
     assert details["mode"] == "elaborate"
     notes = [item["note"] for item in details["elaboration"]["items"]]
     assert notes == ["team skills matter", "is it worth it?"]
-    assert "Note on Rust (not chosen; sent only with Elaborate): is it worth it?" in run.output
+    assert (
+        "Note on Rust (not sent unless you choose it or Elaborate): is it worth it?" in run.output
+    )
     assert "Question note: team skills matter" in run.output
 
 

@@ -202,9 +202,13 @@ def test_notes_and_review_previews(store: SettingsStore) -> None:
         await driver.press("left", "left")
         assert driver.flow.state.tab == 3
         assert "                   → Python" in driver.lines()
-        assert not any("Go Note:" in line for line in driver.lines())
+        # Submit highlighted: the note on Go shows, marked as not sent (python-port.md §12).
+        lines = driver.lines()
+        at = next(i for i, line in enumerate(lines) if "Go Note: why not" in line)
+        assert "(not sent unless you choose it or Elaborate)" in lines[at + 1]
         await driver.press("down")
         assert any("Go Note: why not" in line for line in driver.lines())
+        assert not any("not sent unless" in line for line in driver.lines())
         await driver.press("enter")
         result = await driver.result()
         assert result.details.mode == "elaborate"
