@@ -52,26 +52,49 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run_mcp_command(args: argparse.Namespace) -> int:
-    """Serve until stdin closes (over HTTP: until a signal); 0, or 2 without the SDK."""
-    try:
-        import anyio
-        import mcp  # noqa: F401
-    except ImportError:
+    """Serve until stdin closes (over HTTP: until a signal); 0, or 2 without the SDK.
+
+    On stdio the front answers the handshake and ``tools/list`` before the SDK is imported
+    (``pi_ask.mcp_server.front``); the SDK loads when a message needs it.
+    """
+    if not _sdk_installed():
         print(MISSING_SDK, file=sys.stderr)
         return 2
-
-    from pi_ask.mcp_server.server import build_server, serve_stdio
-
     if args.http is None:
         if args.expose:
             raise UsageError("mcp: --expose goes with --http HOST:PORT")
-        anyio.run(serve_stdio, build_server(args.config, session=args.session, face=args.face))
-        return 0
+        from pi_ask.mcp_server import front
+        from pi_ask.mcp_server.tool_table import published_tools
+
+        def hand_over(wire: front.Wire, handover: front.Handover) -> None:
+            import anyio
+
+            from pi_ask.mcp_server.handover import serve_handed_over
+            from pi_ask.mcp_server.server import build_server
+
+            server = build_server(args.config, session=args.session, face=args.face)
+            anyio.run(serve_handed_over, server.server, wire, handover)
+
+        return front.serve(published_tools(), hand_over)
+
+    import anyio
+
     from pi_ask.config.paths import state_dir
     from pi_ask.mcp_server.http import check_exposure, parse_address, serve_http
+    from pi_ask.mcp_server.server import build_server
 
     host, port = parse_address(args.http)
     warning = check_exposure(host, expose=args.expose)
     server = build_server(args.config, session=args.session, face=args.face)
     anyio.run(serve_http, server, host, port, state_dir(), warning)
     return 0
+
+
+def _sdk_installed() -> bool:
+    """True when the extra's packages can be imported (found, not loaded)."""
+    from importlib.util import find_spec
+
+    try:
+        return find_spec("mcp") is not None and find_spec("anyio") is not None
+    except (ImportError, ValueError):
+        return False

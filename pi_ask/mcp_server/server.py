@@ -40,16 +40,21 @@ from pi_ask.config.store import SettingsStore, open_store
 from pi_ask.contract.loading import InvalidPayload, LoadedPayload, load_payload
 from pi_ask.contract.rejection import invalid_result
 from pi_ask.contract.results import ToolResult
-from pi_ask.contract.tool import PROMPT_SNIPPET, TOOL_LABEL, TOOL_NAME, tool_definition
+from pi_ask.contract.tool import TOOL_NAME
 from pi_ask.faces.mcp.form import build_form, form_result
 from pi_ask.guarded_parse import load_json
 from pi_ask.mcp_server.terminal_route import TerminalRoute, ask_in_terminal
+from pi_ask.mcp_server.tool_table import (
+    INSTRUCTIONS,
+    SERVER_NAME,
+    SERVER_TITLE,
+    published_tools,
+)
 from pi_ask.session.recorder import AskRecorder
 from pi_ask.state.model import AskState
 from pi_ask.state.results import non_interactive_result
 from pi_ask.version import __version__
 
-SERVER_NAME = "pi-ask"
 FORM_KEY = "ask"
 MRTR_VERSION = "2026-07-28"
 PROGRESS_INTERVAL_S = 10.0
@@ -58,15 +63,6 @@ PROGRESS_MESSAGE = "Waiting for the user's answer"
 REQUEST_STATE_TTL_S = 24 * 3600.0
 
 Route = Literal["elicitation", "terminal"]
-
-
-def ask_user_tool() -> types.Tool:
-    """``ask_user`` as ``tools/list`` shows it: ``pi-ask tool --format mcp``, with hints."""
-    tool = types.Tool.model_validate(tool_definition("mcp"))
-    tool.annotations = types.ToolAnnotations(
-        title=TOOL_LABEL, read_only_hint=True, open_world_hint=False
-    )
-    return tool
 
 
 def call_result(result: ToolResult) -> types.CallToolResult:
@@ -106,8 +102,8 @@ class AskUserServer:
         self.server: Server[Any] = Server(
             SERVER_NAME,
             version=__version__,
-            title="pi-ask",
-            instructions=PROMPT_SNIPPET,
+            title=SERVER_TITLE,
+            instructions=INSTRUCTIONS,
             on_list_tools=self._list_tools,
             on_call_tool=self._call_tool,
         )
@@ -118,7 +114,9 @@ class AskUserServer:
     async def _list_tools(
         self, ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
     ) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=[ask_user_tool()])
+        return types.ListToolsResult(
+            tools=[types.Tool.model_validate(tool) for tool in published_tools()]
+        )
 
     async def _call_tool(
         self, ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
@@ -303,7 +301,7 @@ def build_server(
 
 
 async def serve_stdio(server: AskUserServer) -> None:
-    """Serve one host over standard input and output until it closes them."""
+    """Serve one host over the SDK's own stdio transport (no front; tests compare with it)."""
     from mcp.server.stdio import stdio_server
 
     lowlevel = server.server
