@@ -41,6 +41,7 @@ LAYERS: dict[str, int] = {
     "pi_ask.api": 8,
     "pi_ask.inbox": 8,
     "pi_ask.mcp_server": 8,
+    "pi_ask.web_server": 8,
     "pi_ask.cli": 9,
     "pi_ask.__main__": 10,
     "pi_ask": 10,
@@ -150,7 +151,7 @@ def test_a_wrong_way_import_is_caught(tmp_path: Path) -> None:
 
 def test_faces_are_the_folders_under_faces() -> None:
     faces = {path.parent.name for path in (PACKAGE / "faces").glob("*/__init__.py")}
-    assert faces == {"tui", "plain", "rpc", "mcp"}
+    assert faces == {"tui", "plain", "rpc", "mcp", "web"}
 
 
 def test_engine_imports_only_the_standard_library() -> None:

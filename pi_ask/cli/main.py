@@ -29,6 +29,7 @@ AREA_COMMANDS = (
     "pi_ask.cli.session",
     "pi_ask.cli.mcp",
     "pi_ask.cli.inbox",
+    "pi_ask.cli.web",
 )
 # Kept here, not imported from contract.tool, so building the parser loads no contract code.
 TOOL_FORMATS = ("pi", "mcp", "openai", "anthropic")

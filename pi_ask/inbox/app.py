@@ -13,10 +13,7 @@ itself. Every running inbox sees every ask; the first answer wins.
 from __future__ import annotations
 
 import contextlib
-import os
-import secrets
 import signal
-import socket
 import sys
 import threading
 from collections.abc import Callable
@@ -24,10 +21,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pi_ask.inbox.listing import lobby_lines
-from pi_ask.relay import wire
 from pi_ask.relay.asks import AskSummary, ask_folders
 from pi_ask.relay.client import list_pending
-from pi_ask.relay.paths import INBOX_SUFFIX, asks_dir, listen_at, runtime_dir, socket_name
+from pi_ask.relay.inbox_socket import InboxListener
+from pi_ask.relay.paths import asks_dir, runtime_dir
 from pi_ask.relay.watch import FolderWatch
 
 if TYPE_CHECKING:
@@ -37,45 +34,6 @@ if TYPE_CHECKING:
 DEFER_HINT = "Ctrl+D puts this one back"
 _QUIT = "quit"
 _RESCAN = "rescan"
-
-
-class InboxListener:
-    """The inbox's socket: any same-user ``poke`` sets ``woken``."""
-
-    def __init__(self, folder: Path) -> None:
-        name = socket_name(f"{os.getpid()}:{secrets.token_hex(8)}", INBOX_SUFFIX)
-        self.path = folder / name
-        self.woken = threading.Event()
-        self._server = listen_at(self.path, 8)
-        threading.Thread(target=self._accept, name="pi-ask inbox", daemon=True).start()
-
-    def _accept(self) -> None:
-        while True:
-            try:
-                sock, _ = self._server.accept()
-            except OSError:
-                return
-            threading.Thread(target=self._serve, args=(sock,), daemon=True).start()
-
-    def _serve(self, sock: socket.socket) -> None:
-        connection = wire.Connection(sock)
-        try:
-            if not wire.is_same_user(sock):
-                return
-            sock.settimeout(5)
-            with contextlib.suppress(OSError, wire.ProtocolError):
-                message = connection.receive()
-                if message is not None and message["type"] == "poke":
-                    self.woken.set()
-        finally:
-            connection.close()
-
-    def close(self) -> None:
-        with contextlib.suppress(OSError):
-            self._server.shutdown(socket.SHUT_RDWR)
-        self._server.close()
-        with contextlib.suppress(OSError):
-            os.unlink(self.path)
 
 
 def run_inbox(*, store: SettingsStore, face: TerminalFace = "tui") -> int:

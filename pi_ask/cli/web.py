@@ -1,0 +1,92 @@
+"""``pi-ask web``: the web face's command (extra ``pi-ask[web]``).
+
+Imported at every start of ``pi-ask`` to build the parser, so only ``argparse`` is imported at
+the top; the handler imports what it needs when it runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+MISSING_EXTRA = (
+    "pi-ask web: Starlette, uvicorn and segno are not installed; install the extra: "
+    "uv tool install 'pi-ask[web]' (or pip install 'pi-ask[web]')"
+)
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``pi-ask web`` to the command line."""
+    parser = subparsers.add_parser(
+        "web",
+        help="Answer pending asks from a browser or a phone (a page served here)",
+        description=(
+            "Serve a page listing the pending asks (those waiting for a terminal), each "
+            "answered with the full flow from a browser or a phone. Private by default: "
+            "loopback only, and each device pairs once with a one-time code printed here. "
+            "Needs the pi-ask[web] extra. Ctrl+C stops."
+        ),
+    )
+    add_web_options(parser)
+    parser.add_argument(
+        "--forget", action="store_true", help="Unpair every paired device, then exit"
+    )
+    parser.add_argument("--config", type=Path, metavar="FILE", help="Settings file to use")
+    parser.set_defaults(handler=web_command)
+
+
+def add_web_options(parser: argparse.ArgumentParser) -> None:
+    """``--host``, ``--expose`` and ``--port`` (``pi-ask web`` and ``pi-ask inbox --web``)."""
+    parser.add_argument(
+        "--host", metavar="H", help="Address to listen on (default: [web] host, 127.0.0.1)"
+    )
+    parser.add_argument(
+        "--expose",
+        action="store_true",
+        help="Allow a --host that is not loopback (other machines can connect and try to pair)",
+    )
+    parser.add_argument(
+        "--port",
+        type=int,
+        metavar="P",
+        help="Port to listen on (default: [web] port; 0: a free one)",
+    )
+
+
+def web_options(args: argparse.Namespace, store: object) -> object:
+    """The ``WebOptions`` of the command line over the ``[web]`` settings."""
+    from pi_ask.errors import UsageError
+    from pi_ask.web_server.server import WebOptions
+
+    host = args.host if args.host is not None else "127.0.0.1"
+    port = args.port if args.port is not None else 0
+    if not 0 <= port <= 65535:
+        raise UsageError(f"web: --port must be from 0 to 65535, not {port}")
+    return WebOptions(host=host, port=port, expose=args.expose)
+
+
+def web_command(args: argparse.Namespace) -> int:
+    """``pi-ask web``: serve until a signal; 0, or 2 without the extra."""
+    from pi_ask.config.paths import state_dir
+
+    if args.forget:
+        from pi_ask.web_server.pairing import Devices
+
+        count = Devices(state_dir()).forget()
+        print(f"pi-ask web: forgot {count} paired device(s)", file=sys.stderr)
+        return 0
+    try:
+        import segno  # noqa: F401
+        import starlette  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError:
+        print(MISSING_EXTRA, file=sys.stderr)
+        return 2
+    from pi_ask.config.store import open_store
+    from pi_ask.web_server.server import WebOptions, run_web
+
+    store = open_store(args.config)
+    options = web_options(args, store)
+    assert isinstance(options, WebOptions)
+    return run_web(options, state_dir=state_dir(), behaviour=lambda: store.snapshot().behaviour)

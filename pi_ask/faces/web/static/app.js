@@ -1,0 +1,448 @@
+// pi-ask web face: draws the view the server sends and sends each action back.
+// No flow rule lives here: what a click does is the engine's (pi_ask/state), applied by the
+// server. Every text from the agent is set with textContent, never as markup.
+"use strict";
+
+(function () {
+  const DRAFT_DEBOUNCE_MS = 1000;
+  const main = document.getElementById("main");
+  const live = document.getElementById("live");
+  let csrf = null;
+  let asks = [];
+  let skew = 0; // server clock minus ours, ms
+  let current = null; // { id, reply }
+  let events = null;
+  let draftTimer = null;
+  let tick = null;
+  let hoverPreview = null;
+
+  function el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(attrs || {})) {
+      if (value === null || value === undefined || value === false) continue;
+      if (key === "text") node.textContent = value;
+      else if (key === "className") node.className = value;
+      else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+      else node.setAttribute(key, value === true ? "" : String(value));
+    }
+    for (const child of children) {
+      if (child === null || child === undefined || child === false) continue;
+      node.append(typeof child === "string" ? document.createTextNode(child) : child);
+    }
+    return node;
+  }
+
+  function say(text) {
+    live.textContent = text;
+  }
+
+  async function request(method, path, body) {
+    const options = { method, headers: {}, credentials: "same-origin", cache: "no-store" };
+    if (body !== undefined) {
+      options.headers["content-type"] = "application/json";
+      options.body = JSON.stringify(body);
+    }
+    if (csrf && method !== "GET") options.headers["x-csrf-token"] = csrf;
+    const response = await fetch(path, options);
+    let data = null;
+    try {
+      data = await response.json();
+    } catch (_err) {
+      data = null;
+    }
+    return { status: response.status, data };
+  }
+
+  function now() {
+    return Date.now() + skew;
+  }
+
+  function age(ms) {
+    const s = Math.max(0, Math.floor(ms / 1000));
+    if (s >= 86400) return Math.floor(s / 86400) + " d";
+    if (s >= 3600) return Math.floor(s / 3600) + " h";
+    if (s >= 60) return Math.floor(s / 60) + " min";
+    return s + " s";
+  }
+
+  // --- pairing -----------------------------------------------------------------------
+
+  async function start() {
+    const hash = new URLSearchParams(location.hash.slice(1));
+    const code = hash.get("pair");
+    if (code) {
+      // The code never stays in the address bar or the history.
+      history.replaceState(null, "", location.pathname);
+      if (await pair(code)) return;
+    }
+    const { status, data } = await request("GET", "/api/session");
+    if (status === 200 && data && data.paired) {
+      csrf = data.csrf;
+      paired();
+    } else {
+      showPairing(null);
+    }
+  }
+
+  async function pair(code) {
+    const { status, data } = await request("POST", "/api/pair", { code });
+    if (status === 200 && data && data.paired) {
+      csrf = data.csrf;
+      say("This device is paired.");
+      paired();
+      return true;
+    }
+    showPairing((data && data.error) || "Pairing failed.");
+    return false;
+  }
+
+  function showPairing(problem) {
+    document.title = "pi-ask: pair this device";
+    const input = el("input", {
+      id: "code", name: "code", autocomplete: "one-time-code", autocapitalize: "characters",
+      spellcheck: "false", inputmode: "text", "aria-describedby": "code-help",
+    });
+    const form = el(
+      "form", { className: "pair", onsubmit: (event) => { event.preventDefault(); pair(input.value); } },
+      el("h2", { text: "Pair this device" }),
+      el("p", { id: "code-help", text: "Type the pairing code that pi-ask web printed in its terminal, or open the pairing link (scan its QR code). A new code appears there when the last one has been used or has expired." }),
+      el("label", { for: "code", text: "Pairing code" }),
+      input,
+      problem ? el("p", { className: "error", role: "alert", text: problem }) : null,
+      el("button", { type: "submit", className: "primary", text: "Pair" }),
+    );
+    main.replaceChildren(form);
+    input.focus();
+  }
+
+  // --- the list ------------------------------------------------------------------------
+
+  function paired() {
+    connect();
+    window.addEventListener("hashchange", route);
+    route();
+  }
+
+  function connect() {
+    if (events) events.close();
+    events = new EventSource("/api/events");
+    events.addEventListener("asks", (event) => {
+      asks = JSON.parse(event.data);
+      if (current) {
+        const stillPending = asks.some((info) => info.id === current.id);
+        if (!stillPending && !(current.reply && current.reply.ended)) refresh();
+        else if (current.reply && !current.reply.ended) drawTimer();
+      } else {
+        drawList();
+      }
+    });
+    events.addEventListener("error", () => {
+      say("Connection lost; trying again.");
+    });
+    events.addEventListener("open", () => say(""));
+  }
+
+  function route() {
+    const hash = new URLSearchParams(location.hash.slice(1));
+    const id = hash.get("ask");
+    clearInterval(tick);
+    tick = null;
+    if (id) {
+      current = { id, reply: null };
+      refresh();
+    } else {
+      current = null;
+      drawList();
+    }
+  }
+
+  function drawList() {
+    document.title = asks.length ? `pi-ask (${asks.length} waiting)` : "pi-ask";
+    const heading = el("h2", { text: asks.length ? (asks.length === 1 ? "1 question waiting" : `${asks.length} questions waiting`) + ", oldest first" : "No questions waiting" });
+    if (!asks.length) {
+      main.replaceChildren(heading, el("p", { className: "muted", text: "Questions from your agents appear here as they arrive." }));
+      return;
+    }
+    const list = el("ul", { className: "asks", "aria-label": "Pending asks" });
+    for (const info of asks) {
+      const count = info.questions === 1 ? "1 question" : `${info.questions} questions`;
+      list.append(el("li", {},
+        el("button", { onclick: () => { location.hash = "ask=" + encodeURIComponent(info.id); } },
+          el("span", { className: "label", text: info.title || "(untitled)" }),
+          el("span", { className: "meta", text: `${info.cwd} · ${count} · ${age(now() - info.createdAt)} ago` }),
+        ),
+      ));
+    }
+    main.replaceChildren(heading, list);
+    clearInterval(tick);
+    tick = setInterval(() => { if (!current) drawList(); }, 30000);
+  }
+
+  // --- one ask -------------------------------------------------------------------------
+
+  async function refresh() {
+    const id = current.id;
+    const { status, data } = await request("GET", "/api/asks/" + encodeURIComponent(id));
+    if (!current || current.id !== id) return;
+    if (status === 401) return showPairing("This device is no longer paired.");
+    if (status !== 200 || !data) return drawProblem((data && data.error) || "This ask cannot be opened.");
+    show(data);
+  }
+
+  async function act(action) {
+    if (!current || !current.reply || current.reply.ended) return;
+    flushDraft(false);
+    const editor = document.getElementById("editor-text");
+    if (editor && action.editor === undefined && !("text" in action)) action.editor = editor.value;
+    const { status, data } = await request("POST", `/api/asks/${encodeURIComponent(current.id)}/act`, action);
+    if (status === 401) return showPairing("This device is no longer paired.");
+    if (status !== 200 || !data) {
+      say((data && data.error) || "That did not work.");
+      return;
+    }
+    show(data);
+  }
+
+  function scheduleDraft() {
+    clearTimeout(draftTimer);
+    draftTimer = setTimeout(() => flushDraft(true), DRAFT_DEBOUNCE_MS);
+  }
+
+  function flushDraft(send) {
+    clearTimeout(draftTimer);
+    draftTimer = null;
+    const editor = document.getElementById("editor-text");
+    if (!send || !editor || !current) return;
+    request("POST", `/api/asks/${encodeURIComponent(current.id)}/draft`, { text: editor.value })
+      .then(({ data }) => { if (data && data.ended) show(data); });
+  }
+
+  function show(reply) {
+    if (!current || reply.id !== current.id) return;
+    if (reply.now) skew = reply.now - Date.now();
+    const focused = document.activeElement && document.activeElement.id;
+    current.reply = reply;
+    if (reply.ended) return drawEnded(reply);
+    drawAsk(reply);
+    const again = focused && document.getElementById(focused);
+    const editor = document.getElementById("editor-text");
+    if (editor) {
+      editor.focus();
+      editor.setSelectionRange(editor.value.length, editor.value.length);
+    } else if (again) again.focus();
+    else document.getElementById("flow-heading")?.focus();
+  }
+
+  function drawProblem(text) {
+    main.replaceChildren(
+      el("p", { className: "error", role: "alert", text }),
+      el("button", { onclick: () => { location.hash = ""; }, text: "Back to the list" }),
+    );
+  }
+
+  function drawEnded(reply) {
+    clearInterval(tick);
+    const why = reply.ended.why;
+    const text = reply.ended.here ? `Done: ${why}. The agent has your answer.` : `This ask is closed: ${why}.`;
+    main.replaceChildren(
+      el("div", { className: "ended", role: "alert" }, el("h2", { id: "flow-heading", tabindex: "-1", text })),
+      el("p", {}, el("button", { className: "primary", onclick: () => { location.hash = ""; }, text: "Back to the list" })),
+    );
+    document.getElementById("flow-heading").focus();
+  }
+
+  function drawTimer() {
+    const node = document.getElementById("timer");
+    const ask = current && current.reply && current.reply.ask;
+    if (!node || !ask || !ask.deadline) return;
+    const left = Math.ceil((ask.deadline - now()) / 1000);
+    if (left <= 0) {
+      node.textContent = "Time is up.";
+      clearInterval(tick);
+      refresh();
+      return;
+    }
+    const text = left >= 60 ? `${Math.floor(left / 60)} min ${left % 60} s` : `${left} s`;
+    node.textContent = `Time left to answer: ${text}`;
+  }
+
+  function drawAsk(reply) {
+    const view = reply.view;
+    const ask = reply.ask || {};
+    document.title = "pi-ask: " + (view.title || "a question");
+    const parts = [];
+    parts.push(el("h2", { id: "flow-heading", tabindex: "-1", text: view.title || "Your agent asks" }));
+    if (ask.cwd) parts.push(el("p", { className: "muted", text: ask.cwd }));
+    if (ask.deadline) parts.push(el("p", { id: "timer", className: "timer", role: "timer", "aria-live": "off" }));
+    parts.push(tabRow(view));
+    parts.push(view.review ? reviewPanel(view) : questionPanel(view));
+    if (view.notice) parts.push(el("p", { className: "notice", role: "alert", text: view.notice }));
+    parts.push(el("div", { className: "actions" },
+      el("button", { id: "cancel-ask", onclick: () => act({ do: "cancel" }), text: "Cancel the ask" }),
+      el("button", { id: "to-list", onclick: () => { location.hash = ""; }, text: "Back to the list" }),
+    ));
+    main.replaceChildren(...parts);
+    clearInterval(tick);
+    if (ask.deadline) {
+      drawTimer();
+      tick = setInterval(drawTimer, 1000);
+    }
+  }
+
+  function tabRow(view) {
+    const nav = el("div", { className: "tabs", role: "tablist", "aria-label": "Questions and review" });
+    view.tabs.forEach((tab, index) => {
+      nav.append(el("button", {
+        id: "tab-" + index, role: "tab", "aria-selected": String(view.tab === index),
+        className: tab.answered ? "done" : null, onclick: () => act({ do: "tab", tab: index }),
+        "aria-label": `${tab.label}${tab.answered ? " (answered)" : ""}`, text: tab.label,
+      }));
+    });
+    const review = view.tabs.length;
+    nav.append(el("button", {
+      id: "tab-" + review, role: "tab", "aria-selected": String(view.tab === review),
+      onclick: () => act({ do: "tab", tab: review }), text: "Review",
+    }));
+    return nav;
+  }
+
+  function questionPanel(view) {
+    const q = view.question;
+    const editor = view.editor;
+    const multi = q.type === "multi";
+    const panel = el("section", { role: "tabpanel", "aria-labelledby": "tab-" + view.tab });
+    panel.append(el("h3", { id: "question-label", text: q.label + (q.required ? " (required)" : "") }));
+    if (q.prompt && q.prompt !== q.label) panel.append(el("p", { className: "prompt", text: q.prompt }));
+    panel.append(el("p", { className: "muted", text: multi ? "Choose any number, then Next." : "Choose one." }));
+    const rows = el("ul", { className: "rows", role: multi ? "group" : "radiogroup", "aria-labelledby": "question-label" });
+    let previewRow = null;
+    for (const row of q.rows) {
+      const parts = [el("span", { className: "label", text: (row.number ? row.number + ". " : "") + row.label },
+        row.recommended ? el("span", { className: "rec", text: " (recommended)" }) : null)];
+      if (row.description) parts.push(el("span", { className: "desc", text: row.description }));
+      if (row.custom && row.text) parts.push(el("span", { className: "desc", text: row.text }));
+      if (row.note) parts.push(el("span", { className: "note", text: "Note: " + row.note }));
+      const button = el("button", {
+        id: "row-" + row.row, className: "row" + (row.row === q.cursor ? " cursor" : ""),
+        role: multi ? "checkbox" : "radio", "aria-checked": String(row.selected),
+        onclick: () => act({ do: "choose", row: row.row }),
+        onmouseenter: () => showPreview(row), onfocus: () => showPreview(row),
+      }, ...parts);
+      const item = el("li", {}, button);
+      if (!row.custom) {
+        item.append(el("button", {
+          id: "note-" + row.row, className: "note-button", "aria-label": `Note on ${row.label}`,
+          onclick: () => act({ do: "note", row: row.row }), text: "Note",
+        }));
+      }
+      rows.append(item);
+      if (editor && editor.kind === "note" && editor.option === row.value) rows.append(el("li", {}, editorBox(editor, `Note on ${row.label}`)));
+      if (editor && editor.kind === "answer" && row.custom) rows.append(el("li", {}, editorBox(editor, q.freeform ? "Your answer" : "Type your own answer")));
+      if (row.preview && (previewRow === null || row.selected || row.row === q.cursor)) previewRow = row;
+    }
+    const hasPreview = q.rows.some((row) => row.preview);
+    const layout = el("div", { className: "layout" + (hasPreview ? " with-preview" : "") }, rows);
+    if (hasPreview) {
+      hoverPreview = el("pre", { id: "preview", className: "preview", "aria-live": "polite", "aria-label": "Preview", tabindex: "0" });
+      layout.append(hoverPreview);
+      if (previewRow) showPreview(previewRow);
+    } else {
+      hoverPreview = null;
+    }
+    panel.append(layout);
+    if (q.note) panel.append(el("p", { className: "muted", text: "Your note: " + q.note }));
+    if (editor && editor.kind === "note" && editor.option === null) panel.append(editorBox(editor, "Note on this question"));
+    panel.append(el("div", { className: "actions" },
+      el("button", { id: "next", className: "primary", onclick: () => act({ do: "next" }), text: "Next" }),
+      el("button", { id: "question-note", onclick: () => act({ do: "note", row: null }), text: q.note ? "Edit the question note" : "Note on the question" }),
+      q.freeform ? null : el("button", { id: "change-type", onclick: () => act({ do: "type" }), text: multi ? "Make it single choice" : "Allow several choices" }),
+    ));
+    return panel;
+  }
+
+  function showPreview(row) {
+    if (!hoverPreview) return;
+    hoverPreview.textContent = row.preview || "";
+  }
+
+  function editorBox(editor, label) {
+    const area = el("textarea", { id: "editor-text", "aria-label": label, oninput: scheduleDraft });
+    area.value = editor.text;
+    area.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
+        event.preventDefault();
+        act({ do: "save", text: area.value });
+      } else if (event.key === "Escape") {
+        event.preventDefault();
+        act({ do: "close", text: area.value });
+      }
+    });
+    return el("div", { className: "editor" },
+      area,
+      el("p", { className: "muted", text: "Enter saves, Shift+Enter starts a new line, Esc closes." }),
+      el("div", { className: "actions" },
+        el("button", { id: "editor-save", className: "primary", onclick: () => act({ do: "save", text: area.value }), text: "Save" }),
+        el("button", { id: "editor-close", onclick: () => act({ do: "close", text: area.value }), text: "Close" }),
+      ),
+    );
+  }
+
+  function reviewPanel(view) {
+    const review = view.review;
+    const panel = el("section", { role: "tabpanel", "aria-labelledby": "tab-" + view.tab });
+    panel.append(el("h3", { text: "Review your answers" }));
+    const list = el("ul", { className: "review" });
+    for (const entry of review.entries) {
+      const item = el("li", {}, el("div", { className: "q", text: entry.label }));
+      if (entry.unanswered) item.append(el("div", { className: "muted", text: "→ unanswered" }));
+      for (const choice of entry.choices) {
+        item.append(el("div", { text: "→ " + choice.label + (choice.note ? ` (note: ${choice.note})` : "") }));
+      }
+      if (entry.note) item.append(el("div", { text: "Note: " + entry.note }));
+      for (const other of entry.otherNotes) item.append(el("div", { text: `Note on ${other.label}: ${other.note}` }));
+      for (const other of entry.notSent) {
+        item.append(el("div", { className: "unsent" }, `Note on ${other.label}: ${other.note} `, el("span", { className: "tag", text: `(${review.notSentMark})` })));
+      }
+      list.append(item);
+    }
+    panel.append(list);
+    const actions = el("div", { className: "actions", role: "group", "aria-label": "Review actions" });
+    review.actions.forEach((name, index) => {
+      actions.append(el("button", {
+        id: "review-" + name.toLowerCase(), className: index === 0 ? "primary" : null,
+        onclick: () => act({ do: "review", action: name.toLowerCase() }), text: name,
+      }));
+    });
+    panel.append(actions);
+    panel.append(el("p", { className: "muted", text: "Submit sends your answers; Elaborate sends them and asks the agent to explain more; Cancel sends nothing." }));
+    return panel;
+  }
+
+  document.addEventListener("keydown", (event) => {
+    if (!current || !current.reply || current.reply.ended) return;
+    const target = event.target;
+    if (target && (target.tagName === "TEXTAREA" || target.tagName === "INPUT")) return;
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    const view = current.reply.view;
+    if (/^[1-9]$/.test(event.key) && view.question) {
+      const row = view.question.rows.find((r) => r.number === Number(event.key));
+      if (row) {
+        event.preventDefault();
+        act({ do: "choose", row: row.row });
+      }
+    } else if (event.key === "ArrowRight" && target.getAttribute("role") === "tab") {
+      event.preventDefault();
+      act({ do: "tab", tab: Math.min(view.tab + 1, view.tabs.length) });
+    } else if (event.key === "ArrowLeft" && target.getAttribute("role") === "tab") {
+      event.preventDefault();
+      act({ do: "tab", tab: Math.max(view.tab - 1, 0) });
+    }
+  });
+
+  window.addEventListener("pagehide", () => flushDraft(true));
+  document.getElementById("home").addEventListener("click", (event) => {
+    event.preventDefault();
+    location.hash = "";
+  });
+  start();
+})();

@@ -1,0 +1,133 @@
+"""The view model of one ask: what the page draws, as JSON-ready values (python-port.md §12).
+
+Everything comes from the engine's state and selectors, so the page holds no flow rule: the
+tab shown, the rows and their marks, the open editor and its text, the review entries and the
+notice are the state's own. Text is handed over unchanged; the page sets it as text, never
+as markup.
+"""
+
+from __future__ import annotations
+
+from pi_ask.contract.kinds import JsonObject
+from pi_ask.contract.payload import Question
+from pi_ask.state.model import REVIEW_ACTIONS, AskState, Behaviour, EditAnswer, EditNote
+from pi_ask.state.review_tab import review_entries
+from pi_ask.state.selectors import (
+    answer_for,
+    current_question,
+    editor_draft,
+    footer_notice,
+    is_answered,
+    is_row_selected,
+    question_rows,
+    review_hint,
+)
+
+NOT_SENT = "not sent"
+"""How the review marks a note on an option that is not chosen (§12 deviation)."""
+
+
+def view_model(state: AskState, behaviour: Behaviour) -> JsonObject:
+    """The page's view of ``state``: tabs, the active question or the review, the editor."""
+    question = current_question(state)
+    out: JsonObject = {
+        "title": state.title,
+        "tab": state.tab,
+        "tabs": [{"label": q.label, "answered": is_answered(state, q.id)} for q in state.questions],
+        "notice": footer_notice(state),
+        "completed": state.completed,
+        "editor": _editor(state),
+    }
+    if question is None:
+        out["review"] = _review(state, behaviour)
+    else:
+        out["question"] = _question(state, question)
+    return out
+
+
+def _question(state: AskState, question: Question) -> JsonObject:
+    answer = answer_for(state, question.id)
+    rows = []
+    for position, row in enumerate(question_rows(question)):
+        item: JsonObject = {
+            "row": position,
+            "number": row.number,
+            "label": row.label,
+            "custom": row.is_custom,
+            "selected": is_row_selected(state, question, row),
+        }
+        if row.option is not None:
+            item["value"] = row.value
+            if row.option.description:
+                item["description"] = row.option.description
+            if row.option.preview:
+                item["preview"] = row.option.preview
+            if row.option.recommended:
+                item["recommended"] = True
+            note = answer.option_note(row.value) if answer is not None else None
+            if note:
+                item["note"] = note
+        elif answer is not None and answer.custom_text:
+            item["text"] = answer.custom_text
+        rows.append(item)
+    return {
+        "id": question.id,
+        "label": question.label,
+        "prompt": question.prompt,
+        "type": question.type,
+        "requestedType": question.requested_type,
+        "required": question.required,
+        "freeform": question.is_freeform,
+        "cursor": state.row,
+        "rows": rows,
+        "note": answer.note if answer is not None else None,
+    }
+
+
+def _editor(state: AskState) -> JsonObject | None:
+    view = state.view
+    if isinstance(view, EditAnswer):
+        return {"kind": "answer", "question": view.question_id, "text": editor_draft(state)}
+    if isinstance(view, EditNote):
+        return {
+            "kind": "note",
+            "question": view.question_id,
+            "option": view.option_value,
+            "text": editor_draft(state),
+        }
+    return None
+
+
+def _review(state: AskState, behaviour: Behaviour) -> JsonObject:
+    entries = []
+    for question, entry in zip(state.questions, review_entries(state), strict=True):
+        answer = answer_for(state, question.id)
+        labels = {o.value: o.label for o in question.options}
+        # Notes on options not chosen never go to the agent with Submit: shown, marked so.
+        unsent = (
+            [
+                {"label": labels[value], "note": note}
+                for value, note in answer.option_notes
+                if value in labels and not answer.is_selected(value)
+            ]
+            if answer is not None and not entry.other_notes
+            else []
+        )
+        entries.append(
+            {
+                "label": entry.label,
+                "choices": [{"label": c.label, "note": c.note} for c in entry.choices],
+                "customOnly": entry.custom_only,
+                "note": entry.note,
+                "otherNotes": [{"label": label, "note": note} for label, note in entry.other_notes],
+                "notSent": unsent,
+                "unanswered": entry.is_unanswered and not unsent,
+            }
+        )
+    return {
+        "entries": entries,
+        "actions": list(REVIEW_ACTIONS),
+        "action": state.action,
+        "hint": review_hint(state, behaviour),
+        "notSentMark": NOT_SENT,
+    }

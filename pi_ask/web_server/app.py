@@ -1,0 +1,204 @@
+"""The HTTP app of ``pi-ask web``: the page, pairing, the asks, their live list (Starlette).
+
+Routes (all behind ``guard.Guard``):
+
+- ``GET /``, ``/app.js``, ``/app.css``: the page, served from the package (no build, no CDN);
+- ``GET /api/session``: whether this device is paired, and its CSRF token; an unpaired page
+  asking makes a new pairing code appear in the terminal when none is in force;
+- ``POST /api/pair`` ``{"code"}``: a code exchanged for the session cookie (rate-limited);
+- ``GET /api/asks``: the pending asks, oldest first; ``GET /api/events``: the same list as
+  server-sent events, again on every change (a connected page makes this an inbox);
+- ``GET /api/asks/{id}``: the ask's view; ``POST /api/asks/{id}/act`` ``{"do", ...}``: one
+  action, answered with the new view (or with why the ask ended); ``POST
+  /api/asks/{id}/draft`` ``{"text"}``: the open editor's text kept as the ask's draft.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Callable
+from importlib import resources
+from typing import Any, NamedTuple
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+from pi_ask.faces.web.actions import BadAction
+from pi_ask.relay.asks import is_ask_id, now_ms
+from pi_ask.web_server.board import Board
+from pi_ask.web_server.guard import BodyTooLarge, Guard, Names, cookie_header
+from pi_ask.web_server.holds import Holds, Reply
+from pi_ask.web_server.pairing import Codes, Devices
+
+STATIC = {
+    "/": ("index.html", "text/html; charset=utf-8"),
+    "/app.js": ("app.js", "text/javascript; charset=utf-8"),
+    "/app.css": ("app.css", "text/css; charset=utf-8"),
+}
+KEEPALIVE_S = 15.0
+NO_STORE = {"cache-control": "no-store"}
+
+
+class WebParts(NamedTuple):
+    """What the app serves from: pairing, the held asks, the live list, the names it
+    answers to, and how a new pairing code reaches the terminal."""
+
+    devices: Devices
+    codes: Codes
+    holds: Holds
+    board: Board
+    names: Names
+    announce_code: Callable[[str], None]
+
+
+def build_app(parts: WebParts) -> Guard:
+    """The guarded ASGI app."""
+    routes = _Routes(parts)
+    table = [
+        *(Route(path, routes.page, methods=["GET"]) for path in STATIC),
+        Route("/favicon.ico", routes.favicon, methods=["GET"]),
+        Route("/api/session", routes.session, methods=["GET"]),
+        Route("/api/pair", routes.pair, methods=["POST"]),
+        Route("/api/asks", routes.asks, methods=["GET"]),
+        Route("/api/events", routes.events, methods=["GET"]),
+        Route("/api/asks/{ask_id}", routes.ask_view, methods=["GET"]),
+        Route("/api/asks/{ask_id}/act", routes.act, methods=["POST"]),
+        Route("/api/asks/{ask_id}/draft", routes.draft, methods=["POST"]),
+    ]
+    app = Starlette(routes=table, lifespan=routes.lifespan)
+    return Guard(app, parts.devices, parts.names)
+
+
+class _Routes:
+    def __init__(self, parts: WebParts) -> None:
+        self.parts = parts
+
+    def page(self, request: Request) -> Response:
+        name, media = STATIC[request.url.path]
+        body = resources.files("pi_ask.faces.web").joinpath("static", name).read_bytes()
+        return Response(body, media_type=media, headers={"cache-control": "no-cache"})
+
+    def favicon(self, _request: Request) -> Response:
+        return Response(status_code=204)
+
+    def session(self, request: Request) -> Response:
+        device = request.state.device
+        if device is not None:
+            return JSONResponse({"paired": True, "csrf": device.csrf}, headers=NO_STORE)
+        if self.parts.codes.wanted():
+            self.parts.announce_code(self.parts.codes.issue())
+        return JSONResponse({"paired": False}, headers=NO_STORE)
+
+    async def pair(self, request: Request) -> Response:
+        body = await _json_body(request)
+        if isinstance(body, Response):
+            return body
+        code = body.get("code") if isinstance(body, dict) else None
+        if not isinstance(code, str):
+            return _problem(400, '"code" must be text')
+        accepted = self.parts.codes.redeem(code)
+        if accepted is None:
+            return _problem(429, "too many pairing attempts; wait a minute")
+        if not accepted:
+            return _problem(403, "that pairing code is wrong, used or expired")
+        agent = request.headers.get("user-agent", "")
+        token, device = await run_in_threadpool(self.parts.devices.add, agent)
+        response = JSONResponse({"paired": True, "csrf": device.csrf}, headers=NO_STORE)
+        response.headers["set-cookie"] = cookie_header(token, self.parts.names.secure)
+        return response
+
+    def asks(self, _request: Request) -> Response:
+        return Response(
+            f'{{"now":{now_ms()},"asks":{self.parts.board.listing}}}',
+            media_type="application/json",
+            headers=NO_STORE,
+        )
+
+    async def events(self, _request: Request) -> Response:
+        board = self.parts.board
+        queue = board.subscribe()
+
+        async def stream() -> AsyncIterator[str]:
+            try:
+                yield _event(board.listing)
+                while True:
+                    try:
+                        listing = await asyncio.wait_for(queue.get(), KEEPALIVE_S)
+                    except TimeoutError:
+                        yield ": keep-alive\n\n"
+                        continue
+                    yield _event(listing)
+            finally:
+                board.unsubscribe(queue)
+
+        return StreamingResponse(
+            stream(),
+            media_type="text/event-stream",
+            headers={**NO_STORE, "x-accel-buffering": "no"},
+        )
+
+    def ask_view(self, request: Request) -> Response:
+        ask_id = request.path_params["ask_id"]
+        if not is_ask_id(ask_id):
+            return _problem(404, "no such ask")
+        reply = self.parts.holds.view(ask_id)
+        return JSONResponse(reply.to_json(self.parts.holds.summary(ask_id)), headers=NO_STORE)
+
+    async def act(self, request: Request) -> Response:
+        return await self._change(request, self.parts.holds.act)
+
+    async def draft(self, request: Request) -> Response:
+        return await self._change(request, self.parts.holds.typing)
+
+    async def _change(self, request: Request, run: Callable[[str, object], Reply]) -> Response:
+        ask_id = request.path_params["ask_id"]
+        if not is_ask_id(ask_id):
+            return _problem(404, "no such ask")
+        body = await _json_body(request)
+        if isinstance(body, Response):
+            return body
+        try:
+            reply = await run_in_threadpool(run, ask_id, body)
+        except BadAction as bad:
+            return _problem(400, str(bad))
+        if reply.ended is not None:
+            self.parts.board.poke()
+        summary = await run_in_threadpool(self.parts.holds.summary, ask_id)
+        return JSONResponse(reply.to_json(summary), headers=NO_STORE)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(self, _app: Starlette) -> AsyncIterator[None]:
+        self.parts.board.start(asyncio.get_running_loop())
+        try:
+            yield
+        finally:
+            await run_in_threadpool(self.parts.board.stop)
+            await run_in_threadpool(self.parts.holds.close)
+
+
+def _event(listing: str) -> str:
+    return f"event: asks\ndata: {listing}\n\n"
+
+
+def _problem(status: int, text: str) -> Response:
+    return JSONResponse({"error": text}, status_code=status, headers=NO_STORE)
+
+
+async def _json_body(request: Request) -> Any:
+    """The request's JSON body, or the response that refuses it."""
+    if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+        return _problem(415, "send application/json")
+    try:
+        raw = await request.body()
+    except BodyTooLarge:
+        return _problem(413, "the request body is too large")
+    from pi_ask.guarded_parse import load_json
+
+    try:
+        return load_json(raw)
+    except ValueError:
+        return _problem(400, "the body is not JSON")

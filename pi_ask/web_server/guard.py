@@ -1,0 +1,177 @@
+"""The checks every request to ``pi-ask web`` passes before any route sees it (§12).
+
+- ``Host`` must be one the server answers to (the bound address, a localhost name, the
+  ``[web] public_url`` host), against DNS rebinding;
+- everything but the page itself and pairing needs a paired session (the HttpOnly cookie);
+- every state-changing request needs an allowed ``Origin``, and, once paired, the session's
+  CSRF token in ``X-CSRF-Token``;
+- bodies are capped (``MAX_BODY_BYTES``); a ``Content-Length`` above it is refused at once.
+
+A refused request gets a short text and ``Connection: close``, so a peer that has not proven
+itself never gets an untimed second request on the connection (``http_listener``). Every
+response carries a strict Content-Security-Policy (no inline script, nothing from elsewhere)
+and headers that keep it out of frames, caches and referrers.
+"""
+
+from __future__ import annotations
+
+import hmac
+from collections.abc import Awaitable, Callable, MutableMapping
+from http.cookies import SimpleCookie
+from typing import Any, NamedTuple
+
+from pi_ask.http_listener import CLOSE_HEADER
+from pi_ask.web_server.pairing import Device, Devices
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+App = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+MAX_BODY_BYTES = 256 * 1024
+COOKIE = "pi_ask_session"
+SECURE_COOKIE = "__Host-pi_ask_session"
+CSRF_HEADER = b"x-csrf-token"
+OPEN_PATHS = frozenset({"/", "/app.js", "/app.css", "/favicon.ico", "/api/session", "/api/pair"})
+"""What answers without a session: the page (no data in it), and the way to pair."""
+SAFE_METHODS = frozenset({"GET", "HEAD"})
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
+SECURITY_HEADERS = (
+    (b"content-security-policy", CSP.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+    (b"cross-origin-resource-policy", b"same-origin"),
+    (b"permissions-policy", b"camera=(), microphone=(), geolocation=()"),
+)
+
+
+class Names(NamedTuple):
+    """Where the server may be reached: ``Host`` values and page origins it accepts."""
+
+    hosts: frozenset[str]
+    origins: frozenset[str]
+    secure: bool
+
+
+def header(scope: Scope, name: bytes) -> str | None:
+    """The one value of header ``name``; ``None`` when absent or given more than once."""
+    values = [value for key, value in scope.get("headers", ()) if key == name]
+    if len(values) != 1:
+        return None
+    return bytes(values[0]).decode("latin-1")
+
+
+def session_token(scope: Scope, secure: bool) -> str | None:
+    """The session cookie's value, if the request carries one."""
+    raw = header(scope, b"cookie")
+    if raw is None:
+        return None
+    cookies: SimpleCookie = SimpleCookie()
+    try:
+        cookies.load(raw)
+    except Exception:  # http.cookies raises CookieError and others on bad input
+        return None
+    morsel = cookies.get(SECURE_COOKIE if secure else COOKIE)
+    return morsel.value if morsel is not None else None
+
+
+def cookie_header(token: str, secure: bool) -> str:
+    """The ``Set-Cookie`` value for a new session (a year; ``--forget`` ends it sooner)."""
+    name = SECURE_COOKIE if secure else COOKIE
+    flags = "; Secure" if secure else ""
+    return f"{name}={token}; Path=/; Max-Age=31536000; HttpOnly; SameSite=Strict{flags}"
+
+
+class Guard:
+    """ASGI middleware doing the checks above; the device is put in ``scope["state"]``."""
+
+    def __init__(self, app: App, devices: Devices, names: Names) -> None:
+        self._app = app
+        self._devices = devices
+        self._names = names
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self._app(scope, receive, send)
+            return
+        problem, device = self._check(scope)
+        if problem is not None:
+            status, text = problem
+            await refuse(send, status, text)
+            return
+        scope.setdefault("state", {})["device"] = device
+
+        async def secured(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", ()))
+                headers.extend(SECURITY_HEADERS)
+                if device is None:
+                    headers.append(CLOSE_HEADER)
+                message["headers"] = headers
+            await send(message)
+
+        await self._app(scope, _capped(receive), secured)
+
+    def _check(self, scope: Scope) -> tuple[tuple[int, str] | None, Device | None]:
+        host = header(scope, b"host")
+        if host is None or host.lower() not in self._names.hosts:
+            return (421, "this server does not answer to that host name"), None
+        length = header(scope, b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > MAX_BODY_BYTES):
+            return (413, "the request body is too large"), None
+        device = self._devices.find(session_token(scope, self._names.secure))
+        path = scope.get("path", "")
+        if device is None and path not in OPEN_PATHS:
+            return (401, "this device is not paired: open the pairing link"), None
+        if scope.get("method", "GET") not in SAFE_METHODS:
+            origin = header(scope, b"origin")
+            if origin is None or origin.lower() not in self._names.origins:
+                return (403, "the request comes from another site"), None
+            if device is not None and path != "/api/pair":
+                given = header(scope, CSRF_HEADER) or ""
+                if not hmac.compare_digest(given.encode(), device.csrf.encode()):
+                    return (403, "the request lacks this session's CSRF token"), None
+        return None, device
+
+
+class BodyTooLarge(Exception):
+    """A request body (sent without a length, chunked) grew past ``MAX_BODY_BYTES``."""
+
+
+def _capped(receive: Receive) -> Receive:
+    seen = 0
+
+    async def capped() -> Message:
+        nonlocal seen
+        message = await receive()
+        if message["type"] == "http.request":
+            seen += len(message.get("body", b""))
+            if seen > MAX_BODY_BYTES:
+                raise BodyTooLarge
+        return message
+
+    return capped
+
+
+async def refuse(send: Send, status: int, text: str) -> None:
+    body = (text + "\n").encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"text/plain; charset=utf-8"),
+                (b"content-length", str(len(body)).encode()),
+                (b"cache-control", b"no-store"),
+                *SECURITY_HEADERS,
+                CLOSE_HEADER,
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})

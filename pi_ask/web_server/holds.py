@@ -1,0 +1,231 @@
+"""The asks the web server holds open for its pages, one ``relay.client.Session`` each.
+
+Every page open on an ask shares the server's one state of it: a page's action is read by the
+face (``faces.web.actions``), applied with ``state.apply``, a change of answers goes back as a
+draft, and a finished flow claims the ask with its outcome, first answer wins. The asker
+rebuilds and checks the result from its own payload, as for ``pi-ask attach``. An ask that
+ended elsewhere (answered in a terminal, timed out, its asker gone) stays known here as ended,
+with why, so a page still open on it can say so.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import NamedTuple
+
+from pi_ask.contract.kinds import JsonObject
+from pi_ask.faces.web.actions import commands_for, typing_commands
+from pi_ask.faces.web.view import view_model
+from pi_ask.relay import forms
+from pi_ask.relay.asks import AskSummary
+from pi_ask.relay.client import AskGone, Session, list_pending
+from pi_ask.relay.pending import ANSWERED_ELSEWHERE
+from pi_ask.state.dispatcher import apply
+from pi_ask.state.model import AskState, Behaviour
+from pi_ask.state.selectors import is_draft_change
+
+ANSWERED_HERE = "answered in pi-ask web"
+CANCELLED_HERE = "cancelled in pi-ask web"
+TIME_UP = "the time to answer this ask is up"
+UNKNOWN = "no such pending ask"
+_KEEP_ENDED = 256
+
+
+class Ended(Exception):
+    """The ask is no longer answerable; ``str()`` says why."""
+
+
+class Reply(NamedTuple):
+    """What a page gets back: the ask's view, or why it ended (``here`` when by this server)."""
+
+    ask_id: str
+    view: JsonObject | None
+    ended: str | None = None
+    here: bool = False
+
+    def to_json(self, summary: AskSummary | None) -> JsonObject:
+        out: JsonObject = {"id": self.ask_id, "now": _now_ms()}
+        if summary is not None:
+            out["ask"] = summary.to_json()
+        if self.view is not None:
+            out["view"] = self.view
+        if self.ended is not None:
+            out["ended"] = {"why": self.ended, "here": self.here}
+        return out
+
+
+def _now_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+def outcome_of(state: AskState) -> forms.Outcome | None:
+    """What the user chose at the end of the flow (``None``: not finished by them)."""
+    if not state.completed or state.cancel_reason in ("aborted", "timeout"):
+        return None
+    if state.cancelled:
+        return "cancel"
+    return "elaborate" if state.mode == "elaborate" else "submit"
+
+
+class _Held:
+    def __init__(self, session: Session, state: AskState) -> None:
+        self.session = session
+        self.state = state
+        self.lock = threading.Lock()
+
+
+class Holds:
+    """The asks held for pages, by id."""
+
+    def __init__(self, asks: Path, behaviour: Callable[[], Behaviour]) -> None:
+        self._asks = asks
+        self._behaviour = behaviour
+        self._lock = threading.Lock()
+        self._held: dict[str, _Held] = {}
+        self._ended: dict[str, tuple[str, bool]] = {}
+
+    def summary(self, ask_id: str) -> AskSummary | None:
+        held = self._held.get(ask_id)
+        if held is not None:
+            return held.session.info
+        return next((info for info in list_pending(self._asks) if info.ask_id == ask_id), None)
+
+    def view(self, ask_id: str) -> Reply:
+        """The ask's current view, opening it first."""
+        try:
+            held = self._hold(ask_id)
+        except Ended as gone:
+            return self._ended_reply(ask_id, str(gone))
+        with held.lock:
+            return self._reply(ask_id, held)
+
+    def act(self, ask_id: str, message: object) -> Reply:
+        """Apply one page action.
+
+        Raises:
+            faces.web.actions.BadAction: The action is malformed or does not fit the state
+                (nothing changed).
+        """
+        try:
+            held = self._hold(ask_id)
+        except Ended as gone:
+            return self._ended_reply(ask_id, str(gone))
+        with held.lock:
+            if held.session.ended.is_set():
+                return self._end(ask_id, held, held.session.why or ANSWERED_ELSEWHERE)
+            if self._past_deadline(held):
+                return self._end(ask_id, held, TIME_UP)
+            before = held.state
+            after = before
+            for command in commands_for(before, message):
+                after = apply(after, command, self._behaviour())
+            held.state = after
+            if after.completed:
+                return self._finish(ask_id, held)
+            if is_draft_change(before, after):
+                held.session.send_draft(after)
+            return self._reply(ask_id, held)
+
+    def typing(self, ask_id: str, message: object) -> Reply:
+        """Keep the open editor's text as the ask's draft (the page sends it on a debounce),
+        so a closed page loses nothing; the flow's own state is unchanged.
+
+        Raises:
+            faces.web.actions.BadAction: The draft is malformed.
+        """
+        try:
+            held = self._hold(ask_id)
+        except Ended as gone:
+            return self._ended_reply(ask_id, str(gone))
+        with held.lock:
+            if held.session.ended.is_set():
+                return self._end(ask_id, held, held.session.why or ANSWERED_ELSEWHERE)
+            drafted = held.state
+            for command in typing_commands(held.state, message):
+                drafted = apply(drafted, command, self._behaviour())
+            if drafted.answers != held.state.answers:
+                held.session.send_draft(drafted)
+            return Reply(ask_id, None)
+
+    def sweep(self, pending: set[str]) -> list[str]:
+        """End the holds of asks no longer pending (seen in a new listing); their ids."""
+        with self._lock:
+            gone = [ask_id for ask_id in self._held if ask_id not in pending]
+        for ask_id in gone:
+            held = self._held.get(ask_id)
+            if held is not None:
+                with held.lock:
+                    why = held.session.why or _why_gone(held.session)
+                    self._end(ask_id, held, why)
+        return gone
+
+    def close(self) -> None:
+        with self._lock:
+            held, self._held = list(self._held.values()), {}
+        for one in held:
+            one.session.close()
+
+    # --- inside -------------------------------------------------------------------------
+
+    def _hold(self, ask_id: str) -> _Held:
+        with self._lock:
+            held = self._held.get(ask_id)
+            if held is not None:
+                return held
+            if ask_id in self._ended:
+                raise Ended(self._ended[ask_id][0])
+            info = next((i for i in list_pending(self._asks) if i.ask_id == ask_id), None)
+            if info is None:
+                raise Ended(UNKNOWN)
+            session = Session(info)
+            try:
+                session.open()
+            except AskGone as gone:
+                raise Ended(str(gone)) from None
+            assert session.state is not None
+            held = self._held[ask_id] = _Held(session, session.state)
+            return held
+
+    def _past_deadline(self, held: _Held) -> bool:
+        deadline = held.session.info.deadline_ms
+        return deadline is not None and _now_ms() >= deadline
+
+    def _finish(self, ask_id: str, held: _Held) -> Reply:
+        outcome = outcome_of(held.state)
+        if outcome is None:
+            return self._end(ask_id, held, held.session.why or ANSWERED_ELSEWHERE)
+        if not held.session.send_answer(held.state, outcome):
+            return self._end(ask_id, held, held.session.why or ANSWERED_ELSEWHERE)
+        why = CANCELLED_HERE if outcome == "cancel" else ANSWERED_HERE
+        return self._end(ask_id, held, why, here=True)
+
+    def _end(self, ask_id: str, held: _Held, why: str, *, here: bool = False) -> Reply:
+        held.session.close()
+        with self._lock:
+            if self._held.get(ask_id) is held:
+                del self._held[ask_id]
+            if ask_id not in self._ended:
+                self._ended[ask_id] = (why, here)
+                while len(self._ended) > _KEEP_ENDED:
+                    del self._ended[next(iter(self._ended))]
+            why, here = self._ended[ask_id]
+        return Reply(ask_id, None, why, here)
+
+    def _ended_reply(self, ask_id: str, why: str) -> Reply:
+        with self._lock:
+            why, here = self._ended.get(ask_id, (why, False))
+        return Reply(ask_id, None, why, here)
+
+    def _reply(self, ask_id: str, held: _Held) -> Reply:
+        return Reply(ask_id, view_model(held.state, self._behaviour()))
+
+
+def _why_gone(session: Session) -> str:
+    if session.folder.is_claimed():
+        return ANSWERED_ELSEWHERE
+    if session.info.deadline_ms is not None and _now_ms() >= session.info.deadline_ms:
+        return TIME_UP
+    return "the ask is no longer pending"

@@ -1,0 +1,188 @@
+"""``pi-ask web``: listen, say where and how to pair, serve until stopped (python-port.md §12).
+
+Loopback by default; any other host needs ``--expose`` and gets a warning. The listen address
+and the pairing link go to stderr, with a QR code of the link for a phone's camera: the code
+is in the link's fragment, which a browser never sends, so it appears in no request line, log
+or proxy. Connections come through the one listener (``pi_ask.http_listener``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import sys
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import NamedTuple, TextIO
+from urllib.parse import urlsplit
+
+from pi_ask.errors import UsageError
+from pi_ask.http_listener import allowed_hosts, allowed_origins, is_loopback, listen_tcp, serve
+from pi_ask.state.model import Behaviour
+from pi_ask.web_server.app import WebParts, build_app
+from pi_ask.web_server.board import Board
+from pi_ask.web_server.guard import Names
+from pi_ask.web_server.holds import Holds
+from pi_ask.web_server.pairing import CODE_TTL_S, Codes, Devices
+
+NAME = "pi-ask web"
+
+
+class WebOptions(NamedTuple):
+    """Where and how ``pi-ask web`` serves."""
+
+    host: str = "127.0.0.1"
+    port: int = 0
+    expose: bool = False
+    public_url: str = ""
+
+
+def check_exposure(host: str, *, expose: bool) -> str | None:
+    """The warning for serving ``host``; ``None`` for loopback; a usage error for any other
+    host without ``--expose``."""
+    if is_loopback(host):
+        return None
+    if not expose:
+        raise UsageError(
+            f"web: {host} is not a loopback address; pass --expose to serve other machines "
+            "(then prefer SSH forwarding, Tailscale serve or a TLS proxy: see docs/web.md)"
+        )
+    return (
+        f"warning: serving on {host} to other machines: anyone who can reach it may try to "
+        "pair; only a device with the pairing code gets in. Without TLS the session cookie "
+        "crosses the network in clear"
+    )
+
+
+def public_parts(public_url: str) -> tuple[str, str] | None:
+    """``[web] public_url``'s origin and host, or ``None`` when it is empty.
+
+    Raises:
+        UsageError: It is not an http(s) URL with a host.
+    """
+    if not public_url:
+        return None
+    parts = urlsplit(public_url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise UsageError(f"web: public_url must be an http(s) URL with a host, not {public_url!r}")
+    return f"{parts.scheme}://{parts.netloc}".lower(), parts.netloc.lower()
+
+
+def names_for(host: str, port: int, public_url: str, *, secure: bool = False) -> Names:
+    """The ``Host`` values and page origins a server on ``host:port`` accepts."""
+    hosts = allowed_hosts(host, port)
+    origins = allowed_origins(hosts, "https" if secure else "http")
+    public = public_parts(public_url)
+    if public is not None:
+        origins.append(public[0])
+        hosts.append(public[1])
+    return Names(frozenset(h.lower() for h in hosts), frozenset(o.lower() for o in origins), secure)
+
+
+def base_url(host: str, port: int, public_url: str, *, secure: bool = False) -> str:
+    """Where the page is: ``public_url`` when set, else the bound address."""
+    if public_url:
+        return public_url if public_url.endswith("/") else public_url + "/"
+    shown = f"[{host}]" if ":" in host else host
+    if host in ("0.0.0.0", "::"):
+        shown = "127.0.0.1"
+    return f"{'https' if secure else 'http'}://{shown}:{port}/"
+
+
+def pairing_lines(link_base: str, code: str, *, qr: bool = True) -> str:
+    """What the terminal shows for a new pairing code: the code, the link, its QR code."""
+    import io
+
+    link = f"{link_base}#pair={code}"
+    shown = f"{code[:4]}-{code[4:]}"
+    minutes = int(CODE_TTL_S // 60)
+    text = (
+        f"{NAME}: pairing code {shown} (valid {minutes} minutes, once); "
+        f"open on the device: {link}\n"
+    )
+    if qr:
+        import segno
+
+        out = io.StringIO()
+        segno.make(link, error="m").terminal(out=out, compact=True)
+        text += out.getvalue()
+    return text
+
+
+def run_web(
+    options: WebOptions,
+    *,
+    state_dir: Path,
+    behaviour: Callable[[], Behaviour],
+    err: TextIO | None = None,
+    stop: threading.Event | None = None,
+) -> int:
+    """Serve until a signal (or ``stop``); the exit status."""
+    err = err if err is not None else sys.stderr
+    from pi_ask.relay.paths import NoPrivateFolder, asks_dir, runtime_dir
+
+    warning = check_exposure(options.host, expose=options.expose)
+    try:
+        asks = asks_dir()
+        runtime: Path | None = runtime_dir()
+    except NoPrivateFolder as problem:
+        print(f"{NAME}: {problem}", file=err)
+        return 2
+    try:
+        listener = listen_tcp(options.host, options.port)
+    except OSError as problem:
+        raise UsageError(
+            f"web: cannot listen on {options.host}:{options.port}: {problem.strerror}"
+        ) from None
+    port = listener.getsockname()[1]
+    names = names_for(options.host, port, options.public_url)
+    link_base = base_url(options.host, port, options.public_url)
+    devices = Devices(state_dir)
+    codes = Codes()
+    holds = Holds(asks, behaviour)
+
+    def say(text: str) -> None:
+        err.write(text)
+        err.flush()
+
+    board = Board(asks, runtime, holds.sweep)
+    parts = WebParts(
+        devices, codes, holds, board, names, lambda code: say(pairing_lines(link_base, code))
+    )
+    app = build_app(parts)
+
+    def ready() -> None:
+        if warning is not None:
+            say(f"{NAME}: {warning}\n")
+        shown = f"[{options.host}]" if ":" in options.host else options.host
+        paired = f"; {len(devices)} paired device(s)" if len(devices) else ""
+        say(f"{NAME}: listening on http://{shown}:{port}/{paired} (Ctrl+C stops)\n")
+        say(pairing_lines(link_base, codes.issue()))
+
+    async def main() -> None:
+        serving = asyncio.ensure_future(serve(app, listener, name=NAME, on_ready=ready))
+        if stop is None:
+            await serving
+            return
+        while not serving.done() and not stop.is_set():
+            # A thread's event, looked at a few times a second: nothing here may block the loop.
+            await asyncio.wait([serving], timeout=0.2)
+        if not serving.done():
+            serving.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await serving
+
+    try:
+        asyncio.run(main())
+    finally:
+        board.stop()
+        holds.close()
+    return 0
+
+
+def forget_devices(state_dir: Path, err: TextIO | None = None) -> int:
+    """``pi-ask web --forget``: unpair every device; 0."""
+    count = Devices(state_dir).forget()
+    print(f"{NAME}: forgot {count} paired device(s)", file=err or sys.stderr)
+    return 0

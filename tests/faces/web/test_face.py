@@ -1,0 +1,169 @@
+"""The web face alone: the view model of a state, and page actions read as engine commands."""
+
+from __future__ import annotations
+
+import pytest
+
+from pi_ask.contract.loading import InvalidPayload, load_payload
+from pi_ask.faces.web.actions import MAX_TEXT_CHARS, BadAction, commands_for, typing_commands
+from pi_ask.faces.web.view import NOT_SENT, view_model
+from pi_ask.state.dispatcher import apply
+from pi_ask.state.model import AskState, Behaviour
+from pi_ask.state.opening import new_state
+
+PAYLOAD = {
+    "title": "Setup",
+    "questions": [
+        {
+            "id": "db",
+            "prompt": "Which database?",
+            "options": [
+                {"value": "pg", "label": "PostgreSQL", "recommended": True, "description": "big"},
+                {"value": "lite", "label": "SQLite", "preview": "file.db"},
+            ],
+        },
+        {
+            "id": "langs",
+            "prompt": "Which languages?",
+            "type": "multi",
+            "options": [{"value": "py", "label": "Python"}, {"value": "go", "label": "Go"}],
+        },
+    ],
+}
+
+
+def start() -> AskState:
+    loaded = load_payload(PAYLOAD)
+    assert not isinstance(loaded, InvalidPayload)
+    return new_state(loaded.payload)
+
+
+def run(state: AskState, *actions: dict[str, object]) -> AskState:
+    for action in actions:
+        for command in commands_for(state, action):
+            state = apply(state, command, Behaviour())
+    return state
+
+
+def test_the_view_of_the_first_question() -> None:
+    view = view_model(start(), Behaviour())
+    assert view["title"] == "Setup"
+    assert view["tab"] == 0
+    assert [tab["label"] for tab in view["tabs"]] == ["Q1", "Q2"]
+    rows = view["question"]["rows"]
+    assert [row["label"] for row in rows] == ["PostgreSQL", "SQLite", "Type your own"]
+    assert rows[0]["recommended"] is True and rows[0]["description"] == "big"
+    assert rows[1]["preview"] == "file.db"
+    assert rows[2]["custom"] is True and rows[2]["number"] == 3
+    assert not any(row["selected"] for row in rows)
+    assert view["editor"] is None
+    assert "review" not in view
+
+
+def test_choosing_a_single_option_selects_it_and_moves_on() -> None:
+    state = run(start(), {"do": "choose", "row": 1})
+    assert state.tab == 1
+    view = view_model(state, Behaviour())
+    assert view["tabs"][0]["answered"] is True
+    back = view_model(run(state, {"do": "tab", "tab": 0}), Behaviour())
+    assert [row["selected"] for row in back["question"]["rows"]] == [False, True, False]
+
+
+def test_multi_rows_toggle_and_stay() -> None:
+    state = run(start(), {"do": "tab", "tab": 1}, {"do": "choose", "row": 0})
+    state = run(state, {"do": "choose", "row": 1}, {"do": "choose", "row": 0})
+    assert state.tab == 1
+    rows = view_model(state, Behaviour())["question"]["rows"]
+    assert [row["selected"] for row in rows] == [False, True, False]
+
+
+def test_type_your_own_opens_the_editor_and_save_keeps_the_text() -> None:
+    state = run(start(), {"do": "choose", "row": 2})
+    editor = view_model(state, Behaviour())["editor"]
+    assert editor == {"kind": "answer", "question": "db", "text": ""}
+    state = run(state, {"do": "save", "text": "  MariaDB  "})
+    assert state.tab == 1
+    rows = view_model(run(state, {"do": "tab", "tab": 0}), Behaviour())["question"]["rows"]
+    assert rows[2]["selected"] is True and rows[2]["text"] == "MariaDB"
+
+
+def test_another_action_saves_the_open_editor_first() -> None:
+    state = run(start(), {"do": "choose", "row": 2})
+    state = run(state, {"do": "tab", "tab": 1, "editor": "typed"})
+    assert state.tab == 1
+    assert dict(state.answers)["db"].custom_text == "typed"
+
+
+def test_typing_is_a_draft_of_the_editor_saved_on_a_copy() -> None:
+    state = run(start(), {"do": "choose", "row": 2})
+    (command,) = typing_commands(state, {"text": "half"})
+    drafted = apply(state, command, Behaviour())
+    assert dict(drafted.answers)["db"].custom_text == "half"
+    assert typing_commands(run(start()), {"text": "x"}) == ()
+
+
+def test_notes_on_options_not_chosen_are_shown_on_the_review_as_not_sent() -> None:
+    state = run(start(), {"do": "note", "row": 0})
+    assert view_model(state, Behaviour())["editor"]["option"] == "pg"
+    state = run(state, {"do": "save", "text": "too heavy"}, {"do": "choose", "row": 1})
+    state = run(state, {"do": "tab", "tab": 2})
+    review = view_model(state, Behaviour())["review"]
+    first = review["entries"][0]
+    assert [choice["label"] for choice in first["choices"]] == ["SQLite"]
+    assert first["notSent"] == [{"label": "PostgreSQL", "note": "too heavy"}]
+    assert review["notSentMark"] == NOT_SENT
+    # With Elaborate highlighted the note does go: it is no longer marked.
+    elaborate = run(state, {"do": "highlight", "action": "elaborate"})
+    entry = view_model(elaborate, Behaviour())["review"]["entries"][0]
+    assert entry["otherNotes"] == [{"label": "PostgreSQL", "note": "too heavy"}]
+    assert entry["notSent"] == []
+
+
+def test_review_actions_complete_the_flow() -> None:
+    state = run(start(), {"do": "choose", "row": 0}, {"do": "review", "action": "elaborate"})
+    assert state.completed and state.mode == "elaborate"
+    cancelled = run(start(), {"do": "review", "action": "cancel"})
+    assert cancelled.completed and cancelled.cancelled
+
+
+def test_cancel_goes_through_the_dirty_guard() -> None:
+    state = run(start(), {"do": "choose", "row": 0}, {"do": "cancel"})
+    assert not state.completed
+    assert view_model(state, Behaviour())["notice"]
+    state = run(state, {"do": "cancel"})
+    assert state.completed and state.cancelled
+
+
+def test_the_type_change_is_the_engines() -> None:
+    state = run(start(), {"do": "type"})
+    assert state.questions[0].type == "multi"
+    assert view_model(state, Behaviour())["question"]["type"] == "multi"
+
+
+@pytest.mark.parametrize(
+    "action",
+    [
+        {"do": "choose", "row": 3},
+        {"do": "choose", "row": -1},
+        {"do": "choose", "row": True},
+        {"do": "choose"},
+        {"do": "tab", "tab": 3},
+        {"do": "note", "row": 2},
+        {"do": "review", "action": "submit please"},
+        {"do": "save", "text": "no editor"},
+        {"do": "nope"},
+        "choose",
+        None,
+    ],
+)
+def test_malformed_actions_are_refused(action: object) -> None:
+    with pytest.raises(BadAction):
+        commands_for(start(), action)
+
+
+def test_text_is_capped() -> None:
+    state = run(start(), {"do": "choose", "row": 2})
+    with pytest.raises(BadAction):
+        commands_for(state, {"do": "save", "text": "x" * (MAX_TEXT_CHARS + 1)})
+    with pytest.raises(BadAction):
+        commands_for(state, {"do": "save", "text": 3})

@@ -1,0 +1,154 @@
+"""``pi-ask web`` tests: a real server in a child process on a real socket, real askers."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import re
+import subprocess
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import pytest
+
+from tests.child_processes import wait_until
+from tests.e2e.terminal import pi_ask_command
+from tests.inbox.conftest import ask, asks, env, pending, terminal  # noqa: F401 - fixtures
+from tests.web.browser import browser  # noqa: F401 - a fixture
+
+LISTENING = re.compile(r"pi-ask web: listening on http://([^ ]+):(\d+)/")
+CODE = re.compile(r"pairing code ([A-Z0-9]{4})-([A-Z0-9]{4})")
+
+
+class Response(NamedTuple):
+    status: int
+    headers: dict[str, str]
+    body: bytes
+
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+
+class Client:
+    """One device talking to the server: its cookie and CSRF token once paired."""
+
+    def __init__(self, server: WebServer) -> None:
+        self.server = server
+        self.cookie: str | None = None
+        self.csrf: str | None = None
+
+    def request(
+        self,
+        method: str,
+        path: str,
+        body: object = None,
+        *,
+        headers: dict[str, str] | None = None,
+        raw: bytes | None = None,
+    ) -> Response:
+        sent = {"host": f"127.0.0.1:{self.server.port}"}
+        if method != "GET":
+            sent["origin"] = self.server.origin
+            sent["content-type"] = "application/json"
+        if self.cookie:
+            sent["cookie"] = self.cookie
+        if self.csrf and method != "GET":
+            sent["x-csrf-token"] = self.csrf
+        sent.update(headers or {})
+        sent = {k: v for k, v in sent.items() if v is not None}
+        data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
+        connection = http.client.HTTPConnection("127.0.0.1", self.server.port, timeout=20)
+        try:
+            connection.putrequest(method, path, skip_host=True, skip_accept_encoding=True)
+            for name, value in sent.items():
+                connection.putheader(name, value)
+            if data is not None:
+                connection.putheader("content-length", str(len(data)))
+            connection.endheaders(data)
+            response = connection.getresponse()
+            got = Response(
+                response.status,
+                {k.lower(): v for k, v in response.getheaders()},
+                response.read(),
+            )
+        finally:
+            connection.close()
+        return got
+
+    def get(self, path: str, **kwargs: Any) -> Response:
+        return self.request("GET", path, **kwargs)
+
+    def post(self, path: str, body: object = None, **kwargs: Any) -> Response:
+        return self.request("POST", path, body, **kwargs)
+
+    def pair(self, code: str | None = None) -> Client:
+        response = self.post("/api/pair", {"code": code or self.server.code()})
+        assert response.status == 200, response.body
+        cookie = response.headers["set-cookie"]
+        self.cookie = cookie.split(";")[0]
+        self.csrf = response.json()["csrf"]
+        return self
+
+    def act(self, ask_id: str, action: dict[str, object]) -> Response:
+        return self.post(f"/api/asks/{ask_id}/act", action)
+
+
+class WebServer:
+    def __init__(self, process: subprocess.Popen[bytes], stderr: Path) -> None:
+        self.process = process
+        self.stderr = stderr
+        match = wait_until(lambda: LISTENING.search(self.text()), "the listening line")
+        assert isinstance(match, re.Match)
+        self.host, self.port = match.group(1), int(match.group(2))
+        self.origin = f"http://127.0.0.1:{self.port}"
+        self._codes_seen = 0
+
+    def text(self) -> str:
+        return self.stderr.read_text(encoding="utf-8", errors="replace")
+
+    def codes(self) -> list[str]:
+        return [a + b for a, b in CODE.findall(self.text())]
+
+    def code(self) -> str:
+        """The newest pairing code printed."""
+        found = wait_until(self.codes, "a pairing code")
+        assert isinstance(found, list)
+        return found[-1]
+
+    def client(self) -> Client:
+        return Client(self)
+
+    def paired(self) -> Client:
+        return Client(self).pair()
+
+
+@pytest.fixture
+def web(tmp_path: Path, env: dict[str, str]) -> Iterator[Callable[..., WebServer]]:  # noqa: F811
+    started: list[WebServer] = []
+
+    def start(*args: str, name: str = "web") -> WebServer:
+        stderr = tmp_path / f"{name}.err"
+        with stderr.open("wb") as err:
+            process = subprocess.Popen(
+                [*pi_ask_command(), "web", "--port", "0", *args],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=err,
+                env=env,
+                cwd=tmp_path,
+                start_new_session=True,
+            )
+        server = WebServer(process, stderr)
+        started.append(server)
+        return server
+
+    yield start
+    for server in started:
+        if server.process.poll() is None:
+            server.process.terminate()
+            try:
+                server.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                server.process.kill()
+                server.process.wait()
