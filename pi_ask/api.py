@@ -223,15 +223,18 @@ def ask_with_status(
     title: str | None = None,
     wait: bool = False,
     timeout: float | None = None,
+    unknown: UnknownFields = "warn",
 ) -> tuple[ToolResult, int]:
     """``ask_user`` for the command line: the result and the exit status it calls for.
 
-    ``session`` is the ``--session`` log to record into (see ``run_flow``).
+    ``session`` is the ``--session`` log to record into (see ``run_flow``); ``unknown``: how
+    the payload's unknown fields are listed.
     """
     store = _open_store(config)
     loaded = load_payload(
         payload, present_single_as_multi=store.snapshot().behaviour.present_single_as_multi
     )
+    _report_unknown(loaded, unknown)
     return run_flow(
         loaded, ui=ui, store=store, session=session, title=title, wait=wait, timeout=timeout
     )
@@ -244,6 +247,7 @@ def detach_with_status(
     session: Path | None = None,
     title: str | None = None,
     timeout: float | None = None,
+    unknown: UnknownFields = "warn",
 ) -> tuple[ToolResult | str, int]:
     """``ask --detach``: record and publish the ask, nobody waiting; its id and exit status
     (0), or the ``invalid_input`` result and 2.
@@ -260,6 +264,7 @@ def detach_with_status(
     loaded = load_payload(
         payload, present_single_as_multi=settings.behaviour.present_single_as_multi
     )
+    _report_unknown(loaded, unknown)
     if isinstance(loaded, InvalidPayload):
         from pi_ask.contract.rejection import invalid_result
 
@@ -284,7 +289,29 @@ def _titled(loaded: LoadedPayload, title: str | None) -> LoadedPayload:
     """``loaded`` with ``title`` (trimmed; blank: none) in place of the payload's."""
     if title is None:
         return loaded
-    return LoadedPayload(loaded.payload._replace(title=title.strip() or None), loaded.params)
+    return loaded._replace(payload=loaded.payload._replace(title=title.strip() or None))
+
+
+UnknownFields = Literal["warn", "stderr"]
+
+
+def _report_unknown(loaded: LoadedPayload | InvalidPayload, how: UnknownFields) -> None:
+    """List the payload's unknown fields once: ``warnings.warn`` or one stderr line.
+
+    They are accepted (objects are open); saying so catches a misspelling too far from any
+    field to be refused as a typo (python-port.md §12).
+    """
+    if not isinstance(loaded, LoadedPayload) or not loaded.unknown_fields:
+        return
+    text = f"unknown payload fields, ignored: {', '.join(loaded.unknown_fields)}"
+    if how == "stderr":
+        import sys
+
+        print(f"pi-ask: {text}", file=sys.stderr)
+        return
+    import warnings
+
+    warnings.warn(text, UserWarning, stacklevel=4)
 
 
 def run_flow(

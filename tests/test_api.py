@@ -38,6 +38,25 @@ def test_ask_user_reports_an_invalid_payload_as_a_result() -> None:
     )
 
 
+def test_ask_user_warns_once_about_unknown_fields() -> None:
+    payload = json.loads((FIXTURES / "basic.json").read_text(encoding="utf-8"))
+    payload["questions"][0]["colour"] = "red"
+    with pytest.warns(
+        UserWarning, match=r"unknown payload fields, ignored: questions\[0\]\.colour"
+    ):
+        result = ask_user(payload, ui="none")
+    assert result.details.reason == "no_terminal"
+
+
+def test_ask_user_refuses_a_typo_of_a_field_name() -> None:
+    payload = json.loads((FIXTURES / "basic.json").read_text(encoding="utf-8"))
+    payload["questions"][0].pop("type", None)
+    payload["questions"][0]["tpye"] = "multi"
+    result = ask_user(payload, ui="none")
+    assert result.details.error_issues is not None
+    assert 'did you mean "type"?' in result.text
+
+
 def test_ask_user_title_override_is_trimmed() -> None:
     payload = (FIXTURES / "basic.json").read_text(encoding="utf-8")
     assert ask_user(payload, ui="none", title="  Other  ").details.title == "Other"

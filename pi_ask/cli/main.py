@@ -17,11 +17,14 @@ import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from pi_ask.errors import PiAskError, UsageError
 from pi_ask.face_table import FACE_HELP, FACE_NAMES, UI_MODES
 from pi_ask.version import __version__
+
+if TYPE_CHECKING:
+    from pi_ask.contract.results import ToolResult
 
 AREA_COMMANDS = (
     "pi_ask.cli.config",
@@ -349,11 +352,26 @@ def _ask(source: str | bytes, args: argparse.Namespace) -> int:
         title=args.title,
         wait=getattr(args, "wait", False),
         timeout=getattr(args, "timeout", None),
+        unknown="stderr",
     )
     from pi_ask.terminal_text import result_indent
 
+    _say_invalid(result)
     _print_json(result.to_json(), indent=result_indent(sys.stdout, args.ui))
     return status
+
+
+def _say_invalid(result: ToolResult) -> None:
+    """One readable stderr line for an invalid payload; the JSON on stdout has every issue."""
+    issues = result.details.error_issues
+    if not issues:
+        return
+    from pi_ask.terminal_text import sanitize_line
+
+    first = issues[0]
+    where = f"{first.path}: " if first.path else ""
+    more = f" (+{len(issues) - 1} more in the result)" if len(issues) > 1 else ""
+    print(f"pi-ask: invalid payload: {sanitize_line(where + first.message)}{more}", file=sys.stderr)
 
 
 def _detach(source: str | bytes, args: argparse.Namespace) -> int:
@@ -361,8 +379,15 @@ def _detach(source: str | bytes, args: argparse.Namespace) -> int:
     from pi_ask.terminal_text import result_indent
 
     started, status = detach_with_status(
-        source, config=args.config, session=args.session, title=args.title, timeout=args.timeout
+        source,
+        config=args.config,
+        session=args.session,
+        title=args.title,
+        timeout=args.timeout,
+        unknown="stderr",
     )
+    if not isinstance(started, str):
+        _say_invalid(started)
     shown = {"id": started, "status": "pending"} if isinstance(started, str) else started.to_json()
     _print_json(shown, indent=result_indent(sys.stdout, "auto"))
     return status

@@ -5,7 +5,8 @@ The pipeline, in order (python-port.md §10, behaviour.md §2):
 1. text only: at most 1 MiB, UTF-8, valid JSON (``document.decode_document``);
 2. JSON data nested at most 32 levels deep (``document.check_document``);
 3. label preparation (``prepare_payload``);
-4. the structural check, then the semantic rules, all issues collected;
+4. field names (a near miss of an absent field is a typo, ``field_names``), the structural
+   check, then the semantic rules, all issues collected;
 5. normalization.
 
 Whole-payload problems (steps 1-2, or a payload that is not an object) stop the pipeline with one
@@ -15,6 +16,7 @@ issue whose path is ``""``. Nothing here raises on bad input: every problem is a
 from typing import NamedTuple, cast
 
 from pi_ask.contract.document import check_document, decode_document
+from pi_ask.contract.field_names import check_field_names, typo_targets
 from pi_ask.contract.kinds import Issue, JsonObject
 from pi_ask.contract.normalization import normalize
 from pi_ask.contract.payload import AskPayload
@@ -34,6 +36,9 @@ class LoadedPayload(NamedTuple):
 
     payload: AskPayload
     params: JsonObject
+    # JSON paths of fields no object knows (and no typo of one): accepted, listed once by the
+    # caller (stderr in the CLI, ``warnings.warn`` in the Python API).
+    unknown_fields: tuple[str, ...] = ()
 
 
 class InvalidPayload(NamedTuple):
@@ -64,11 +69,18 @@ def _validate(
     if problem is not None:
         return InvalidPayload((problem,), _raw_title(params), params)
     prepared = prepare_payload(params)
+    # Before labels are derived: a derived label must not hide a misspelt "lable".
+    names = check_field_names(params)
     issues = check_structure(prepared) + check_semantics(prepared, allow_freeform=allow_freeform)
+    if names.typos:
+        # "did you mean prompt" says it all: no second "prompt is required" for the same field.
+        targets = typo_targets(names.typos)
+        kept = (i for i in issues if not (i.path in targets and i.message.endswith("required")))
+        issues = (*names.typos, *kept)
     if issues:
         return InvalidPayload(issues, _raw_title(prepared), prepared)
     payload = normalize(prepared, present_single_as_multi=present_single_as_multi)
-    return LoadedPayload(payload, cast(JsonObject, prepared))
+    return LoadedPayload(payload, cast(JsonObject, prepared), names.unknown)
 
 
 def parse_payload(

@@ -2,7 +2,8 @@
 
 This is what ``pi-ask schema`` prints and what agents see as the tool's parameters. It matches
 the structural check in ``structure.py`` (a test keeps the two in agreement): objects are open
-(unknown properties are allowed and ignored), option ``label`` is optional because a missing one
+(unknown properties are allowed and ignored, near misses of a field name excepted, as the
+descriptions say: ``field_names.py``), option ``label`` is optional because a missing one
 is derived from ``value`` (python-port.md §10), and the rules a schema cannot express well —
 trimmed text, uniqueness, at least one question/option, preview text — are the semantic rules.
 """
@@ -25,8 +26,14 @@ def _boolean(description: str) -> JsonObject:
     return {"type": "boolean", "description": description}
 
 
+OPEN_OBJECT = (
+    "Other fields are accepted and ignored, but a name one letter away from a field this object "
+    "lacks (two letters for names of six or more: promt, tpye, lable) is refused as a typo."
+)
+
 _OPTION_SCHEMA: Final[JsonObject] = {
     "type": "object",
+    "description": f"One choice. {OPEN_OBJECT}",
     "properties": {
         "value": _string(
             "Machine-readable value of this option; returned in the answer's values. "
@@ -51,6 +58,7 @@ _OPTION_SCHEMA: Final[JsonObject] = {
 
 _QUESTION_SCHEMA: Final[JsonObject] = {
     "type": "object",
+    "description": f"One question. {OPEN_OBJECT}",
     "properties": {
         "id": _string("Stable identifier; the key of this question's answer in the result."),
         "label": _string("Optional short tab label such as Scope or Tone; defaults to Q1, Q2, ..."),
@@ -77,6 +85,7 @@ _QUESTION_SCHEMA: Final[JsonObject] = {
 INPUT_SCHEMA: Final[JsonObject] = {
     "$schema": SCHEMA_DIALECT,
     "title": "ask_user input",
+    "description": f"The questions to ask the user. {OPEN_OBJECT}",
     "type": "object",
     "properties": {
         "title": _string("Optional short heading shown above the questions."),

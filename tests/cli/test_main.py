@@ -165,6 +165,33 @@ def test_invalid_payload_prints_every_issue_and_exits_2(env: dict[str, str]) -> 
     ]
     assert result["details"]["error"]["kind"] == "invalid_input"
     assert result["details"]["cancelled"] is True
+    # One readable line for whoever runs it at a terminal; the JSON has every issue.
+    assert done.stderr == (
+        "pi-ask: invalid payload: questions[0].options[1].value: Question 1, option 2: duplicate"
+        ' option value "x" (+3 more in the result)\n'
+    )
+
+
+def test_a_typo_in_a_field_name_is_invalid_with_did_you_mean(env: dict[str, str]) -> None:
+    bad = {"questions": [{"id": "a", "promt": "One?", "options": [{"value": "x"}]}]}
+    done = run("ask", "--ui", "none", stdin=json.dumps(bad), env=env)
+    assert done.returncode == 2
+    issues = json.loads(done.stdout)["details"]["error"]["issues"]
+    assert [issue["message"] for issue in issues] == [
+        'Question 1: unknown field "promt"; did you mean "prompt"?'
+    ]
+
+
+def test_other_unknown_fields_are_accepted_and_listed_once_on_stderr(
+    env: dict[str, str],
+) -> None:
+    extra = {**VALID, "x_meta": 1}
+    extra["questions"] = [{**VALID["questions"][0], "colour": "red"}, VALID["questions"][1]]  # type: ignore[index]
+    done = run("ask", "--ui", "none", stdin=json.dumps(extra), env=env)
+    assert done.returncode == 1
+    assert json.loads(done.stdout)["details"]["reason"] == "no_terminal"
+    assert done.stderr.count("unknown payload fields") == 1
+    assert "pi-ask: unknown payload fields, ignored: x_meta, questions[0].colour\n" in done.stderr
 
 
 @pytest.mark.parametrize("text", ["{not json", "[1, 2]", "null", '"text"'])
