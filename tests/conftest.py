@@ -26,3 +26,16 @@ def _own_user_folders(
 def runtime() -> Path:
     """This test's runtime folder for pending asks (the fixture above gives each test its own)."""
     return Path(os.environ["PI_ASK_RUNTIME_DIR"])
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """One line naming the host CLIs the host matrix (tests/hosts) found, one per absent."""
+    from tests.hosts.conftest import absent_reason
+    from tests.hosts.pins import PINS, hosts_dir
+
+    ran = [pin.key for pin in PINS if absent_reason(pin) is None]
+    missing = [reason for pin in PINS if (reason := absent_reason(pin)) is not None]
+    line = f"host matrix: {', '.join(ran) or 'no host'} installed in {hosts_dir()}"
+    terminalreporter.write_line(line)
+    for reason in missing:
+        terminalreporter.write_line(f"host matrix: skipped: {reason}")

@@ -1,0 +1,491 @@
+"""Loopback fake model servers speaking each host's API, on real sockets in a thread.
+
+A ``FakeModel`` answers every request the way a model would, by one script: when a request
+offers the pi-ask tool and the conversation has no call to it yet, the reply calls it with
+the test's payload; when the conversation holds that call's result, the result is recorded
+(what the model received) and the reply is a short text that ends the turn; anything else
+(a host's title or quota side request) gets a short text. Every request is recorded.
+
+The dialects differ only in where tools, calls and results sit in a request and in how a
+reply is framed: OpenAI Responses (Codex), Anthropic Messages (Claude Code), Gemini
+generateContent / streamGenerateContent (Gemini CLI), OpenAI Chat Completions (opencode).
+Each streams (server-sent events) when the request asks for it.
+"""
+
+from __future__ import annotations
+
+import http.server
+import json
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+CALL_ID = "call_pi_ask_1"
+WAIT_ID = "call_wait_1"
+# A host's own tool for "my MCP servers are still starting" (Claude Code connects them in
+# the background): a model that misses pi-ask's tool calls it once, as a real one would.
+WAIT_TOOLS = ("WaitForMcpServers",)
+FINAL_TEXT = "Thanks, noted."
+
+
+@dataclass
+class Recorded:
+    path: str
+    body: dict[str, Any]
+
+
+@dataclass
+class Reply:
+    """What the script decided: a call of ``tool`` with ``arguments``, or ``text``."""
+
+    tool: str | None = None
+    arguments: dict[str, Any] = field(default_factory=dict)
+    text: str = ""
+    call_id: str = CALL_ID
+
+
+class Dialect:
+    """Where one API keeps tools, calls and results; how it frames a reply."""
+
+    name = ""
+
+    def tools(self, body: dict[str, Any]) -> list[str]:
+        raise NotImplementedError
+
+    def called(self, body: dict[str, Any]) -> bool:
+        """The conversation already holds the model's call of the tool."""
+        raise NotImplementedError
+
+    def result(self, body: dict[str, Any]) -> str | None:
+        """The tool result of that call in the conversation, as text, or ``None``."""
+        raise NotImplementedError
+
+    def streams(self, path: str, body: dict[str, Any]) -> bool:
+        return bool(body.get("stream"))
+
+    def whole(self, reply: Reply, body: dict[str, Any]) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def events(self, reply: Reply, body: dict[str, Any]) -> Iterator[tuple[str | None, Any]]:
+        raise NotImplementedError
+
+
+def _text_of(content: Any) -> str:
+    """A result's content as one text: a string as is, blocks joined, else JSON."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        parts = []
+        for block in content:
+            if isinstance(block, dict) and isinstance(block.get("text"), str):
+                parts.append(block["text"])
+            else:
+                parts.append(json.dumps(block))
+        return "\n".join(parts)
+    return json.dumps(content)
+
+
+class Responses(Dialect):
+    """OpenAI Responses, as Codex sends it (always streamed)."""
+
+    name = "responses"
+
+    def tools(self, body: dict[str, Any]) -> list[str]:
+        names = []
+        for tool in body.get("tools") or []:
+            inner = tool.get("tools")
+            if isinstance(inner, list):
+                # A namespace (Codex groups an MCP server's tools under one name): its tools
+                # are named "namespace/tool" here and called with both names.
+                names.extend(
+                    f"{tool.get('name', '')}/{t['name']}"
+                    for t in inner
+                    if isinstance(t, dict) and isinstance(t.get("name"), str)
+                )
+            elif isinstance(tool.get("name"), str):
+                names.append(tool["name"])
+        return names
+
+    def _items(self, body: dict[str, Any]) -> list[dict[str, Any]]:
+        items = body.get("input")
+        return [i for i in items if isinstance(i, dict)] if isinstance(items, list) else []
+
+    def called(self, body: dict[str, Any]) -> bool:
+        return any(i.get("call_id") == CALL_ID for i in self._items(body))
+
+    def result(self, body: dict[str, Any]) -> str | None:
+        for item in self._items(body):
+            if item.get("type") == "function_call_output" and item.get("call_id") == CALL_ID:
+                return _text_of(item.get("output"))
+        return None
+
+    def streams(self, path: str, body: dict[str, Any]) -> bool:
+        return True
+
+    def _item(self, reply: Reply) -> dict[str, Any]:
+        if reply.tool is not None:
+            namespace, _, name = reply.tool.rpartition("/")
+            call = {
+                "type": "function_call",
+                "id": f"fc_{reply.call_id}",
+                "call_id": reply.call_id,
+                "name": name,
+                "arguments": json.dumps(reply.arguments),
+                "status": "completed",
+            }
+            return {**call, "namespace": namespace} if namespace else call
+        return {
+            "type": "message",
+            "id": "msg_fake_1",
+            "role": "assistant",
+            "status": "completed",
+            "content": [{"type": "output_text", "text": reply.text, "annotations": []}],
+        }
+
+    def events(self, reply: Reply, body: dict[str, Any]) -> Iterator[tuple[str | None, Any]]:
+        response = {"id": "resp_fake", "object": "response", "status": "in_progress"}
+        yield "response.created", {"type": "response.created", "response": response}
+        item = self._item(reply)
+        yield (
+            "response.output_item.done",
+            {"type": "response.output_item.done", "output_index": 0, "item": item},
+        )
+        usage = {
+            "input_tokens": 10,
+            "input_tokens_details": {"cached_tokens": 0},
+            "output_tokens": 5,
+            "output_tokens_details": {"reasoning_tokens": 0},
+            "total_tokens": 15,
+        }
+        done = {**response, "status": "completed", "output": [item], "usage": usage}
+        yield "response.completed", {"type": "response.completed", "response": done}
+
+
+class Messages(Dialect):
+    """Anthropic Messages, as Claude Code sends it (streamed when it asks)."""
+
+    name = "messages"
+
+    def tools(self, body: dict[str, Any]) -> list[str]:
+        return [t["name"] for t in body.get("tools") or [] if isinstance(t.get("name"), str)]
+
+    def _blocks(self, body: dict[str, Any]) -> Iterator[dict[str, Any]]:
+        for message in body.get("messages") or []:
+            content = message.get("content")
+            if isinstance(content, list):
+                yield from (b for b in content if isinstance(b, dict))
+
+    def called(self, body: dict[str, Any]) -> bool:
+        return any(b.get("id") == CALL_ID for b in self._blocks(body))
+
+    def result(self, body: dict[str, Any]) -> str | None:
+        for block in self._blocks(body):
+            if block.get("type") == "tool_result" and block.get("tool_use_id") == CALL_ID:
+                return _text_of(block.get("content"))
+        return None
+
+    def _content(self, reply: Reply) -> dict[str, Any]:
+        if reply.tool is not None:
+            return {
+                "type": "tool_use",
+                "id": reply.call_id,
+                "name": reply.tool,
+                "input": reply.arguments,
+            }
+        return {"type": "text", "text": reply.text}
+
+    def _message(self, body: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "id": "msg_fake",
+            "type": "message",
+            "role": "assistant",
+            "model": body.get("model", "fake"),
+            "stop_sequence": None,
+            "usage": {"input_tokens": 10, "output_tokens": 5},
+        }
+
+    def whole(self, reply: Reply, body: dict[str, Any]) -> dict[str, Any]:
+        stop = "tool_use" if reply.tool is not None else "end_turn"
+        return {**self._message(body), "content": [self._content(reply)], "stop_reason": stop}
+
+    def events(self, reply: Reply, body: dict[str, Any]) -> Iterator[tuple[str | None, Any]]:
+        start = {**self._message(body), "content": [], "stop_reason": None}
+        yield "message_start", {"type": "message_start", "message": start}
+        block = self._content(reply)
+        if reply.tool is not None:
+            opening = {**block, "input": {}}
+            delta = {"type": "input_json_delta", "partial_json": json.dumps(reply.arguments)}
+        else:
+            opening = {"type": "text", "text": ""}
+            delta = {"type": "text_delta", "text": reply.text}
+        yield (
+            "content_block_start",
+            {"type": "content_block_start", "index": 0, "content_block": opening},
+        )
+        yield "content_block_delta", {"type": "content_block_delta", "index": 0, "delta": delta}
+        yield "content_block_stop", {"type": "content_block_stop", "index": 0}
+        stop = "tool_use" if reply.tool is not None else "end_turn"
+        yield (
+            "message_delta",
+            {
+                "type": "message_delta",
+                "delta": {"stop_reason": stop, "stop_sequence": None},
+                "usage": {"output_tokens": 5},
+            },
+        )
+        yield "message_stop", {"type": "message_stop"}
+
+
+class Gemini(Dialect):
+    """Gemini generateContent / streamGenerateContent, as Gemini CLI sends it."""
+
+    name = "gemini"
+
+    def tools(self, body: dict[str, Any]) -> list[str]:
+        names = []
+        for tool in body.get("tools") or []:
+            for declaration in tool.get("functionDeclarations") or []:
+                if isinstance(declaration.get("name"), str):
+                    names.append(declaration["name"])
+        return names
+
+    def _parts(self, body: dict[str, Any]) -> Iterator[dict[str, Any]]:
+        for content in body.get("contents") or []:
+            yield from (p for p in content.get("parts") or [] if isinstance(p, dict))
+
+    def called(self, body: dict[str, Any]) -> bool:
+        return any("functionCall" in p for p in self._parts(body))
+
+    def result(self, body: dict[str, Any]) -> str | None:
+        for part in self._parts(body):
+            response = part.get("functionResponse")
+            if isinstance(response, dict):
+                return _text_of(response.get("response"))
+        return None
+
+    def streams(self, path: str, body: dict[str, Any]) -> bool:
+        return ":streamGenerateContent" in path
+
+    def whole(self, reply: Reply, body: dict[str, Any]) -> dict[str, Any]:
+        if reply.tool is not None:
+            part: dict[str, Any] = {"functionCall": {"name": reply.tool, "args": reply.arguments}}
+        else:
+            part = {"text": reply.text}
+        return {
+            "candidates": [
+                {"content": {"role": "model", "parts": [part]}, "finishReason": "STOP", "index": 0}
+            ],
+            "usageMetadata": {
+                "promptTokenCount": 10,
+                "candidatesTokenCount": 5,
+                "totalTokenCount": 15,
+            },
+            "modelVersion": "fake",
+        }
+
+    def events(self, reply: Reply, body: dict[str, Any]) -> Iterator[tuple[str | None, Any]]:
+        yield None, self.whole(reply, body)
+
+
+class ChatCompletions(Dialect):
+    """OpenAI Chat Completions, as opencode's OpenAI-compatible provider sends it."""
+
+    name = "chat"
+
+    def tools(self, body: dict[str, Any]) -> list[str]:
+        names = []
+        for tool in body.get("tools") or []:
+            function = tool.get("function") or {}
+            if isinstance(function.get("name"), str):
+                names.append(function["name"])
+        return names
+
+    def called(self, body: dict[str, Any]) -> bool:
+        for message in body.get("messages") or []:
+            for call in message.get("tool_calls") or []:
+                if call.get("id") == CALL_ID:
+                    return True
+        return False
+
+    def result(self, body: dict[str, Any]) -> str | None:
+        for message in body.get("messages") or []:
+            if message.get("role") == "tool" and message.get("tool_call_id") == CALL_ID:
+                return _text_of(message.get("content"))
+        return None
+
+    def _call(self, reply: Reply) -> dict[str, Any]:
+        return {
+            "id": reply.call_id,
+            "type": "function",
+            "function": {"name": reply.tool, "arguments": json.dumps(reply.arguments)},
+        }
+
+    def whole(self, reply: Reply, body: dict[str, Any]) -> dict[str, Any]:
+        message: dict[str, Any] = {"role": "assistant", "content": reply.text or None}
+        if reply.tool is not None:
+            message["tool_calls"] = [self._call(reply)]
+        finish = "tool_calls" if reply.tool is not None else "stop"
+        return {
+            "id": "chatcmpl-fake",
+            "object": "chat.completion",
+            "created": int(time.time()),
+            "model": body.get("model", "fake"),
+            "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+            "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
+        }
+
+    def events(self, reply: Reply, body: dict[str, Any]) -> Iterator[tuple[str | None, Any]]:
+        base = {
+            "id": "chatcmpl-fake",
+            "object": "chat.completion.chunk",
+            "created": int(time.time()),
+            "model": body.get("model", "fake"),
+        }
+        if reply.tool is not None:
+            call = {**self._call(reply), "index": 0}
+            delta: dict[str, Any] = {"role": "assistant", "content": None, "tool_calls": [call]}
+            finish = "tool_calls"
+        else:
+            delta = {"role": "assistant", "content": reply.text}
+            finish = "stop"
+        yield None, {**base, "choices": [{"index": 0, "delta": delta, "finish_reason": None}]}
+        yield (
+            None,
+            {
+                **base,
+                "choices": [{"index": 0, "delta": {}, "finish_reason": finish}],
+                "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
+            },
+        )
+        yield None, "[DONE]"
+
+
+def pi_ask_tool(names: list[str], tool_name: str) -> str | None:
+    """The host's name for pi-ask's tool ``tool_name``: prefixed by the server's name in most
+    hosts (``mcp__pi-ask__ask_user``, ``pi-ask_ask_user``), bare in others."""
+    for name in names:
+        if name.endswith(tool_name) and ("pi-ask" in name or "pi_ask" in name):
+            return name
+    return tool_name if tool_name in names else None
+
+
+class FakeModel:
+    """A fake model on ``127.0.0.1`` (free port) that calls pi-ask's tool once.
+
+    ``result`` is set to what the host handed the model as that call's result;
+    ``offered`` keeps the tool names of every request that offered tools.
+    """
+
+    def __init__(self, dialect: Dialect, payload: dict[str, Any], tool_name: str = "ask_user"):
+        self.dialect = dialect
+        self.payload = payload
+        self.tool_name = tool_name
+        self.requests: list[Recorded] = []
+        self.offered: list[list[str]] = []
+        self.result: str | None = None
+        self.called_at: float | None = None
+        self.waited = False
+        self.lock = threading.Lock()
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
+        self.server.daemon_threads = True
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        host, port = self.server.server_address[:2]
+        return f"http://{host!s}:{port}"
+
+    def __enter__(self) -> FakeModel:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+        self.thread.join(timeout=10)
+
+    def decide(self, path: str, body: dict[str, Any]) -> Reply:
+        with self.lock:
+            self.requests.append(Recorded(path, body))
+            names = self.dialect.tools(body)
+            if names:
+                self.offered.append(names)
+            result = self.dialect.result(body)
+            if result is not None:
+                if self.result is None:
+                    self.result = result
+                return Reply(text=FINAL_TEXT)
+            tool = pi_ask_tool(names, self.tool_name)
+            if tool is not None and not self.dialect.called(body) and self.called_at is None:
+                self.called_at = time.monotonic()
+                return Reply(tool=tool, arguments=self.payload)
+            wait = next((name for name in WAIT_TOOLS if name in names), None)
+            if tool is None and wait is not None and not self.waited:
+                self.waited = True
+                return Reply(tool=wait, call_id=WAIT_ID)
+            return Reply(text="ok")
+
+    def summary(self) -> str:
+        """The requests seen, for a failure message."""
+        lines = [f"{len(self.requests)} request(s) to the fake {self.dialect.name} model:"]
+        for recorded in self.requests[-6:]:
+            lines.append(f"  {recorded.path} tools={self.dialect.tools(recorded.body)[:40]}")
+        return "\n".join(lines)
+
+
+def _handler(model: FakeModel) -> Callable[..., http.server.BaseHTTPRequestHandler]:
+    class Handler(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, format: str, *args: Any) -> None:
+            return
+
+        def do_GET(self) -> None:
+            # Model listings and health probes: an empty, valid answer.
+            self._json(200, {"data": [], "models": [], "object": "list"})
+
+        def do_POST(self) -> None:
+            length = int(self.headers.get("content-length") or 0)
+            raw = self.rfile.read(length)
+            try:
+                body = json.loads(raw or b"{}")
+            except ValueError:
+                self._json(400, {"error": {"message": "not JSON"}})
+                return
+            if not isinstance(body, dict):
+                self._json(400, {"error": {"message": "not an object"}})
+                return
+            if self.path.split("?")[0].endswith(("count_tokens", ":countTokens")):
+                self._json(200, {"input_tokens": 10, "totalTokens": 10})
+                return
+            reply = model.decide(self.path, body)
+            if model.dialect.streams(self.path, body):
+                self._stream(model.dialect.events(reply, body))
+            else:
+                self._json(200, model.dialect.whole(reply, body))
+
+        def _json(self, status: int, data: Any) -> None:
+            encoded = json.dumps(data).encode()
+            self.send_response(status)
+            self.send_header("content-type", "application/json")
+            self.send_header("content-length", str(len(encoded)))
+            self.end_headers()
+            self.wfile.write(encoded)
+
+        def _stream(self, events: Iterator[tuple[str | None, Any]]) -> None:
+            chunks = []
+            for event, data in events:
+                text = data if isinstance(data, str) else json.dumps(data)
+                head = f"event: {event}\n" if event else ""
+                chunks.append(f"{head}data: {text}\n\n")
+            encoded = "".join(chunks).encode()
+            self.send_response(200)
+            self.send_header("content-type", "text/event-stream")
+            self.send_header("cache-control", "no-cache")
+            self.send_header("content-length", str(len(encoded)))
+            self.end_headers()
+            self.wfile.write(encoded)
+
+    return Handler

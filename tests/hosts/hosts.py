@@ -1,0 +1,180 @@
+"""Each real host set up for pi-ask as docs/mcp.md says, pointed at a fake model.
+
+A ``HostHome`` is a temporary home folder (short, under /tmp: sockets live below it) with
+``pi-ask`` on PATH, pi-ask's own settings file, and the host's configuration written there
+as docs/mcp.md says. ``headless(host, prompt)`` is the command line that runs the host once
+without a terminal (``codex exec``, ``claude -p``, ``gemini -p``, ``opencode run``) and the
+environment it runs in: the home folder, PATH and a dummy key and base URL for the fake
+model, nothing of the tester's own environment.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tests.e2e.terminal import pi_ask_command
+from tests.hosts.fake_models import ChatCompletions, Dialect, Gemini, Messages, Responses
+from tests.hosts.pins import PIN_BY_KEY, Pin, bin_dir
+
+SYSTEM_PATH = "/usr/local/bin:/usr/bin:/bin"
+DIALECTS: dict[str, type[Dialect]] = {
+    "codex": Responses,
+    "claude": Messages,
+    "gemini": Gemini,
+    "opencode": ChatCompletions,
+}
+
+
+def family(key: str) -> str:
+    """``claude-2.1.332`` -> ``claude``."""
+    return key.partition("-")[0]
+
+
+@dataclass
+class HostHome:
+    """A home folder for one host run; ``close()`` removes it."""
+
+    root: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="pah-", dir="/tmp")))
+
+    def __post_init__(self) -> None:
+        self.bin = self.root / "bin"
+        self.bin.mkdir()
+        # `pi-ask` as the docs' snippets name it: this checkout's, on the host's PATH.
+        command = pi_ask_command()
+        script = self.bin / "pi-ask"
+        if len(command) == 1:
+            script.symlink_to(command[0])
+        else:
+            script.write_text(f'#!/bin/sh\nexec {shlex.join(command)} "$@"\n', encoding="utf-8")
+            script.chmod(0o755)
+        self.work = self.root / "work"
+        self.work.mkdir()
+
+    def close(self) -> None:
+        shutil.rmtree(self.root, ignore_errors=True)
+
+    def env(
+        self, pin: Pin | None = None, term: str = "xterm-256color", **extra: str
+    ) -> dict[str, str]:
+        """A small environment of this home: what a user's shell would at least have."""
+        path = f"{self.bin}:{SYSTEM_PATH}"
+        if pin is not None:
+            path = f"{bin_dir(pin)}:{path}"
+        env = {"HOME": str(self.root), "PATH": path, "LANG": "C.UTF-8", "TERM": term}
+        env.update(extra)
+        return env
+
+    def pi_ask_settings(self, text: str) -> None:
+        """pi-ask's settings file where a host's child finds it with only HOME passed."""
+        config = self.root / ".config" / "pi-ask" / "config.toml"
+        config.parent.mkdir(parents=True, exist_ok=True)
+        config.write_text(text, encoding="utf-8")
+
+
+@dataclass
+class Headless:
+    command: list[str]
+    env: dict[str, str]
+
+
+def headless(
+    key: str, home: HostHome, model_url: str, prompt: str, mcp_args: tuple[str, ...] = ("mcp",)
+) -> Headless:
+    """Configure host ``key`` in ``home`` for pi-ask and return its headless run."""
+    pin = PIN_BY_KEY[key]
+    program = str(bin_dir(pin) / pin.binary)
+    env = home.env(pin, term="dumb")  # run as a script would: no terminal
+    name = family(key)
+    if name == "codex":
+        codex = home.root / ".codex"
+        codex.mkdir()
+        args = ", ".join(json.dumps(a) for a in mcp_args)
+        (codex / "config.toml").write_text(
+            'model = "fake-model"\n'
+            'model_provider = "fake"\n\n'
+            "[model_providers.fake]\n"
+            'name = "fake"\n'
+            f'base_url = "{model_url}/v1"\n'
+            'env_key = "FAKE_MODEL_KEY"\n'
+            'wire_api = "responses"\n\n'
+            # docs/mcp.md's snippet
+            "[mcp_servers.pi-ask]\n"
+            'command = "pi-ask"\n'
+            f"args = [{args}]\n"
+            "tool_timeout_sec = 3600\n"
+            "required = true\n",
+            encoding="utf-8",
+        )
+        env["FAKE_MODEL_KEY"] = "dummy"
+        return Headless([program, "exec", "--skip-git-repo-check", prompt], env)
+    if name == "claude":
+        # docs/mcp.md's command, run for real.
+        subprocess.run(
+            [program, "mcp", "add", "--scope", "user", "pi-ask", "--", "pi-ask", *mcp_args],
+            env=env,
+            cwd=home.work,
+            capture_output=True,
+            check=True,
+            timeout=60,
+            stdin=subprocess.DEVNULL,
+        )
+        env.update(
+            ANTHROPIC_BASE_URL=model_url,
+            ANTHROPIC_API_KEY="dummy",
+            DISABLE_AUTOUPDATER="1",
+            CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
+            # MCP tools offered up front, not behind Claude Code's deferred tool search.
+            ENABLE_TOOL_SEARCH="false",
+        )
+        tool = "mcp__pi-ask__" + _tool_name(mcp_args)
+        return Headless([program, "-p", prompt, "--allowedTools", tool], env)
+    if name == "gemini":
+        gemini = home.root / ".gemini"
+        gemini.mkdir()
+        settings = {
+            "mcpServers": {
+                "pi-ask": {"command": "pi-ask", "args": list(mcp_args), "timeout": 3600000}
+            },
+            "security": {"auth": {"selectedType": "gemini-api-key"}},
+        }
+        (gemini / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
+        env.update(
+            GEMINI_API_KEY="dummy",
+            GOOGLE_GEMINI_BASE_URL=model_url,
+            GEMINI_CLI_TRUST_WORKSPACE="true",
+        )
+        # A fixed model: "auto" first asks a classifier model to route the prompt.
+        return Headless(
+            [program, "-p", prompt, "--approval-mode", "yolo", "-m", "gemini-2.5-flash"], env
+        )
+    if name == "opencode":
+        config = {
+            "$schema": "https://opencode.ai/config.json",
+            # docs/mcp.md's form for releases before opencode's V2 configuration
+            "mcp": {"pi-ask": {"type": "local", "command": ["pi-ask", *mcp_args], "enabled": True}},
+            "provider": {
+                "fake": {
+                    "npm": "@ai-sdk/openai-compatible",
+                    "name": "Fake",
+                    "options": {"baseURL": f"{model_url}/v1", "apiKey": "dummy"},
+                    "models": {"fake-model": {"name": "Fake"}},
+                }
+            },
+            "model": "fake/fake-model",
+        }
+        (home.work / "opencode.json").write_text(json.dumps(config), encoding="utf-8")
+        env.update(OPENCODE_DISABLE_MODELS_FETCH="1", OPENCODE_DISABLE_AUTOUPDATE="1")
+        return Headless([program, "run", prompt], env)
+    raise ValueError(f"unknown host {key}")
+
+
+def _tool_name(mcp_args: tuple[str, ...]) -> str:
+    if "--tool-name" in mcp_args:
+        return mcp_args[mcp_args.index("--tool-name") + 1]
+    return "ask_user"

@@ -1,0 +1,176 @@
+"""Run a real host against a fake model and answer its ask like a user would.
+
+``HostRun`` starts the host headless in a session of its own (no terminal, as a script or
+CI runs it), its output in files. ``pending_ask`` waits until the ask shows in
+``pi-ask attach --list --json`` run with the user's environment; ``answer_in_attach`` answers
+it in ``pi-ask attach`` on a pty. ``answers_seen`` reads what the model received.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from tests.e2e.terminal import Terminal, pi_ask_command
+from tests.hosts.fake_models import FakeModel
+from tests.hosts.hosts import Headless, HostHome
+
+# Generous caps on waits for a condition (two shared cores, several hosts at once): never
+# the thing under test.
+START_CAP_S = 120
+ANSWER_CAP_S = 60
+PAYLOAD_TITLE = "Host matrix"
+
+PAYLOAD: dict[str, Any] = {
+    "title": PAYLOAD_TITLE,
+    "questions": [
+        {
+            "id": "db",
+            "label": "Database",
+            "prompt": "Which database?",
+            "options": [
+                {"value": "pg", "label": "PostgreSQL"},
+                {"value": "sqlite", "label": "SQLite"},
+            ],
+        }
+    ],
+}
+
+
+class HostRun:
+    """One headless host run; ``stop()`` ends its whole process group."""
+
+    def __init__(self, run: Headless, home: HostHome, model: FakeModel) -> None:
+        self.model = model
+        self.out = home.root / "host.out"
+        self.err = home.root / "host.err"
+        with self.out.open("wb") as out, self.err.open("wb") as err:
+            self.process = subprocess.Popen(
+                run.command,
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=err,
+                env=run.env,
+                cwd=home.work,
+                start_new_session=True,
+            )
+
+    def output(self) -> str:
+        out = self.out.read_text(encoding="utf-8", errors="replace")
+        err = self.err.read_text(encoding="utf-8", errors="replace")
+        return f"host stdout:\n{out[-3000:]}\nhost stderr:\n{err[-3000:]}\n{self.model.summary()}"
+
+    def wait(self, timeout: float = ANSWER_CAP_S) -> int:
+        try:
+            return self.process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            raise AssertionError("the host did not end:\n" + self.output()) from None
+
+    def stop(self) -> None:
+        # The whole group: the host's children (the MCP server) may outlive it.
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=30)
+
+
+def listed(env: dict[str, str], cwd: Path) -> list[dict[str, Any]]:
+    done = subprocess.run(
+        [*pi_ask_command(), "attach", "--list", "--json"],
+        env=env,
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+        check=False,
+    )
+    try:
+        asks = json.loads(done.stdout or "[]")
+    except ValueError:
+        return []
+    return [a for a in asks if isinstance(a, dict)]
+
+
+def wait_for(condition: Callable[[], Any], what: str, timeout: float, run: HostRun) -> Any:
+    """Poll ``condition`` until truthy; fail, with the host's output, after ``timeout`` s or
+    when the host has ended first."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value:
+            return value
+        if run.process.poll() is not None:
+            value = condition()
+            if value:
+                return value
+            raise AssertionError(f"the host ended before {what}:\n" + run.output())
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}:\n" + run.output())
+        time.sleep(0.1)  # a polling interval; the condition is what is waited for
+
+
+def pending_ask(env: dict[str, str], home: HostHome, run: HostRun) -> dict[str, Any]:
+    """The host's ask once ``pi-ask attach --list --json`` shows it."""
+
+    def found() -> dict[str, Any] | None:
+        for ask in listed(env, home.work):
+            if ask.get("title") == PAYLOAD_TITLE:
+                return ask
+        return None
+
+    value: dict[str, Any] = wait_for(found, "the ask in attach --list", START_CAP_S, run)
+    return value
+
+
+def answer_in_attach(env: dict[str, str], home: HostHome, ask_id: str) -> None:
+    """``pi-ask attach ID`` on a pty: SQLite, then Submit on the review."""
+    term = Terminal(
+        [*pi_ask_command(), "attach", ask_id],
+        stdout=home.root / "attach.out",
+        env=env,
+        width=90,
+        height=30,
+        cwd=home.work,
+    )
+    try:
+        term.wait_for("Which database?", timeout=ANSWER_CAP_S)
+        term.press("2")  # SQLite; one question, so the review follows
+        term.wait_for("Submit", timeout=ANSWER_CAP_S)
+        term.press("1", "1")
+        assert term.exit_status(timeout=ANSWER_CAP_S) == 0
+    finally:
+        term.kill()
+
+
+def answers_seen(received: str) -> tuple[bool | None, dict[str, list[str]]]:
+    """What the model can read in a tool result: (cancelled, {question label: answer labels}).
+
+    Hosts forward either the structured content (as JSON, maybe after a header) or the
+    contract's text ("Database: SQLite" lines).
+    """
+    start, end = received.find("{"), received.rfind("}")
+    if start >= 0 and end > start:
+        try:
+            details = json.loads(received[start : end + 1])
+        except ValueError:
+            details = None
+        if isinstance(details, dict) and "answers" in details:
+            labels = {q["id"]: q.get("label", q["id"]) for q in details.get("questions", [])}
+            answers = {
+                labels.get(qid, qid): list(answer.get("labels", []))
+                for qid, answer in details["answers"].items()
+            }
+            return details.get("cancelled"), answers
+    answers = {}
+    for line in received.splitlines():
+        label, sep, value = line.partition(": ")
+        if sep and label.strip() == "Database":
+            answers[label.strip()] = [v.strip() for v in value.split(",")]
+    return None, answers
