@@ -289,14 +289,25 @@ dump("no_terminal")
 sys.exit(status)
 """
 # What an asker that does not draw must not load: the TUI, the config model and editor,
-# notification back ends (a published ask notifies only once nobody answers at once).
-LEAN_FORBIDDEN = ("prompt_toolkit", "pydantic", "pydantic_settings", "tomlkit", "apprise")
+# notification back ends (a published ask notifies only once nobody answers at once), and
+# hashlib, which maps OpenSSL's libcrypto (3.4 MiB resident in every waiting asker).
+LEAN_FORBIDDEN = (
+    "prompt_toolkit",
+    "pydantic",
+    "pydantic_settings",
+    "tomlkit",
+    "apprise",
+    "hashlib",
+    "_hashlib",
+)
 
 
 def lean_asker_modules(tmp_path: Path, path: str, probe: str = "") -> set[str]:
     """The modules ``pi-ask ask`` held when it published (``path="published"``) or
     answered ``no_terminal``, in a child with no terminal that imported ``probe`` first."""
     report = tmp_path / "lean.json"
+    # A config file already there, as after the first run (which writes it, and locks).
+    (tmp_path / "config.toml").write_text("[ui]\n", encoding="utf-8")
     env = {key: value for key, value in os.environ.items() if not key.startswith("PI_ASK_")}
     env.update(
         PI_ASK_CONFIG=str(tmp_path / "config.toml"),

@@ -22,7 +22,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import secrets
 import shutil
 import time
 from pathlib import Path
@@ -30,6 +29,7 @@ from typing import NamedTuple
 
 from pi_ask.guarded_parse import load_json
 from pi_ask.regular_files import read_regular
+from pi_ask.relay.paths import random_hex
 from pi_ask.relay.watch import nudge
 
 PAYLOAD = "payload.json"
@@ -110,7 +110,7 @@ def read_json(path: Path, limit: int = MAX_FILE_BYTES) -> object:
 
 def write_file(path: Path, data: bytes, *, sync: bool = False) -> None:
     """Replace ``path`` with ``data`` at once (a temporary file renamed over it), 0600."""
-    temp = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
+    temp = path.with_name(f".{path.name}.{random_hex(6)}.tmp")
     fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
     try:
         with os.fdopen(fd, "wb") as handle:
@@ -146,7 +146,7 @@ class AskFolder:
             OSError: It cannot be written (the disk is full, the folder is read-only).
             FileExistsError: An ask with this id is pending already.
         """
-        staging = asks / f".{ask_id}.{secrets.token_hex(4)}.new"
+        staging = asks / f".{ask_id}.{random_hex(4)}.new"
         staging.mkdir(mode=0o700)
         try:
             write_file(staging / PAYLOAD, _json_bytes(params))
@@ -196,7 +196,7 @@ class AskFolder:
     def take(self, answer: dict[str, object], result: dict[str, object] | None) -> bool:
         """Claim the ask with ``answer`` and store its ``result``; ``False`` when it was
         claimed already (or is gone): the first claim wins, whoever makes it."""
-        temp = self.path / f".claim.{secrets.token_hex(6)}.tmp"
+        temp = self.path / f".claim.{random_hex(6)}.tmp"
         try:
             write_file(temp, _json_bytes(answer), sync=True)
         except OSError:
@@ -238,7 +238,7 @@ class AskFolder:
 
     def remove(self) -> None:
         """Remove the folder (a hidden rename first, so a listing never sees it half gone)."""
-        gone = self.path.with_name(f".{self.ask_id}.{secrets.token_hex(4)}.gone")
+        gone = self.path.with_name(f".{self.ask_id}.{random_hex(4)}.gone")
         try:
             os.rename(self.path, gone)
         except OSError:

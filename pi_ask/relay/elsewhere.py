@@ -118,7 +118,7 @@ def ask_elsewhere(
                     f"pi-ask: question waiting (ask {ask_id}); answer it from any terminal "
                     f"with: pi-ask attach {ask_id}"
                 )
-            notification = _notify(store)
+            notification = _notify(store, hooks.announce)
         try:
             return _wait(pending, hooks, deadline)
         finally:
@@ -190,16 +190,25 @@ def _progress(hooks: ElsewhereHooks, what: str) -> None:
             hooks.on_progress(what)
 
 
-def _notify(store: SettingsStore | None) -> Dispatch | None:
-    """The "question waiting" notification, through the configured channels (best effort)."""
+def _notify(store: SettingsStore | None, say: Callable[[str], None] | None) -> Dispatch | None:
+    """The "question waiting" notification, through the configured channels (best effort).
+
+    One that cannot start (out of descriptors, its modules unreadable) is said in one line
+    through ``say``; the ask goes on waiting either way.
+    """
     if store is None:
         return None
-    from pi_ask.notifications.waiting import notify_waiting
+    try:
+        from pi_ask.notifications.waiting import notify_waiting
 
-    # No terminal of our own: bell/OSC channels have nowhere to write.
-    return notify_waiting(
-        store.snapshot().notifications, WAITING_NOTICE, write_terminal=lambda _text: None
-    )
+        # No terminal of our own: bell/OSC channels have nowhere to write.
+        return notify_waiting(
+            store.snapshot().notifications, WAITING_NOTICE, write_terminal=lambda _text: None
+        )
+    except OSError as err:
+        if say is not None:
+            say(f"pi-ask: the question-waiting notification could not start ({err})")
+        return None
 
 
 async def ask_elsewhere_async(

@@ -9,20 +9,19 @@ from __future__ import annotations
 
 import contextlib
 import os
-import secrets
 import socket
 import threading
 from pathlib import Path
 
 from pi_ask.relay import wire
-from pi_ask.relay.paths import INBOX_SUFFIX, listen_at, socket_name
+from pi_ask.relay.paths import INBOX_SUFFIX, fresh_socket_name, listen_at
 
 
 class InboxListener:
     """The inbox's socket: any same-user ``poke`` sets ``woken``."""
 
     def __init__(self, folder: Path) -> None:
-        name = socket_name(f"{os.getpid()}:{secrets.token_hex(8)}", INBOX_SUFFIX)
+        name = fresh_socket_name(INBOX_SUFFIX)
         self.path = folder / name
         self.woken = threading.Event()
         self._server = listen_at(self.path, 8)

@@ -23,8 +23,9 @@ from pi_ask.private_folders import make_private, unfit_reason
 if TYPE_CHECKING:
     import socket
 
-# hashlib, secrets and socket load where they are used: an asker with nobody to reach
-# answers no_terminal without them.
+# socket loads where it is used: an asker with nobody to reach answers no_terminal without
+# it. Random names come from os.urandom, not secrets: secrets imports hmac, which maps
+# OpenSSL's libcrypto (3.4 MiB resident) into every waiting asker.
 
 RUNTIME_ENV = "PI_ASK_RUNTIME_DIR"
 ASK_SUFFIX = ".ask"
@@ -107,11 +108,14 @@ def _make_private(folder: Path, *, sockets: bool = True) -> str | None:
     return problem
 
 
-def socket_name(ask_id: str, suffix: str) -> str:
-    """A short, fixed-length file name for ``ask_id``: 16 hex digits of its SHA-256."""
-    import hashlib
+def fresh_socket_name(suffix: str) -> str:
+    """A new socket file name: 16 random hex digits, so a path stays under ``sun_path``."""
+    return random_hex(8) + suffix
 
-    return hashlib.sha256(ask_id.encode("utf-8", "surrogatepass")).hexdigest()[:16] + suffix
+
+def random_hex(size: int) -> str:
+    """``size`` random bytes as hex, for names nobody may guess or repeat."""
+    return os.urandom(size).hex()
 
 
 def is_own_socket(path: Path) -> bool:
@@ -130,10 +134,9 @@ def listen_at(path: Path, backlog: int) -> socket.socket:
     a peer that finds ``path`` can always connect, so a refused connection reliably means
     a dead owner (whose file may then be removed).
     """
-    import secrets
     import socket
 
-    temporary = path.with_name(f".{secrets.token_hex(6)}.tmp")
+    temporary = path.with_name(f".{random_hex(6)}.tmp")
     server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         server.bind(os.fspath(temporary))

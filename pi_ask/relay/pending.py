@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 
 from pi_ask.relay import forms, wire
 from pi_ask.relay.asks import DRAFT, AskFolder, now_ms
-from pi_ask.relay.paths import ASK_SUFFIX, listen_at, socket_name
+from pi_ask.relay.paths import ASK_SUFFIX, fresh_socket_name, listen_at
 from pi_ask.relay.watch import POLL_S, FolderWatch, Waker
 
 if TYPE_CHECKING:
@@ -80,7 +80,7 @@ class PendingAsk:
         self.loaded = loaded
         self.ask_id = ask_id
         self.asks = asks
-        self.path = runtime / socket_name(ask_id, ASK_SUFFIX) if runtime is not None else None
+        self.path = runtime / fresh_socket_name(ASK_SUFFIX) if runtime is not None else None
         self.created_ms = now_ms()
         try:
             self.cwd = os.getcwd()

@@ -17,6 +17,7 @@ import pytest
 
 from pi_ask.contract.loading import LoadedPayload, load_payload
 from pi_ask.relay.elsewhere import start_detached
+from pi_ask.relay.paths import RUNTIME_ENV
 from tests.e2e.terminal import Terminal, child_env, pi_ask_command
 from tests.inbox.conftest import PAYLOAD
 
@@ -42,7 +43,7 @@ def _publish(state: Path, preview: str | None, monkeypatch: pytest.MonkeyPatch) 
 
 
 def _inbox(tmp_path: Path, state: Path, name: str) -> Terminal:
-    env = child_env(tmp_path / "config.toml", state)
+    env = child_env(tmp_path / "config.toml", state, PI_ASK_RUNTIME_DIR=os.environ[RUNTIME_ENV])
     inbox = Terminal(
         [*pi_ask_command(), "inbox"],
         stdout=tmp_path / f"{name}.out",

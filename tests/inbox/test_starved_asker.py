@@ -1,9 +1,9 @@
 """An asker out of file descriptors keeps its ask answerable (issue 31, finding 7).
 
 One failed ``accept`` (EMFILE) used to end the asker's accept thread for good: the ask
-stayed listed but could never be answered. Here a real asker's descriptor limit is lowered
-to what it holds (``prlimit`` on the running process), a terminal connects, and the limit
-is raised again: the asker says so once and the terminal's answer is taken.
+stayed listed but could never be answered. Here a real asker, settled in its wait, has its
+descriptor limit lowered to what it holds (``prlimit`` on the running process), a terminal
+connects, and the limit is raised again: the asker says so once and the answer is taken.
 """
 
 from __future__ import annotations
@@ -24,6 +24,13 @@ from tests.inbox.conftest import Asker, pending
 FAILED = "accepting a terminal failed"
 
 
+def _settled(pid: int) -> bool:
+    """Its two threads blocked: the main one in select, the other in accept."""
+    tasks = Path(f"/proc/{pid}/task")
+    waits = sorted((tasks / tid / "wchan").read_text() for tid in os.listdir(tasks))
+    return len(waits) == 2 and any("poll" in wait or "select" in wait for wait in waits)
+
+
 def test_an_accept_out_of_descriptors_is_retried_and_said_once(
     ask: Callable[..., Asker], asks: Path
 ) -> None:
@@ -31,6 +38,7 @@ def test_an_accept_out_of_descriptors_is_retried_and_said_once(
     (info,) = pending(asks, 1)
     assert info.socket is not None
     pid = asker.process.pid
+    wait_until(lambda: _settled(pid), "the asker to settle into its wait")
     soft, hard = resource.prlimit(pid, resource.RLIMIT_NOFILE)
     held = len(os.listdir(f"/proc/{pid}/fd"))
     resource.prlimit(pid, resource.RLIMIT_NOFILE, (held, hard))
