@@ -20,6 +20,7 @@ LAYERS: dict[str, int] = {
     "pi_ask.demo": 0,
     "pi_ask.face_table": 0,
     "pi_ask.guarded_parse": 0,
+    "pi_ask.install_hint": 0,
     "pi_ask.private_folders": 0,
     "pi_ask.regular_files": 0,
     "pi_ask.signal_latch": 0,

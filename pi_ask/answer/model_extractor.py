@@ -41,10 +41,7 @@ if TYPE_CHECKING:
         ChatCompletionNamedToolChoiceParam,
     )
 
-INSTALL_HINT = (
-    "The model extractor needs the openai package: install pi-ask with the llm extra "
-    "(pip install 'pi-ask[llm]' or uv tool install 'pi-ask[llm]')."
-)
+INSTALL_HINT = "The model extractor needs the openai package: add the llm extra ({command})."
 # Local servers take any key, but the SDK insists on one.
 _PLACEHOLDER_KEY = "not-needed"
 
@@ -147,7 +144,9 @@ def _client(run: ModelRun) -> OpenAI:
     try:
         import openai  # the optional extra, loaded only when a model is used
     except ImportError as err:
-        raise ExtractorUnavailable(INSTALL_HINT) from err
+        from pi_ask.install_hint import extra_command
+
+        raise ExtractorUnavailable(INSTALL_HINT.format(command=extra_command("llm"))) from err
     return openai.OpenAI(
         api_key=run.endpoint.api_key or _PLACEHOLDER_KEY,
         base_url=run.endpoint.base_url,

@@ -9,10 +9,12 @@ from pathlib import Path
 from pi_ask.config.catalogue import MCP_FACES
 from pi_ask.errors import UsageError
 
-MISSING_SDK = (
-    "pi-ask mcp: the MCP SDK is not installed; install the extra: "
-    "uv tool install 'pi-ask[mcp]' (or pip install 'pi-ask[mcp]')"
-)
+
+def missing_sdk() -> str:
+    """The one line for a copy without the extra: the command for *this* installation."""
+    from pi_ask.install_hint import extra_command
+
+    return f"pi-ask mcp: the MCP SDK is not installed; add the mcp extra: {extra_command('mcp')}"
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -58,7 +60,7 @@ def run_mcp_command(args: argparse.Namespace) -> int:
     (``pi_ask.mcp_server.front``); the SDK loads when a message needs it.
     """
     if not _sdk_installed():
-        print(MISSING_SDK, file=sys.stderr)
+        print(missing_sdk(), file=sys.stderr)
         return 2
     if args.http is None:
         if args.expose:

@@ -10,10 +10,15 @@ import argparse
 import sys
 from pathlib import Path
 
-MISSING_EXTRA = (
-    "pi-ask web: Starlette, uvicorn and segno are not installed; install the extra: "
-    "uv tool install 'pi-ask[web]' (or pip install 'pi-ask[web]')"
-)
+
+def missing_extra() -> str:
+    """The one line for a copy without the extra: the command for *this* installation."""
+    from pi_ask.install_hint import extra_command
+
+    return (
+        "pi-ask web: Starlette, uvicorn and segno are not installed; add the web extra: "
+        + extra_command("web")
+    )
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -81,7 +86,7 @@ def web_command(args: argparse.Namespace) -> int:
         import starlette  # noqa: F401
         import uvicorn  # noqa: F401
     except ImportError:
-        print(MISSING_EXTRA, file=sys.stderr)
+        print(missing_extra(), file=sys.stderr)
         return 2
     from pi_ask.config.store import open_store
     from pi_ask.web_server.server import WebOptions, run_web

@@ -10,6 +10,7 @@ from pi_ask.answer.form import NO_MODEL, extract_form
 from pi_ask.answer.model_extractor import INSTALL_HINT
 from pi_ask.answer.source import AssistantMessage
 from pi_ask.config.settings import AnswerSettings, ModelEntry
+from pi_ask.install_hint import extra_command
 from tests.answer.chat_server import Reply, chat_server
 
 MESSAGE = AssistantMessage("Should I use tabs or spaces?")
@@ -68,7 +69,8 @@ def test_without_the_openai_package_auto_falls_back_and_model_says_how_to_instal
         _ids(extract_form(MESSAGE, AnswerSettings("auto", entries), notify=notes.append))
         == OFFLINE_IDS
     )
-    assert notes == [f"{INSTALL_HINT} Using the offline extractor."]
+    hint = INSTALL_HINT.format(command=extra_command("llm"))
+    assert notes == [f"{hint} Using the offline extractor."]
     with pytest.raises(ExtractorUnavailable) as refused:
         extract_form(MESSAGE, AnswerSettings("model", entries), notify=notes.append)
-    assert "pi-ask[llm]" in str(refused.value)
+    assert "uv sync --extra llm" in str(refused.value)  # this clone's own command
