@@ -44,6 +44,14 @@ DIRTY_GUARD: Final = "Unsaved ask answers or drafts. Press {keys} again to disca
 NOT_SENT: Final = "not sent unless you choose it or Elaborate"
 """The review's mark on a note written on an option that is not chosen (Submit drops it)."""
 
+NO_TERMINAL_LINE: Final = (
+    "pi-ask: {why}, so nothing was asked; to answer later, start it with pi-ask ask --detach "
+    "(or --wait) and answer with pi-ask inbox, pi-ask attach or pi-ask web"
+)
+"""``pi-ask ask``'s stderr line when it returns ``no_terminal`` (the model's text says the same)."""
+NO_TERMINAL_TO_DRAW_ON: Final = "no terminal to draw on"
+NO_TERMINAL_REACHED: Final = "no terminal could reach you"
+
 OR: Final = " or "
 
 

@@ -8,7 +8,6 @@ ask goes elsewhere (``pi_ask.relay``): a running inbox, a tmux popup, or nobody.
 from __future__ import annotations
 
 import os
-import sys
 from typing import TYPE_CHECKING, Literal
 
 from pi_ask.face_table import TERMINAL_FACES, FaceName, TerminalFace, UiMode
@@ -58,16 +57,13 @@ def pick_face(ui: UiMode, on_terminal: TerminalFace = "tui") -> Route:
     """Where ``--ui ui`` opens the ask: a face, ``elsewhere`` (``pi_ask.relay``), or ``none``.
 
     ``auto`` is the terminal's face (``on_terminal``) in the foreground of a terminal, else
-    elsewhere. A terminal face asked for with no terminal there is ``none``, said on stderr.
+    elsewhere. A terminal face asked for with no terminal there is ``none`` (the command line
+    says so in its one ``no_terminal`` line on stderr).
     """
     if ui == "auto":
         # A background child of a terminal must not draw over its host (python-port.md §11).
         return on_terminal if in_foreground_terminal() else "elsewhere"
     if ui in TERMINAL_FACES and not has_terminal():
         # Asked for a terminal that is not there: the questions go back unanswered.
-        print(
-            "pi-ask: no terminal to draw on; the questions are returned unanswered",
-            file=sys.stderr,
-        )
         return "none"
     return ui

@@ -357,6 +357,13 @@ def _ask(source: str | bytes, args: argparse.Namespace) -> int:
     from pi_ask.terminal_text import result_indent
 
     _say_invalid(result)
+    if result.details.reason == "no_terminal":
+        from pi_ask import words
+
+        # The JSON tells the agent; whoever runs it at a shell reads this one line.
+        asked_for_one = args.ui in ("tui", "plain")
+        why = words.NO_TERMINAL_TO_DRAW_ON if asked_for_one else words.NO_TERMINAL_REACHED
+        print(words.NO_TERMINAL_LINE.format(why=why), file=sys.stderr)
     _print_json(result.to_json(), indent=result_indent(sys.stdout, args.ui))
     return status
 
