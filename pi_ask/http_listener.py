@@ -13,6 +13,8 @@ So nothing reaches uvicorn straight from the network. This module's accept loop:
   ``Limits.head_bytes`` (431);
 - on ``EMFILE`` and its kin backs off and says so in one stderr line (at most once a minute),
   never a traceback;
+- with a TLS context (the user's certificate), does the TLS handshake first, within the same
+  time as the request head;
 - then hands the connection to uvicorn, which serves the app on a unix socket in a private
   temporary folder (``uvicorn.Server.serve(sockets=...)``, uvicorn's public way in: it takes
   listening sockets, not connections), relaying bytes both ways.
@@ -40,7 +42,10 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+if TYPE_CHECKING:
+    import ssl
 
 CLOSE_HEADER = (b"connection", b"close")
 """The response header that ends a connection after the response (for unproven peers)."""
@@ -144,6 +149,7 @@ async def serve(
     limits: Limits = DEFAULT_LIMITS,
     name: str = "pi-ask",
     on_ready: Callable[[], None] | None = None,
+    tls: ssl.SSLContext | None = None,
 ) -> None:
     """Serve the ASGI ``app`` on ``listener`` (listening already) until uvicorn stops.
 
@@ -155,6 +161,7 @@ async def serve(
         limits: What peers may hold.
         name: How stderr lines start (``pi-ask mcp``).
         on_ready: Called once the app has started, just before the first accept.
+        tls: Serve https with this server-side context (``None``: plain http).
     """
     import uvicorn
 
@@ -179,7 +186,8 @@ async def serve(
         with _signals_held(server):
             inner.bind(os.fspath(inner_path))
             inner.listen(limits.connections)
-            await _serve_behind(server, inner, _Front(listener, inner_path, limits, say), on_ready)
+            front = _Front(listener, inner_path, limits, say, tls)
+            await _serve_behind(server, inner, front, on_ready)
     finally:
         loop.set_exception_handler(None)
         inner.close()
@@ -296,8 +304,16 @@ def _reason(err: BaseException) -> str:
 class _Front:
     """The accept loop and the connections it holds."""
 
-    def __init__(self, listener: socket.socket, inner: Path, limits: Limits, say: _Say) -> None:
+    def __init__(
+        self,
+        listener: socket.socket,
+        inner: Path,
+        limits: Limits,
+        say: _Say,
+        tls: ssl.SSLContext | None = None,
+    ) -> None:
         self._listener = listener
+        self._tls = tls
         self._inner = os.fspath(inner)
         self._limits = limits
         self._say = say
@@ -354,6 +370,9 @@ class _Front:
         self._room.set()
 
     async def _serve_peer(self, peer: socket.socket) -> None:
+        if self._tls is not None:
+            await self._serve_tls_peer(peer, self._tls)
+            return
         task = asyncio.current_task()
         try:
             head = await self._read_head(peer)
@@ -406,6 +425,82 @@ class _Front:
                 upward.cancel()
                 downward.cancel()
                 await asyncio.gather(upward, downward, return_exceptions=True)
+        finally:
+            inner.close()
+
+    async def _serve_tls_peer(self, peer: socket.socket, tls: ssl.SSLContext) -> None:
+        """As ``_serve_peer``, through TLS: the handshake and the head within the time."""
+        loop = asyncio.get_running_loop()
+        task = asyncio.current_task()
+        reader = asyncio.StreamReader(limit=_CHUNK)
+        protocol = asyncio.StreamReaderProtocol(reader)
+        writer: asyncio.StreamWriter | None = None
+        try:
+            async with asyncio.timeout(self._limits.head_timeout_s):
+                transport, _ = await loop.connect_accepted_socket(lambda: protocol, peer, ssl=tls)
+                writer = asyncio.StreamWriter(transport, protocol, reader, loop)
+                head = await self._read_tls_head(reader, writer)
+            if head is None:
+                return
+            assert task is not None
+            self._waiting.pop(task, None)
+            self._relaying.add(task)
+            await self._relay_tls(reader, writer, head)
+        except (TimeoutError, OSError, EOFError):
+            # A peer that does not speak TLS, or not in time, concerns that peer alone.
+            return
+        finally:
+            if writer is not None:
+                writer.close()
+            else:
+                peer.close()
+
+    async def _read_tls_head(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+    ) -> bytes | None:
+        received = bytearray()
+        while not any(end in received for end in _HEAD_ENDS):
+            if len(received) > self._limits.head_bytes:
+                writer.write(_TOO_LARGE)
+                with contextlib.suppress(OSError):
+                    await writer.drain()
+                return None
+            chunk = await reader.read(_CHUNK)
+            if not chunk:
+                return None
+            received += chunk
+        return bytes(received)
+
+    async def _relay_tls(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, head: bytes
+    ) -> None:
+        loop = asyncio.get_running_loop()
+        inner = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+
+        async def upward() -> None:
+            with contextlib.suppress(ConnectionError):
+                while chunk := await reader.read(_CHUNK):
+                    await loop.sock_sendall(inner, chunk)
+            with contextlib.suppress(OSError):
+                inner.shutdown(socket.SHUT_WR)
+
+        async def downward() -> None:
+            with contextlib.suppress(ConnectionError):
+                while chunk := await loop.sock_recv(inner, _CHUNK):
+                    writer.write(chunk)
+                    await writer.drain()
+
+        try:
+            inner.setblocking(False)
+            await loop.sock_connect(inner, self._inner)
+            await loop.sock_sendall(inner, head)
+            up, down = asyncio.ensure_future(upward()), asyncio.ensure_future(downward())
+            try:
+                await down
+            finally:
+                up.cancel()
+                down.cancel()
+                await asyncio.gather(up, down, return_exceptions=True)
         finally:
             inner.close()
 

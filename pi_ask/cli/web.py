@@ -9,6 +9,11 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pi_ask.config.store import SettingsStore
+    from pi_ask.web_server.server import WebOptions
 
 
 def missing_extra() -> str:
@@ -59,16 +64,25 @@ def add_web_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def web_options(args: argparse.Namespace, store: object) -> object:
+def web_options(args: argparse.Namespace, store: SettingsStore) -> WebOptions:
     """The ``WebOptions`` of the command line over the ``[web]`` settings."""
     from pi_ask.errors import UsageError
     from pi_ask.web_server.server import WebOptions
 
-    host = args.host if args.host is not None else "127.0.0.1"
-    port = args.port if args.port is not None else 0
+    web = store.snapshot().web
+    host = args.host if args.host is not None else web.host
+    port = args.port if args.port is not None else web.port
     if not 0 <= port <= 65535:
         raise UsageError(f"web: --port must be from 0 to 65535, not {port}")
-    return WebOptions(host=host, port=port, expose=args.expose)
+    return WebOptions(
+        host=host,
+        port=port,
+        expose=args.expose,
+        public_url=web.public_url,
+        tls_cert=web.tls_cert,
+        tls_key=web.tls_key,
+        trust_tailscale=web.trust_tailscale_headers,
+    )
 
 
 def web_command(args: argparse.Namespace) -> int:
@@ -89,9 +103,8 @@ def web_command(args: argparse.Namespace) -> int:
         print(missing_extra(), file=sys.stderr)
         return 2
     from pi_ask.config.store import open_store
-    from pi_ask.web_server.server import WebOptions, run_web
+    from pi_ask.web_server.server import run_web
 
     store = open_store(args.config)
     options = web_options(args, store)
-    assert isinstance(options, WebOptions)
     return run_web(options, state_dir=state_dir(), behaviour=lambda: store.snapshot().behaviour)

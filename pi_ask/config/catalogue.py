@@ -34,10 +34,24 @@ Kind = Literal[
     "deadline",
     "no_terminal",
     "tmux",
+    "web_host",
+    "port",
+    "web_url",
+    "path",
 ]
 """How a setting's value is checked: the fast loader and the model agree on each kind."""
 
-SECTIONS = ("behaviour", "notifications", "keymaps", "answer", "mcp", "theme", "ui", "inbox")
+SECTIONS = (
+    "behaviour",
+    "notifications",
+    "keymaps",
+    "answer",
+    "mcp",
+    "theme",
+    "ui",
+    "inbox",
+    "web",
+)
 """The tables of the file, in file order."""
 
 CURRENT_SCHEMA_VERSION = 1
@@ -87,6 +101,8 @@ NO_TERMINAL_CHOICES = ("answer", "wait")
 TMUX_MODES = ("popup", "window", "off")
 """``inbox.tmux``: how an ask with no terminal opens inside tmux."""
 MAX_DEADLINE_S = 86400.0
+MAX_PORT = 65535
+MAX_TEXT_SETTING = 4096
 # Patterns as text: ``re`` compiles (and caches) them on first use, so a file that never
 # reaches these checks, like the untouched default file, never pays for the compile.
 # One word of a prompt_toolkit style string: an attribute, or a colour (fg:/bg: optional).
@@ -321,6 +337,50 @@ KEYS: tuple[SettingKey, ...] = (
         'Inside tmux, an ask with no terminal opens in a "popup", a new "window", or "off".',
         '"popup", "window" or "off"',
     ),
+    SettingKey(
+        "web.host",
+        "web_host",
+        "127.0.0.1",
+        "Address pi-ask web listens on; anything but loopback also needs --expose.",
+        'an address or host name such as "127.0.0.1"',
+    ),
+    SettingKey(
+        "web.port",
+        "port",
+        0,
+        "Port pi-ask web listens on; 0: a free one, printed at start.",
+        f"a whole number from 0 to {MAX_PORT}",
+    ),
+    SettingKey(
+        "web.public_url",
+        "web_url",
+        "",
+        "The address the page is reached at from elsewhere (a proxy, Tailscale serve),\n"
+        'e.g. "https://box.tail1234.ts.net/"; its host is accepted and links point to it.',
+        'empty, or an http(s) URL such as "https://box.example/"',
+    ),
+    SettingKey(
+        "web.tls_cert",
+        "path",
+        "",
+        "Your TLS certificate (PEM) for pi-ask web to serve https itself; with tls_key.",
+        "empty, or the path of a PEM file",
+    ),
+    SettingKey(
+        "web.tls_key",
+        "path",
+        "",
+        "The private key (PEM) of tls_cert.",
+        "empty, or the path of a PEM file",
+    ),
+    SettingKey(
+        "web.trust_tailscale_headers",
+        "bool",
+        False,
+        "Behind `tailscale serve` on loopback only: a request carrying Tailscale's identity\n"
+        "headers counts as paired (Tailscale checked who it is).",
+        _BOOL,
+    ),
 )
 """Every non-keymap setting, in file order."""
 
@@ -469,9 +529,36 @@ def is_valid(kind: Kind, value: object) -> bool:
         return value in NO_TERMINAL_CHOICES
     if kind == "tmux":
         return value in TMUX_MODES
+    if kind == "web_host":
+        return is_host_text(value)
+    if kind == "port":
+        return type(value) is int and 0 <= value <= MAX_PORT
+    if kind == "web_url":
+        return value == "" or is_web_url(value)
+    if kind == "path":
+        return isinstance(value, str) and len(value) <= MAX_TEXT_SETTING and "\0" not in value
     if kind == "styles":
         return is_styles(value)
     return isinstance(value, list) and bool(value) and all(is_channel(item) for item in value)
+
+
+def is_host_text(value: object) -> bool:
+    """A host name or address: non-blank, no spaces, slashes or controls (``[web] host``)."""
+    return (
+        isinstance(value, str)
+        and 0 < len(value) <= 255
+        and value.isprintable()
+        and not any(ch in value for ch in " /\\#?@")
+    )
+
+
+def is_web_url(value: object) -> bool:
+    """An ``http://`` or ``https://`` URL with a host (``[web] public_url``)."""
+    if not isinstance(value, str) or len(value) > MAX_TEXT_SETTING or not value.isprintable():
+        return False
+    scheme, sep, rest = value.partition("://")
+    host = rest.split("/", 1)[0].rsplit("@", 1)[-1]
+    return bool(sep) and scheme in ("http", "https") and bool(host) and " " not in value
 
 
 def is_styles(value: object) -> bool:

@@ -43,6 +43,7 @@ from pi_ask.config.catalogue import (
     KEYS,
     MAX_DEADLINE_S,
     MAX_INTERVAL_S,
+    MAX_PORT,
     MAX_REMINDERS,
     MAX_RETRIES,
     MAX_TIMEOUT_S,
@@ -57,8 +58,10 @@ from pi_ask.config.catalogue import (
     channel_pattern,
     is_channel_name,
     is_channel_url,
+    is_host_text,
     is_setting_env_var,
     is_styles,
+    is_web_url,
 )
 from pi_ask.guarded_parse import TooDeep, load_json
 from pi_ask.keymaps.contexts import CONTEXTS
@@ -182,6 +185,24 @@ def _check_styles(value: dict[str, str]) -> dict[str, str]:
     )
 
 
+def _check_host(value: str) -> str:
+    if not is_host_text(value):
+        raise ValueError("an address or host name, without spaces, slashes or controls")
+    return value
+
+
+def _check_web_url(value: str) -> str:
+    if value and not is_web_url(value):
+        raise ValueError('empty, or an http(s) URL with a host, such as "https://box.example/"')
+    return value
+
+
+def _check_path(value: str) -> str:
+    if "\0" in value:
+        raise ValueError("a path holds no NUL character")
+    return value
+
+
 # The schema's key-id pattern only guides editors; the keymaps check is the judge.
 KeyId = Annotated[
     str, WithJsonSchema({"type": "string", "pattern": key_id_pattern(), "description": "A key id."})
@@ -205,6 +226,10 @@ _TYPES: dict[Kind, Any] = {
     "deadline": Annotated[float, Field(ge=0, le=MAX_DEADLINE_S, allow_inf_nan=False)],
     "no_terminal": Literal[NO_TERMINAL_CHOICES],
     "tmux": Literal[TMUX_MODES],
+    "web_host": Annotated[str, AfterValidator(_check_host)],
+    "port": Annotated[int, Field(ge=0, le=MAX_PORT)],
+    "web_url": Annotated[str, AfterValidator(_check_web_url)],
+    "path": Annotated[str, AfterValidator(_check_path)],
     "styles": Annotated[dict[str, str], AfterValidator(_check_styles)],
 }
 _ENTRY_TYPES: dict[Kind, Any] = {"models": ExtractionModel, "channels": Channel}

@@ -133,6 +133,7 @@ def _values(settings: Settings) -> Mapping[str, object]:
         "theme.styles": dict(settings.theme.styles),
         "ui.face": settings.ui.face,
         "inbox.tmux": settings.routing.tmux,
+        **{f"web.{name}": value for name, value in settings.web._asdict().items()},
     }
 
 

@@ -130,6 +130,27 @@ class McpSettings(NamedTuple):
     face: McpFace = "auto"
 
 
+class WebSettings(NamedTuple):
+    """The ``[web]`` table (``pi-ask web``).
+
+    Attributes:
+        host: Address to listen on (anything but loopback also needs ``--expose``).
+        port: Port to listen on; 0 picks a free one.
+        public_url: Where the page is reached from elsewhere ("" when nowhere else).
+        tls_cert: The user's certificate (PEM) to serve https with ("" for none).
+        tls_key: Its private key.
+        trust_tailscale_headers: Behind ``tailscale serve`` on loopback, take Tailscale's
+            identity headers as a paired session.
+    """
+
+    host: str = "127.0.0.1"
+    port: int = 0
+    public_url: str = ""
+    tls_cert: str = ""
+    tls_key: str = ""
+    trust_tailscale_headers: bool = False
+
+
 class Settings(NamedTuple):
     """Every effective setting.
 
@@ -143,6 +164,7 @@ class Settings(NamedTuple):
         theme: The look of the TUI.
         ui: Which face ``--ui auto`` opens on a terminal.
         routing: Where an ask with no terminal goes, and its deadline.
+        web: ``pi-ask web`` settings.
     """
 
     behaviour: Behaviour = Behaviour()
@@ -154,6 +176,7 @@ class Settings(NamedTuple):
     theme: ThemeSettings = ThemeSettings()
     ui: UiSettings = UiSettings()
     routing: RoutingSettings = RoutingSettings()
+    web: WebSettings = WebSettings()
 
 
 _CHANNELS = "notifications.channels"
@@ -204,6 +227,14 @@ def settings_from_values(values: Mapping[str, object], keymaps: Keymaps) -> Sett
         no_terminal=cast(NoTerminal, values.get("behaviour.no_terminal", "answer")),
         tmux=cast(TmuxMode, values.get("inbox.tmux", "popup")),
     )
+    web = WebSettings(
+        host=str(values.get("web.host", "127.0.0.1")),
+        port=cast(int, values.get("web.port", 0)),
+        public_url=str(values.get("web.public_url", "")),
+        tls_cert=str(values.get("web.tls_cert", "")),
+        tls_key=str(values.get("web.tls_key", "")),
+        trust_tailscale_headers=bool(values.get("web.trust_tailscale_headers", False)),
+    )
     return Settings(
         Behaviour(**flags),
         notifications,
@@ -214,6 +245,7 @@ def settings_from_values(values: Mapping[str, object], keymaps: Keymaps) -> Sett
         theme=theme,
         ui=ui,
         routing=routing,
+        web=web,
     )
 
 

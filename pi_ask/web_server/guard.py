@@ -16,6 +16,7 @@ and headers that keep it out of frames, caches and referrers.
 from __future__ import annotations
 
 import hmac
+import secrets
 from collections.abc import Awaitable, Callable, MutableMapping
 from http.cookies import SimpleCookie
 from typing import Any, NamedTuple
@@ -52,11 +53,17 @@ SECURITY_HEADERS = (
 
 
 class Names(NamedTuple):
-    """Where the server may be reached: ``Host`` values and page origins it accepts."""
+    """Where the server may be reached: ``Host`` values and page origins it accepts;
+    ``secure`` when pages come over https (the cookie is then ``Secure``); ``tailscale``
+    when Tailscale's identity headers stand for a paired session."""
 
     hosts: frozenset[str]
     origins: frozenset[str]
     secure: bool
+    tailscale: bool = False
+
+
+TAILSCALE_LOGIN = b"tailscale-user-login"
 
 
 def header(scope: Scope, name: bytes) -> str | None:
@@ -126,6 +133,8 @@ class Guard:
         if length is not None and (not length.isdigit() or int(length) > MAX_BODY_BYTES):
             return (413, "the request body is too large"), None
         device = self._devices.find(session_token(scope, self._names.secure))
+        if device is None and self._names.tailscale:
+            device = tailscale_device(scope)
         path = scope.get("path", "")
         if device is None and path not in OPEN_PATHS:
             return (401, "this device is not paired: open the pairing link"), None
@@ -138,6 +147,20 @@ class Guard:
                 if not hmac.compare_digest(given.encode(), device.csrf.encode()):
                     return (403, "the request lacks this session's CSRF token"), None
         return None, device
+
+
+def tailscale_device(scope: Scope) -> Device | None:
+    """The person ``tailscale serve`` vouches for, as a device (only when trusted: loopback
+    behind it, where nobody else can set the header). Its CSRF token is derived from the
+    login with a per-process key, so a page from elsewhere still cannot forge one."""
+    login = header(scope, TAILSCALE_LOGIN)
+    if not login:
+        return None
+    csrf = hmac.new(_PROCESS_KEY, login.encode(), "sha256").hexdigest()
+    return Device(f"tailscale:{login}", "", csrf, 0, "tailscale")
+
+
+_PROCESS_KEY = secrets.token_bytes(32)
 
 
 class BodyTooLarge(Exception):

@@ -14,7 +14,7 @@ import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import NamedTuple, TextIO
+from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 from urllib.parse import urlsplit
 
 from pi_ask.errors import UsageError
@@ -26,6 +26,10 @@ from pi_ask.web_server.guard import Names
 from pi_ask.web_server.holds import Holds
 from pi_ask.web_server.pairing import CODE_TTL_S, Codes, Devices
 
+if TYPE_CHECKING:
+    import socket
+    import ssl
+
 NAME = "pi-ask web"
 
 
@@ -36,6 +40,9 @@ class WebOptions(NamedTuple):
     port: int = 0
     expose: bool = False
     public_url: str = ""
+    tls_cert: str = ""
+    tls_key: str = ""
+    trust_tailscale: bool = False
 
 
 def check_exposure(host: str, *, expose: bool) -> str | None:
@@ -70,9 +77,10 @@ def public_parts(public_url: str) -> tuple[str, str] | None:
 
 
 def names_for(host: str, port: int, public_url: str, *, secure: bool = False) -> Names:
-    """The ``Host`` values and page origins a server on ``host:port`` accepts."""
+    """The ``Host`` values and page origins a server on ``host:port`` accepts (``secure``:
+    the page is reached over https, here or at ``public_url``, so the cookie is Secure)."""
     hosts = allowed_hosts(host, port)
-    origins = allowed_origins(hosts, "https" if secure else "http")
+    origins = allowed_origins(hosts, "http") + allowed_origins(hosts, "https")
     public = public_parts(public_url)
     if public is not None:
         origins.append(public[0])
@@ -110,6 +118,29 @@ def pairing_lines(link_base: str, code: str, *, qr: bool = True) -> str:
     return text
 
 
+def tls_context(options: WebOptions) -> ssl.SSLContext | None:
+    """The server-side TLS context of ``[web] tls_cert`` and ``tls_key`` (``None``: plain).
+
+    Raises:
+        UsageError: One is set without the other, or they cannot be loaded.
+    """
+    if not options.tls_cert and not options.tls_key:
+        return None
+    if not (options.tls_cert and options.tls_key):
+        raise UsageError("web: tls_cert and tls_key go together; set both or neither")
+    import ssl
+
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.minimum_version = ssl.TLSVersion.TLSv1_2
+    try:
+        context.load_cert_chain(
+            Path(options.tls_cert).expanduser(), Path(options.tls_key).expanduser()
+        )
+    except (OSError, ssl.SSLError) as problem:
+        raise UsageError(f"web: cannot load tls_cert / tls_key: {problem}") from None
+    return context
+
+
 def run_web(
     options: WebOptions,
     *,
@@ -118,11 +149,16 @@ def run_web(
     err: TextIO | None = None,
     stop: threading.Event | None = None,
 ) -> int:
-    """Serve until a signal (or ``stop``); the exit status."""
+    """Serve until a signal (or ``stop``, set from another thread); the exit status."""
     err = err if err is not None else sys.stderr
     from pi_ask.relay.paths import NoPrivateFolder, asks_dir, runtime_dir
 
     warning = check_exposure(options.host, expose=options.expose)
+    tls = tls_context(options)
+    if options.trust_tailscale and not is_loopback(options.host):
+        raise UsageError(
+            "web: trust_tailscale_headers needs a loopback host (tailscale serve in front)"
+        )
     try:
         asks = asks_dir()
         runtime: Path | None = runtime_dir()
@@ -135,33 +171,63 @@ def run_web(
         raise UsageError(
             f"web: cannot listen on {options.host}:{options.port}: {problem.strerror}"
         ) from None
-    port = listener.getsockname()[1]
-    names = names_for(options.host, port, options.public_url)
-    link_base = base_url(options.host, port, options.public_url)
-    devices = Devices(state_dir)
-    codes = Codes()
+    server = _Server(options, listener, tls, err)
     holds = Holds(asks, behaviour)
-
-    def say(text: str) -> None:
-        err.write(text)
-        err.flush()
-
     board = Board(asks, runtime, holds.sweep)
-    parts = WebParts(
-        devices, codes, holds, board, names, lambda code: say(pairing_lines(link_base, code))
-    )
-    app = build_app(parts)
+    parts = WebParts(Devices(state_dir), Codes(), holds, board, server.names, server.announce)
+    try:
+        asyncio.run(server.run(build_app(parts), parts, warning, stop))
+    finally:
+        board.stop()
+        holds.close()
+    return 0
 
-    def ready() -> None:
-        if warning is not None:
-            say(f"{NAME}: {warning}\n")
-        shown = f"[{options.host}]" if ":" in options.host else options.host
-        paired = f"; {len(devices)} paired device(s)" if len(devices) else ""
-        say(f"{NAME}: listening on http://{shown}:{port}/{paired} (Ctrl+C stops)\n")
-        say(pairing_lines(link_base, codes.issue()))
 
-    async def main() -> None:
-        serving = asyncio.ensure_future(serve(app, listener, name=NAME, on_ready=ready))
+class _Server:
+    """One run's listener, names and terminal lines."""
+
+    def __init__(
+        self,
+        options: WebOptions,
+        listener: socket.socket,
+        tls: ssl.SSLContext | None,
+        err: TextIO,
+    ) -> None:
+        self.options = options
+        self.listener = listener
+        self.tls = tls
+        self.err = err
+        self.port = int(listener.getsockname()[1])
+        secure = tls is not None or options.public_url.startswith("https://")
+        names = names_for(options.host, self.port, options.public_url, secure=secure)
+        self.names = names._replace(tailscale=options.trust_tailscale)
+        self.link_base = base_url(options.host, self.port, options.public_url, secure=bool(tls))
+
+    def say(self, text: str) -> None:
+        self.err.write(text)
+        self.err.flush()
+
+    def announce(self, code: str) -> None:
+        self.say(pairing_lines(self.link_base, code))
+
+    async def run(
+        self, app: Any, parts: WebParts, warning: str | None, stop: threading.Event | None
+    ) -> None:
+        def ready() -> None:
+            if warning is not None:
+                self.say(f"{NAME}: {warning}\n")
+            host = self.options.host
+            shown = f"[{host}]" if ":" in host else host
+            count = len(parts.devices)
+            paired = f"; {count} paired device(s)" if count else ""
+            scheme = "https" if self.tls is not None else "http"
+            where = f"{scheme}://{shown}:{self.port}/"
+            self.say(f"{NAME}: listening on {where}{paired} (Ctrl+C stops)\n")
+            self.announce(parts.codes.issue())
+
+        serving = asyncio.ensure_future(
+            serve(app, self.listener, name=NAME, on_ready=ready, tls=self.tls)
+        )
         if stop is None:
             await serving
             return
@@ -172,17 +238,3 @@ def run_web(
             serving.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await serving
-
-    try:
-        asyncio.run(main())
-    finally:
-        board.stop()
-        holds.close()
-    return 0
-
-
-def forget_devices(state_dir: Path, err: TextIO | None = None) -> int:
-    """``pi-ask web --forget``: unpair every device; 0."""
-    count = Devices(state_dir).forget()
-    print(f"{NAME}: forgot {count} paired device(s)", file=err or sys.stderr)
-    return 0

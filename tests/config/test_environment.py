@@ -37,6 +37,10 @@ _RAW: dict[str, st.SearchStrategy[str]] = {
     "deadline": st.sampled_from(["0", "30", "0.5", "86400", "86401", "-1", "1."]),
     "no_terminal": st.sampled_from(["answer", "wait", "Wait", "hang"]),
     "tmux": st.sampled_from(["popup", "window", "off", "Popup", "pane"]),
+    "web_host": st.sampled_from(["127.0.0.1", "::1", "box.local", "", "a b", "x/y"]),
+    "port": st.sampled_from(["0", "8787", "65535", "65536", "-1", "http"]),
+    "web_url": st.sampled_from(["", "https://box.example/", "http://h:8/p", "ftp://h", "x"]),
+    "path": st.sampled_from(["", "/etc/ssl/me.pem", "cert.pem", "~/c.pem"]),
     "styles": st.sampled_from(
         [
             json.dumps({"accent": "#005f87 bold"}),
@@ -117,6 +121,10 @@ def test_each_setting_is_read_on_the_fast_path(spec: SettingKey) -> None:
         "deadline": "90",
         "no_terminal": "wait",
         "tmux": "window",
+        "web_host": "0.0.0.0",
+        "port": "8787",
+        "web_url": "https://box.example/",
+        "path": "/tmp/cert.pem",
         "styles": json.dumps({"accent": "bold"}),
         "models": json.dumps([{"provider": "ollama", "id": "llama"}]),
         "channels": json.dumps(["osc9"]),

@@ -64,6 +64,10 @@ _VALID: dict[str, st.SearchStrategy[object]] = {
     "deadline": st.one_of(st.integers(0, 86400), st.floats(0, 86400)),
     "no_terminal": st.sampled_from(["answer", "wait"]),
     "tmux": st.sampled_from(["popup", "window", "off"]),
+    "web_host": st.sampled_from(["127.0.0.1", "::1", "0.0.0.0", "box.local"]),
+    "port": st.integers(0, 65535),
+    "web_url": st.sampled_from(["", "https://box.example/", "http://127.0.0.1:8787"]),
+    "path": st.sampled_from(["", "/etc/ssl/me.pem", "cert.pem"]),
     "styles": st.dictionaries(
         st.sampled_from(["accent", "muted", "syntax_string", "selected-bg"]),
         st.sampled_from(["bold", "#005f87", "bg:ansiblue underline", "fg:#fff nobold"]),

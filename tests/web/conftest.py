@@ -5,6 +5,7 @@ from __future__ import annotations
 import http.client
 import json
 import re
+import ssl
 import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -17,7 +18,7 @@ from tests.e2e.terminal import pi_ask_command
 from tests.inbox.conftest import ask, asks, env, pending, terminal  # noqa: F401 - fixtures
 from tests.web.browser import browser  # noqa: F401 - a fixture
 
-LISTENING = re.compile(r"pi-ask web: listening on http://([^ ]+):(\d+)/")
+LISTENING = re.compile(r"pi-ask web: listening on (https?)://([^ ]+):(\d+)/")
 CODE = re.compile(r"pairing code ([A-Z0-9]{4})-([A-Z0-9]{4})")
 
 
@@ -33,8 +34,9 @@ class Response(NamedTuple):
 class Client:
     """One device talking to the server: its cookie and CSRF token once paired."""
 
-    def __init__(self, server: WebServer) -> None:
+    def __init__(self, server: WebServer, tls: ssl.SSLContext | None = None) -> None:
         self.server = server
+        self.tls = tls
         self.cookie: str | None = None
         self.csrf: str | None = None
 
@@ -58,7 +60,11 @@ class Client:
         sent.update(headers or {})
         sent = {k: v for k, v in sent.items() if v is not None}
         data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
-        connection = http.client.HTTPConnection("127.0.0.1", self.server.port, timeout=20)
+        connection = (
+            http.client.HTTPSConnection("127.0.0.1", self.server.port, timeout=20, context=self.tls)
+            if self.tls is not None
+            else http.client.HTTPConnection("127.0.0.1", self.server.port, timeout=20)
+        )
         try:
             connection.putrequest(method, path, skip_host=True, skip_accept_encoding=True)
             for name, value in sent.items():
@@ -100,8 +106,8 @@ class WebServer:
         self.stderr = stderr
         match = wait_until(lambda: LISTENING.search(self.text()), "the listening line")
         assert isinstance(match, re.Match)
-        self.host, self.port = match.group(1), int(match.group(2))
-        self.origin = f"http://127.0.0.1:{self.port}"
+        self.host, self.port = match.group(2), int(match.group(3))
+        self.origin = f"{match.group(1)}://127.0.0.1:{self.port}"
         self._codes_seen = 0
 
     def text(self) -> str:
