@@ -262,7 +262,11 @@ class Gemini(Dialect):
         for part in self._parts(body):
             response = part.get("functionResponse")
             if isinstance(response, dict):
-                return _text_of(response.get("response"))
+                # Gemini CLI wraps a tool's text: {"output": "..."}.
+                inner = response.get("response")
+                if isinstance(inner, dict) and isinstance(inner.get("output"), str):
+                    return str(inner["output"])
+                return _text_of(inner)
         return None
 
     def streams(self, path: str, body: dict[str, Any]) -> bool:

@@ -31,6 +31,20 @@ DIALECTS: dict[str, type[Dialect]] = {
 }
 
 
+# The server's command line in each host's docs/mcp.md snippet, and the tool name it
+# publishes: Gemini CLI's headless mode drops every tool named like its own ask_user.
+DOCS_ARGS = {"gemini": ("mcp", "--tool-name", "pi_ask")}
+DOCS_TOOL_NAME = {"gemini": "pi_ask"}
+
+
+def docs_args(key: str) -> tuple[str, ...]:
+    return DOCS_ARGS.get(family(key), ("mcp",))
+
+
+def tool_name(key: str) -> str:
+    return DOCS_TOOL_NAME.get(family(key), "ask_user")
+
+
 def family(key: str) -> str:
     """``claude-2.1.332`` -> ``claude``."""
     return key.partition("-")[0]
@@ -84,10 +98,14 @@ class Headless:
 
 
 def headless(
-    key: str, home: HostHome, model_url: str, prompt: str, mcp_args: tuple[str, ...] = ("mcp",)
+    key: str, home: HostHome, model_url: str, prompt: str, mcp_args: tuple[str, ...] = ()
 ) -> Headless:
-    """Configure host ``key`` in ``home`` for pi-ask and return its headless run."""
+    """Configure host ``key`` in ``home`` for pi-ask and return its headless run.
+
+    ``mcp_args``: the server's arguments, docs/mcp.md's by default.
+    """
     pin = PIN_BY_KEY[key]
+    mcp_args = mcp_args or docs_args(key)
     program = str(bin_dir(pin) / pin.binary)
     env = home.env(pin, term="dumb")  # run as a script would: no terminal
     name = family(key)
@@ -132,7 +150,7 @@ def headless(
             # MCP tools offered up front, not behind Claude Code's deferred tool search.
             ENABLE_TOOL_SEARCH="false",
         )
-        tool = "mcp__pi-ask__" + _tool_name(mcp_args)
+        tool = "mcp__pi-ask__" + _published(mcp_args)
         return Headless([program, "-p", prompt, "--allowedTools", tool], env)
     if name == "gemini":
         gemini = home.root / ".gemini"
@@ -174,7 +192,7 @@ def headless(
     raise ValueError(f"unknown host {key}")
 
 
-def _tool_name(mcp_args: tuple[str, ...]) -> str:
+def _published(mcp_args: tuple[str, ...]) -> str:
     if "--tool-name" in mcp_args:
         return mcp_args[mcp_args.index("--tool-name") + 1]
     return "ask_user"

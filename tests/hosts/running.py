@@ -16,7 +16,7 @@ import subprocess
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from tests.e2e.terminal import Terminal, pi_ask_command
 from tests.hosts.fake_models import FakeModel
@@ -62,6 +62,9 @@ class HostRun:
                 start_new_session=True,
             )
 
+    def ended(self) -> bool:
+        return self.process.poll() is not None
+
     def output(self) -> str:
         out = self.out.read_text(encoding="utf-8", errors="replace")
         err = self.err.read_text(encoding="utf-8", errors="replace")
@@ -98,7 +101,15 @@ def listed(env: dict[str, str], cwd: Path) -> list[dict[str, Any]]:
     return [a for a in asks if isinstance(a, dict)]
 
 
-def wait_for(condition: Callable[[], Any], what: str, timeout: float, run: HostRun) -> Any:
+class Watched(Protocol):
+    """A running host: whether it has ended, and what it showed (for a failure message)."""
+
+    def ended(self) -> bool: ...
+
+    def output(self) -> str: ...
+
+
+def wait_for(condition: Callable[[], Any], what: str, timeout: float, run: Watched) -> Any:
     """Poll ``condition`` until truthy; fail, with the host's output, after ``timeout`` s or
     when the host has ended first."""
     deadline = time.monotonic() + timeout
@@ -106,7 +117,7 @@ def wait_for(condition: Callable[[], Any], what: str, timeout: float, run: HostR
         value = condition()
         if value:
             return value
-        if run.process.poll() is not None:
+        if run.ended():
             value = condition()
             if value:
                 return value
@@ -116,10 +127,16 @@ def wait_for(condition: Callable[[], Any], what: str, timeout: float, run: HostR
         time.sleep(0.1)  # a polling interval; the condition is what is waited for
 
 
-def pending_ask(env: dict[str, str], home: HostHome, run: HostRun) -> dict[str, Any]:
-    """The host's ask once ``pi-ask attach --list --json`` shows it."""
+def pending_ask(env: dict[str, str], home: HostHome, run: Watched) -> dict[str, Any]:
+    """The host's ask once ``pi-ask attach --list --json`` shows it; fails when the model got
+    a result first (the ask never reached the terminal route)."""
+    model: FakeModel | None = getattr(run, "model", None)
 
     def found() -> dict[str, Any] | None:
+        if model is not None and model.result is not None:
+            raise AssertionError(
+                "the model received a result before any ask was pending:\n" + model.result
+            )
         for ask in listed(env, home.work):
             if ask.get("title") == PAYLOAD_TITLE:
                 return ask
@@ -149,7 +166,29 @@ def answer_in_attach(env: dict[str, str], home: HostHome, ask_id: str) -> None:
         term.kill()
 
 
-def answers_seen(received: str) -> tuple[bool | None, dict[str, list[str]]]:
+def answer_in_plain_attach(env: dict[str, str], home: HostHome, ask_id: str, answer: str) -> None:
+    """``pi-ask attach --ui plain ID`` on a pty: type ``answer``, then 1 (Submit)."""
+    term = Terminal(
+        [*pi_ask_command(), "attach", "--ui", "plain", ask_id],
+        stdout=home.root / "attach.out",
+        env=env,
+        width=90,
+        height=30,
+        cwd=home.work,
+    )
+    try:
+        term.wait_for("answer>", timeout=ANSWER_CAP_S)
+        term.press(f"text:{answer}", "enter")
+        term.wait_for("review >", timeout=ANSWER_CAP_S)
+        term.press("text:1", "enter")
+        assert term.exit_status(timeout=ANSWER_CAP_S) == 0
+    finally:
+        term.kill()
+
+
+def answers_seen(
+    received: str, payload: dict[str, Any] = PAYLOAD
+) -> tuple[bool | None, dict[str, list[str]]]:
     """What the model can read in a tool result: (cancelled, {question label: answer labels}).
 
     Hosts forward either the structured content (as JSON, maybe after a header) or the
@@ -168,9 +207,10 @@ def answers_seen(received: str) -> tuple[bool | None, dict[str, list[str]]]:
                 for qid, answer in details["answers"].items()
             }
             return details.get("cancelled"), answers
+    wanted = {question.get("label", question["id"]) for question in payload["questions"]}
     answers = {}
     for line in received.splitlines():
-        label, sep, value = line.partition(": ")
-        if sep and label.strip() == "Database":
-            answers[label.strip()] = [v.strip() for v in value.split(",")]
+        label, sep, value = line.strip().partition(": ")
+        if sep and label in wanted:
+            answers[label] = [v.strip() for v in value.split(", ")]
     return None, answers

@@ -13,7 +13,7 @@ import pytest
 
 from tests.hosts.conftest import require
 from tests.hosts.fake_models import FINAL_TEXT, FakeModel
-from tests.hosts.hosts import DIALECTS, HostHome, family, headless
+from tests.hosts.hosts import DIALECTS, HostHome, family, headless, tool_name
 from tests.hosts.running import PAYLOAD, HostRun, answer_in_attach, answers_seen, pending_ask
 
 pytestmark = pytest.mark.hosts
@@ -26,7 +26,7 @@ HEADLESS = ["codex", "claude-2.1.332", "claude-2.1.197", "opencode"]
 def test_a_headless_hosts_ask_is_answered_in_attach(key: str, home: HostHome) -> None:
     require(key)
     home.pi_ask_settings(WAIT_FOR_ATTACH)
-    with FakeModel(DIALECTS[family(key)](), PAYLOAD) as model:
+    with FakeModel(DIALECTS[family(key)](), PAYLOAD, tool_name(key)) as model:
         run = HostRun(headless(key, home, model.url, "Set up the service."), home, model)
         try:
             user = home.env()
