@@ -358,12 +358,12 @@ def _ask(source: str | bytes, args: argparse.Namespace) -> int:
 
     _say_invalid(result)
     if result.details.reason == "no_terminal":
-        from pi_ask import words
+        from pi_ask.words import NO_TERMINAL_LINE, NO_TERMINAL_REACHED, NO_TERMINAL_TO_DRAW_ON
 
         # The JSON tells the agent; whoever runs it at a shell reads this one line.
         asked_for_one = args.ui in ("tui", "plain")
-        why = words.NO_TERMINAL_TO_DRAW_ON if asked_for_one else words.NO_TERMINAL_REACHED
-        print(words.NO_TERMINAL_LINE.format(why=why), file=sys.stderr)
+        why = NO_TERMINAL_TO_DRAW_ON if asked_for_one else NO_TERMINAL_REACHED
+        print(NO_TERMINAL_LINE.format(why=why), file=sys.stderr)
     _print_json(result.to_json(), indent=result_indent(sys.stdout, args.ui))
     return status
 
