@@ -22,7 +22,6 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-CALL_ID = "call_pi_ask_1"
 WAIT_ID = "call_wait_1"
 # A host's own tool for "my MCP servers are still starting" (Claude Code connects them in
 # the background): a model that misses pi-ask's tool calls it once, as a real one would.
@@ -43,7 +42,7 @@ class Reply:
     tool: str | None = None
     arguments: dict[str, Any] = field(default_factory=dict)
     text: str = ""
-    call_id: str = CALL_ID
+    call_id: str = ""
 
 
 class Dialect:
@@ -54,12 +53,8 @@ class Dialect:
     def tools(self, body: dict[str, Any]) -> list[str]:
         raise NotImplementedError
 
-    def called(self, body: dict[str, Any]) -> bool:
-        """The conversation already holds the model's call of the tool."""
-        raise NotImplementedError
-
-    def result(self, body: dict[str, Any]) -> str | None:
-        """The tool result of that call in the conversation, as text, or ``None``."""
+    def result(self, body: dict[str, Any], call_id: str) -> str | None:
+        """The result of the model's call ``call_id`` in the conversation, as text, or ``None``."""
         raise NotImplementedError
 
     def streams(self, path: str, body: dict[str, Any]) -> bool:
@@ -112,12 +107,9 @@ class Responses(Dialect):
         items = body.get("input")
         return [i for i in items if isinstance(i, dict)] if isinstance(items, list) else []
 
-    def called(self, body: dict[str, Any]) -> bool:
-        return any(i.get("call_id") == CALL_ID for i in self._items(body))
-
-    def result(self, body: dict[str, Any]) -> str | None:
+    def result(self, body: dict[str, Any], call_id: str) -> str | None:
         for item in self._items(body):
-            if item.get("type") == "function_call_output" and item.get("call_id") == CALL_ID:
+            if item.get("type") == "function_call_output" and item.get("call_id") == call_id:
                 return _text_of(item.get("output"))
         return None
 
@@ -177,12 +169,9 @@ class Messages(Dialect):
             if isinstance(content, list):
                 yield from (b for b in content if isinstance(b, dict))
 
-    def called(self, body: dict[str, Any]) -> bool:
-        return any(b.get("id") == CALL_ID for b in self._blocks(body))
-
-    def result(self, body: dict[str, Any]) -> str | None:
+    def result(self, body: dict[str, Any], call_id: str) -> str | None:
         for block in self._blocks(body):
-            if block.get("type") == "tool_result" and block.get("tool_use_id") == CALL_ID:
+            if block.get("type") == "tool_result" and block.get("tool_use_id") == call_id:
                 return _text_of(block.get("content"))
         return None
 
@@ -255,26 +244,32 @@ class Gemini(Dialect):
         for content in body.get("contents") or []:
             yield from (p for p in content.get("parts") or [] if isinstance(p, dict))
 
-    def called(self, body: dict[str, Any]) -> bool:
-        return any("functionCall" in p for p in self._parts(body))
-
-    def result(self, body: dict[str, Any]) -> str | None:
-        for part in self._parts(body):
-            response = part.get("functionResponse")
-            if isinstance(response, dict):
-                # Gemini CLI wraps a tool's text: {"output": "..."}.
-                inner = response.get("response")
-                if isinstance(inner, dict) and isinstance(inner.get("output"), str):
-                    return str(inner["output"])
-                return _text_of(inner)
-        return None
+    def result(self, body: dict[str, Any], call_id: str) -> str | None:
+        # Calls carry our id; a response that does not echo it is matched by position.
+        responses = [
+            p["functionResponse"]
+            for p in self._parts(body)
+            if isinstance(p.get("functionResponse"), dict)
+        ]
+        position = int(call_id.rpartition("_")[2]) - 1
+        chosen = [r for r in responses if r.get("id") == call_id]
+        if not chosen and not any(r.get("id") for r in responses) and position < len(responses):
+            chosen = [responses[position]]
+        if not chosen:
+            return None
+        # Gemini CLI wraps a tool's text: {"output": "..."}.
+        inner = chosen[0].get("response")
+        if isinstance(inner, dict) and isinstance(inner.get("output"), str):
+            return str(inner["output"])
+        return _text_of(inner)
 
     def streams(self, path: str, body: dict[str, Any]) -> bool:
         return ":streamGenerateContent" in path
 
     def whole(self, reply: Reply, body: dict[str, Any]) -> dict[str, Any]:
         if reply.tool is not None:
-            part: dict[str, Any] = {"functionCall": {"name": reply.tool, "args": reply.arguments}}
+            call = {"id": reply.call_id, "name": reply.tool, "args": reply.arguments}
+            part: dict[str, Any] = {"functionCall": call}
         else:
             part = {"text": reply.text}
         return {
@@ -306,16 +301,9 @@ class ChatCompletions(Dialect):
                 names.append(function["name"])
         return names
 
-    def called(self, body: dict[str, Any]) -> bool:
+    def result(self, body: dict[str, Any], call_id: str) -> str | None:
         for message in body.get("messages") or []:
-            for call in message.get("tool_calls") or []:
-                if call.get("id") == CALL_ID:
-                    return True
-        return False
-
-    def result(self, body: dict[str, Any]) -> str | None:
-        for message in body.get("messages") or []:
-            if message.get("role") == "tool" and message.get("tool_call_id") == CALL_ID:
+            if message.get("role") == "tool" and message.get("tool_call_id") == call_id:
                 return _text_of(message.get("content"))
         return None
 
@@ -375,21 +363,40 @@ def pi_ask_tool(names: list[str], tool_name: str) -> str | None:
     return tool_name if tool_name in names else None
 
 
-class FakeModel:
-    """A fake model on ``127.0.0.1`` (free port) that calls pi-ask's tool once.
+@dataclass
+class Step:
+    """One call of pi-ask's tool ``tool`` (its published name, e.g. ``ask_user_start``).
 
-    ``result`` is set to what the host handed the model as that call's result;
-    ``offered`` keeps the tool names of every request that offered tools.
+    ``arguments`` may be worked out from the earlier calls' results; ``again`` says, from a
+    result, that the call must be made once more (an answer still pending).
     """
 
-    def __init__(self, dialect: Dialect, payload: dict[str, Any], tool_name: str = "ask_user"):
+    tool: str
+    arguments: dict[str, Any] | Callable[[list[str]], dict[str, Any]]
+    again: Callable[[str], bool] | None = None
+
+
+class FakeModel:
+    """A fake model on ``127.0.0.1`` (free port) that calls pi-ask's tool, by ``steps``.
+
+    By default one step: ``tool_name`` with ``payload``. ``results`` holds what the host
+    handed the model for each call, in order (``result`` the first); ``offered`` the tool
+    names of every request that offered tools.
+    """
+
+    def __init__(
+        self,
+        dialect: Dialect,
+        payload: dict[str, Any],
+        tool_name: str = "ask_user",
+        steps: list[Step] | None = None,
+    ) -> None:
         self.dialect = dialect
-        self.payload = payload
-        self.tool_name = tool_name
+        self.steps = steps or [Step(tool_name, payload)]
         self.requests: list[Recorded] = []
         self.offered: list[list[str]] = []
-        self.result: str | None = None
-        self.called_at: float | None = None
+        self.calls: list[tuple[int, str, float]] = []  # (step, call id, when) as made
+        self.answers: dict[str, str] = {}  # call id -> its result
         self.waited = False
         self.lock = threading.Lock()
         self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
@@ -401,6 +408,20 @@ class FakeModel:
         host, port = self.server.server_address[:2]
         return f"http://{host!s}:{port}"
 
+    @property
+    def results(self) -> list[str]:
+        with self.lock:
+            return [self.answers[c] for _, c, _ in self.calls if c in self.answers]
+
+    @property
+    def result(self) -> str | None:
+        results = self.results
+        return results[0] if results else None
+
+    @property
+    def called_at(self) -> float | None:
+        return self.calls[0][2] if self.calls else None
+
     def __enter__(self) -> FakeModel:
         self.thread.start()
         return self
@@ -410,23 +431,44 @@ class FakeModel:
         self.server.server_close()
         self.thread.join(timeout=10)
 
+    def _next_step(self) -> int | None:
+        """The step to call now, ``len(steps)`` when all are done, ``None`` while one waits."""
+        if not self.calls:
+            return 0
+        step, call_id, _ = self.calls[-1]
+        if call_id not in self.answers:
+            return None
+        again = self.steps[step].again
+        if again is not None and again(self.answers[call_id]):
+            return step
+        return step + 1
+
     def decide(self, path: str, body: dict[str, Any]) -> Reply:
         with self.lock:
             self.requests.append(Recorded(path, body))
             names = self.dialect.tools(body)
             if names:
                 self.offered.append(names)
-            result = self.dialect.result(body)
-            if result is not None:
-                if self.result is None:
-                    self.result = result
+            for _, call_id, _ in self.calls:
+                if call_id not in self.answers:
+                    found = self.dialect.result(body, call_id)
+                    if found is not None:
+                        self.answers[call_id] = found
+            step = self._next_step()
+            if step is None:
+                return Reply(text="ok")  # a side request while a call runs
+            if step == len(self.steps):
                 return Reply(text=FINAL_TEXT)
-            tool = pi_ask_tool(names, self.tool_name)
-            if tool is not None and not self.dialect.called(body) and self.called_at is None:
-                self.called_at = time.monotonic()
-                return Reply(tool=tool, arguments=self.payload)
+            tool = pi_ask_tool(names, self.steps[step].tool)
+            if tool is not None:
+                arguments = self.steps[step].arguments
+                if callable(arguments):
+                    arguments = arguments([self.answers[c] for _, c, _ in self.calls])
+                call_id = f"call_pi_ask_{len(self.calls) + 1}"
+                self.calls.append((step, call_id, time.monotonic()))
+                return Reply(tool=tool, arguments=arguments, call_id=call_id)
             wait = next((name for name in WAIT_TOOLS if name in names), None)
-            if tool is None and wait is not None and not self.waited:
+            if wait is not None and not self.waited:
                 self.waited = True
                 return Reply(tool=wait, call_id=WAIT_ID)
             return Reply(text="ok")
@@ -436,6 +478,7 @@ class FakeModel:
         lines = [f"{len(self.requests)} request(s) to the fake {self.dialect.name} model:"]
         for recorded in self.requests[-6:]:
             lines.append(f"  {recorded.path} tools={self.dialect.tools(recorded.body)[:40]}")
+        lines.extend(f"  result {n}: {text[:300]}" for n, text in enumerate(self.results, 1))
         return "\n".join(lines)
 
 
