@@ -128,6 +128,48 @@ def stress_payload(preview_lines: int, questions: int = 10) -> JsonObject:
     return {"title": "Stress", "questions": items}
 
 
+def _markdown_preview(option: int, lines: int) -> str:
+    # What agents send: a heading, a table, a list, then code — most of it one fenced
+    # Python block, so both the window parser and the window highlighter are paid for.
+    head = [
+        f"## Layout {option + 1}",
+        "",
+        "| file | purpose | size |",
+        "|---|---|---:|",
+        "| `app.py` | **entry point** | 2 KB |",
+        "| `config.toml` | settings, *per environment* | 1 KB |",
+        "",
+        "- keeps [the guide](https://example.com/guide) in step",
+        "- > quoted from the design notes",
+        "",
+        "```python",
+    ]
+    # Short lines keep it under the 1 MiB payload limit, as the plain stress payload.
+    code = [
+        f"def h{option}_{n}(r: R) -> S:  # {n}" if n % 3 == 0 else f'    return S("{n}", {n % 5})'
+        for n in range(max(1, lines - len(head) - 1))
+    ]
+    return "\n".join([*head, *code, "```"])
+
+
+def markdown_stress_payload(preview_lines: int, questions: int = 10) -> JsonObject:
+    """The stress payload in Markdown (issue 30): every prompt and description has inline
+    Markdown, question 1's prompt a fenced block (so the first frame parses and highlights),
+    and question 2's first option a ``preview_lines``-line Markdown preview, mostly code."""
+    payload = stress_payload(preview_lines, questions)
+    items = payload["questions"]
+    assert isinstance(items, list)
+    for q, item in enumerate(items):
+        item["prompt"] = f"Question number {q + 1}: which **option** fits `best`?" + (
+            "\n```toml\n[server]\nport = 8080\n```" if q == 0 else ""
+        )
+        for o, option in enumerate(item["options"]):
+            option["description"] = f"A *described* option with `code` and [a link](https://x/{o})"
+            if q == 1:
+                option["preview"] = _markdown_preview(o, preview_lines if o == 0 else 20)
+    return payload
+
+
 def questions_payload(questions: int) -> JsonObject:
     """``questions`` questions of 9 options each, no previews, single and multi alternating."""
     return {
@@ -154,7 +196,13 @@ def cases() -> tuple[KeyCase, ...]:
     questions = tuple(
         KeyCase(f"questions_{count}", questions_payload(count)) for count in (1, 10, 50)
     )
-    return previews + questions
+    markdown = KeyCase(
+        "markdown_preview_20000_lines",
+        markdown_stress_payload(20_000),
+        opening=(TAB,),
+        timed_on="up",
+    )
+    return (*previews, *questions, markdown)
 
 
 class _Discard:
@@ -375,10 +423,13 @@ def _summary(
     )
 
 
-def measure_keystrokes(workdir: Path) -> tuple[KeyTiming, ...]:
-    """Time keys on every case of ``cases()`` and on its floor, interleaved over ``ROUNDS``
-    rounds: each round runs every case, then that case's floor right after it."""
-    all_cases = cases()
+def measure_keystrokes(
+    workdir: Path, only: Sequence[str] | None = None, rounds: int = ROUNDS
+) -> tuple[KeyTiming, ...]:
+    """Time keys on every case of ``cases()`` (or those named in ``only``) and on its floor,
+    interleaved over ``rounds`` rounds: each round runs every case, then that case's floor
+    right after it."""
+    all_cases = tuple(case for case in cases() if only is None or case.name in only)
     times: dict[str, list[float]] = {case.name: [] for case in all_cases}
     written: dict[str, list[int]] = {case.name: [] for case in all_cases}
     floor: dict[str, list[float]] = {case.name: [] for case in all_cases}
@@ -387,7 +438,7 @@ def measure_keystrokes(workdir: Path) -> tuple[KeyTiming, ...]:
     store_path = workdir / "keystrokes.toml"
     # One untimed round first: imports, caches and the config file are warm for all cases.
     asyncio.run(_time_round(all_cases[0], store_path, 4))
-    for round_number in range(ROUNDS):
+    for round_number in range(rounds):
         shift = round_number % len(all_cases)
         for case in all_cases[shift:] + all_cases[:shift]:
             measured = asyncio.run(_time_round(case, store_path, KEYS_PER_ROUND))

@@ -11,7 +11,8 @@ from pathlib import Path
 import pexpect
 
 # What the first frame does not need (python-port.md §8): notification back ends, the
-# config model and editor, LLM clients, a file watcher library, an HTTP client.
+# config model and editor, LLM clients, a file watcher library, an HTTP client, and for a
+# payload without Markdown syntax the Markdown parser and the highlighter.
 HEAVY = (
     "apprise",
     "pydantic",
@@ -21,6 +22,8 @@ HEAVY = (
     "mcp",
     "watchfiles",
     "requests",
+    "markdown_it",
+    "pygments",
 )
 SETTLE_S = 1.0
 HARNESS = Path(__file__).with_name("first_frame_modules.py")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,16 @@ def _own_user_folders(
     # Pending asks and inboxes of this test only; no tmux popup on the tester's own tmux.
     monkeypatch.setenv("PI_ASK_RUNTIME_DIR", str(home / "run"))
     monkeypatch.delenv("TMUX", raising=False)
+
+
+@pytest.fixture(autouse=True)
+def _markdown_switch_back_on() -> Iterator[None]:
+    # ``[ui] markdown`` is one switch for the process; a flow a test opened on a file saying
+    # false must not leave it off for the next test.
+    from pi_ask.markdown.switch import set_markdown_enabled
+
+    yield
+    set_markdown_enabled(True)
 
 
 @pytest.fixture

@@ -28,6 +28,7 @@ LAYERS: dict[str, int] = {
     "pi_ask.version": 0,
     "pi_ask.words": 0,
     "pi_ask.contract": 1,
+    "pi_ask.markdown": 1,
     "pi_ask.state": 2,
     "pi_ask.keymaps": 3,
     "pi_ask.config": 4,

@@ -31,6 +31,9 @@ HEAVY = (
     "mcp",
     "watchfiles",
     "requests",
+    # Markdown: only text with Markdown syntax loads them (python-port.md §12).
+    "markdown_it",
+    "pygments",
 )
 # pi_ask modules the first frame does not draw with: the engine's commands and transitions,
 # the key bindings, the result classes (they load right after it, ask.services), the
@@ -52,6 +55,8 @@ DEFERRED = (
     "pi_ask.keymaps.ptk_bindings",
     "pi_ask.keymaps.terminal_keys",
     "pi_ask.keymaps.terminal_bytes",
+    "pi_ask.markdown.document",
+    "pi_ask.markdown.highlight",
 )
 TIMEOUT_S = 60
 
@@ -148,10 +153,13 @@ sys.exit(main(["ask", "--ui", "tui", sys.argv[3]]))
 
 
 def heavy_before_first_frame(
-    tmp_path: Path, probe: str = "", settings: dict[str, str] | None = None
+    tmp_path: Path,
+    probe: str = "",
+    settings: dict[str, str] | None = None,
+    payload: Path = FIXTURE,
 ) -> set[str]:
     """Run the flow in a child (importing ``probe`` first); the heavy packages it held."""
-    modules = modules_before_first_frame(tmp_path, probe, settings)
+    modules = first_frame_report(tmp_path, probe, settings, payload)["modules"]
     return {name.split(".")[0] for name in modules} & set(HEAVY)
 
 
@@ -164,7 +172,10 @@ def modules_before_first_frame(
 
 
 def first_frame_report(
-    tmp_path: Path, probe: str = "", settings: dict[str, str] | None = None
+    tmp_path: Path,
+    probe: str = "",
+    settings: dict[str, str] | None = None,
+    payload: Path = FIXTURE,
 ) -> dict[str, list[str]]:
     """Run the flow in a child; what it held at its first frame (``modules``, the pi_ask
     ``dataclasses`` defined by then, the NamedTuples with ``string_annotated`` fields)."""
@@ -177,7 +188,7 @@ def first_frame_report(
     )
     env.update(settings or {})
     child = subprocess.run(
-        [sys.executable, "-c", CHILD, str(report), probe, str(FIXTURE)],
+        [sys.executable, "-c", CHILD, str(report), probe, str(payload)],
         env=env,
         cwd=tmp_path,
         stdin=subprocess.DEVNULL,
@@ -210,6 +221,19 @@ def test_a_setting_in_the_environment_loads_nothing_heavy_either(tmp_path: Path)
         "PI_ASK_NOTIFICATIONS__CHANNELS": '["bell"]',
     }
     assert heavy_before_first_frame(tmp_path, settings=settings) == set()
+
+
+def test_a_markdown_payload_loads_the_parser_and_plain_text_does_not(tmp_path: Path) -> None:
+    # The detector can fail: the same flow with Markdown on screen (a fenced block in the
+    # first question's prompt) loads markdown-it and Pygments; the README-like payload
+    # above never does, and neither does Markdown with ``[ui] markdown = false``.
+    payload = json.loads(FIXTURE.read_text(encoding="utf-8"))
+    payload["questions"][0]["prompt"] = "Which **language**?\n```python\nprint(1)\n```"
+    marked = tmp_path / "markdown.json"
+    marked.write_text(json.dumps(payload), encoding="utf-8")
+    assert {"markdown_it", "pygments"} <= heavy_before_first_frame(tmp_path, payload=marked)
+    off = {"PI_ASK_UI__MARKDOWN": "false"}
+    assert heavy_before_first_frame(tmp_path, settings=off, payload=marked) == set()
 
 
 def test_detector_sees_pydantic_for_a_misspelled_setting(tmp_path: Path) -> None:

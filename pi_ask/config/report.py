@@ -132,6 +132,7 @@ def _values(settings: Settings) -> Mapping[str, object]:
         "theme.name": settings.theme.name,
         "theme.styles": dict(settings.theme.styles),
         "ui.face": settings.ui.face,
+        "ui.markdown": settings.ui.markdown,
         "inbox.tmux": settings.routing.tmux,
         **{f"web.{name}": value for name, value in settings.web._asdict().items()},
     }

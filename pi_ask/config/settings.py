@@ -96,9 +96,11 @@ class UiSettings(NamedTuple):
 
     Attributes:
         face: ``tui``, or ``plain`` for the line-by-line face.
+        markdown: Draw Markdown in payload text (``pi_ask.markdown``).
     """
 
     face: Face = "tui"
+    markdown: bool = True
 
 
 NoTerminal = Literal["answer", "wait"]
@@ -220,7 +222,10 @@ def settings_from_values(values: Mapping[str, object], keymaps: Keymaps) -> Sett
         name=str(values.get("theme.name", "dark")),
         styles=tuple((role.replace("_", "-"), style) for role, style in styles.items()),
     )
-    ui = UiSettings(face=cast(Face, values.get("ui.face", "tui")))
+    ui = UiSettings(
+        face=cast(Face, values.get("ui.face", "tui")),
+        markdown=bool(values.get("ui.markdown", True)),
+    )
     deadline = float(cast(float, values.get("behaviour.answer_timeout_s", 0)))
     routing = RoutingSettings(
         answer_timeout_s=deadline or None,

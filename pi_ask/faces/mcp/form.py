@@ -2,7 +2,8 @@
 
 The form (protocols.md §5.6) is flat: for question N a titled select ``qN`` (single and
 preview: ``oneOf``; multi: ``items.anyOf``) whose consts are the option values, and an
-optional string ``qN_text`` for "Type your own". Option titles carry the label, a
+optional string ``qN_text`` for "Type your own". Markdown in prompts, descriptions and
+previews is sent as clean text (``pi_ask.markdown.clean_text``). Option titles carry the label, a
 ``(recommended)`` marker and the description; previews go into the select's description.
 Nothing has a default and nothing is required: recommendations are never preselected, and
 ``required`` is advisory in the contract.
@@ -24,6 +25,7 @@ from dataclasses import dataclass
 from pi_ask.contract.kinds import JsonObject
 from pi_ask.contract.payload import AskPayload, Option, Question
 from pi_ask.contract.results import ToolResult
+from pi_ask.markdown.clean_text import plain_text
 from pi_ask.state.commands import Abort, ReplaceAnswers, SubmittedAnswer
 from pi_ask.state.dispatcher import apply
 from pi_ask.state.model import CUSTOM_LABEL, Behaviour
@@ -121,12 +123,15 @@ def _options(question: Question) -> tuple[Option, ...]:
 
 def _select(question: Question, options: tuple[Option, ...]) -> JsonObject:
     choices = [{"const": option.value, "title": _option_title(option)} for option in options]
-    field: JsonObject = {"title": f"{_one_line(question.label)}: {_one_line(question.prompt)}"}
+    prompt = _one_line(plain_text(question.prompt))
+    field: JsonObject = {"title": f"{_one_line(question.label)}: {prompt}"}
     if question.type == "multi":
         field |= {"type": "array", "items": {"anyOf": choices}}
     else:
         field |= {"type": "string", "oneOf": choices}
-    previews = [f"{option.label}:\n{option.preview}" for option in options if option.preview]
+    previews = [
+        f"{option.label}:\n{plain_text(option.preview)}" for option in options if option.preview
+    ]
     if previews:
         field["description"] = "\n\n".join(previews)
     return field
@@ -137,7 +142,7 @@ def _option_title(option: Option) -> str:
     if option.recommended:
         title += RECOMMENDED
     if option.description:
-        title += SEPARATOR + _one_line(option.description)
+        title += SEPARATOR + _one_line(plain_text(option.description))
     return title
 
 

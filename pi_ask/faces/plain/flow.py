@@ -31,6 +31,7 @@ from pi_ask.faces.plain.terminal import (
     TimedOut,
     Woken,
 )
+from pi_ask.markdown.switch import set_markdown_enabled
 from pi_ask.state.commands import Abort, BehaviourChanged, Command, Dismiss
 from pi_ask.state.dispatcher import apply
 from pi_ask.state.model import AskState
@@ -81,6 +82,7 @@ class PlainFlow(LineAnswers):
         self._notice = NoticeLine(store, request.notice)
         self._signature = signature(store.path)
         self._behaviour = store.snapshot().behaviour
+        set_markdown_enabled(store.snapshot().ui.markdown)
         self.interrupted_by: int | None = None
         # The custom row was chosen without text: the next line is that text.
         self._awaiting_text = False
@@ -242,4 +244,5 @@ class PlainFlow(LineAnswers):
         self._signature = now
         self._store.reload()
         self._behaviour = self._store.snapshot().behaviour
+        set_markdown_enabled(self._store.snapshot().ui.markdown)
         self._send(BehaviourChanged(config_notice=self._notice.text()))

@@ -9,6 +9,7 @@ payload carries reaches the terminal.
 from __future__ import annotations
 
 from pi_ask.contract.payload import Option, Question
+from pi_ask.markdown.clean_text import plain_lines, plain_text
 from pi_ask.state.dismissal import DISMISS_NOTICE
 from pi_ask.state.model import REVIEW_ACTIONS, AskState
 from pi_ask.state.question_types import TYPE_CHANGE_CONFIRM_NOTICE
@@ -58,12 +59,13 @@ _KIND = {
 
 
 def _block(text: str, indent: str) -> list[str]:
-    return [indent + line for line in sanitize_block(text).split("\n")]
+    """A multi-line payload text (Markdown as clean text), each line after ``indent``."""
+    return [indent + line for line in sanitize_block(plain_text(text)).split("\n")]
 
 
 def _labelled(label: str, text: str, indent: str = "") -> list[str]:
     """``label`` then a multi-line text, its later lines indented under its first."""
-    first, *rest = sanitize_block(text).split("\n")
+    first, *rest = sanitize_block(plain_text(text)).split("\n")
     under = indent + " " * len(label)
     return [indent + label + first, *(under + line for line in rest)]
 
@@ -140,10 +142,8 @@ def _row_lines(state: AskState, question: Question, row: Row) -> list[str]:
 
 def preview_lines(option: Option, number: int, limit: int | None) -> list[str]:
     """Option ``number``'s preview under ``Preview:``, cut to ``limit`` lines when given."""
-    body = sanitize_block(option.preview or "").split("\n")
-    shown = body if limit is None else body[:limit]
-    lines = [_INDENT + "Preview:", *(_INDENT + "  " + line for line in shown)]
-    hidden = len(body) - len(shown)
+    shown, hidden = plain_lines(option.preview or "", limit)
+    lines = [_INDENT + "Preview:", *(_INDENT + "  " + sanitize_block(line) for line in shown)]
     if hidden:
         lines.append(f"{_INDENT}({hidden} more lines: /preview {number} shows them all)")
     return lines

@@ -53,6 +53,7 @@ from pi_ask.faces.tui.terminal_reports import (
 )
 from pi_ask.faces.tui.theme import theme_style
 from pi_ask.keymaps.keymap import Keymaps
+from pi_ask.markdown.switch import set_markdown_enabled
 from pi_ask.state.model import AskState, Behaviour, EditAnswer, EditNote
 from pi_ask.state.selectors import current_question, current_row, editor_draft, is_draft_change
 
@@ -93,6 +94,7 @@ class AskFlow:
         self._store = store
         self._request = request
         self._settings = store.snapshot()
+        set_markdown_enabled(self._settings.ui.markdown)
         self._notice = NoticeLine(store, request.notice)
         self._countdown = (
             Countdown(request.deadline_ms, range(COUNTDOWN_S, 0, -1))
@@ -439,6 +441,8 @@ class AskFlow:
             # Live: the next frame draws in the new theme (the application reads its style).
             self.app.style = theme_style(settings.theme, self._background_shade)
             self._ask_background_shade()
+        # Live too: the renderers read the switch outside their caches.
+        set_markdown_enabled(settings.ui.markdown)
         self.dispatch(BehaviourChanged(config_notice=self._notice.text()))
 
     def set_notice(self, text: str | None) -> None:

@@ -22,6 +22,8 @@ DOT = "·"
 CLIP = "…"
 RULE = "─"
 EDGE = "│"
+TABLE_CROSS = "┼"  # a Markdown table's header rule meets a column gap
+BULLET = "•"  # a Markdown list item
 BOX_TOP_LEFT, BOX_TOP_RIGHT = "┌", "┐"
 BOX_BOTTOM_LEFT, BOX_BOTTOM_RIGHT = "└", "┘"
 ROUND_TOP_LEFT, ROUND_TOP_RIGHT = "╭", "╮"
@@ -40,6 +42,8 @@ ALL: tuple[str, ...] = (
     CLIP,
     RULE,
     EDGE,
+    TABLE_CROSS,
+    BULLET,
     BOX_TOP_LEFT,
     BOX_TOP_RIGHT,
     BOX_BOTTOM_LEFT,

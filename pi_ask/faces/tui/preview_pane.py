@@ -4,7 +4,9 @@ A preview may hold 20,000 lines; the box shows a window of them. Its content is 
 paragraphs (label, description, a blank line, then the preview's lines), split and
 sanitized once per option and cached; each frame wraps only the paragraphs from the scroll
 position down to the box's last visible row, so a key costs the same for a 20-line preview
-as for a 20,000-line one. The scroll position is a paragraph and the wrapped rows of it
+as for a 20,000-line one. A Markdown preview keeps one paragraph per source line too, and
+its lines are parsed and highlighted a window at a time, only where the box shows them
+(``pi_ask.markdown.document``). The scroll position is a paragraph and the wrapped rows of it
 already passed, so a page moves by the box's rows (wrapping only the paragraphs it passes)
 and a paragraph taller than the box can still be read to its end.
 """
@@ -12,12 +14,18 @@ and a paragraph taller than the box can still be read to its end.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from pi_ask.contract.payload import Option
 from pi_ask.faces.tui import theme
+from pi_ask.faces.tui.markdown_lines import markdown_block, use_markdown
 from pi_ask.faces.tui.styled_text import Line, join, pad, span, truncate
 from pi_ask.faces.tui.wrapping import wrap_paragraph
+from pi_ask.markdown.switch import markdown_enabled
 from pi_ask.terminal_text import sanitize_block, sanitize_line
+
+if TYPE_CHECKING:
+    from pi_ask.markdown.document import Outline
 
 NO_PREVIEW = "No preview available"
 SCROLL_HINT = "PgUp/PgDn"
@@ -29,33 +37,73 @@ ScrollPosition = tuple[int, int]
 TOP: ScrollPosition = (0, 0)
 
 
+class PreviewContent:
+    """The box's paragraphs: the plain ones, then a Markdown preview's source lines."""
+
+    __slots__ = ("_markdown", "_plain")
+
+    def __init__(self, plain: tuple[Paragraph, ...], markdown: Outline | None = None) -> None:
+        self._plain = plain
+        self._markdown = markdown
+
+    def __len__(self) -> int:
+        return len(self._plain) + (len(self._markdown) if self._markdown is not None else 0)
+
+    def __getitem__(self, index: int) -> Paragraph:
+        """A plain paragraph (what the tests and the transcript read)."""
+        if index < len(self._plain):
+            return self._plain[index]
+        assert self._markdown is not None
+        return theme.TEXT, self._markdown.lines[index - len(self._plain)]
+
+    def rows(self, index: int, inner: int) -> tuple[Line, ...]:
+        """Paragraph ``index`` wrapped to ``inner`` cells."""
+        if index < len(self._plain):
+            return _plain_rows(self._plain[index], inner)
+        assert self._markdown is not None
+        lines = self._markdown.line(index - len(self._plain))
+        return markdown_block(lines, inner, theme.TEXT)
+
+
+@lru_cache(maxsize=4096)
+def _plain_rows(paragraph: Paragraph, inner: int) -> tuple[Line, ...]:
+    style, text = paragraph
+    return tuple(span(style, piece) for piece in wrap_paragraph(text, inner))
+
+
+def preview_paragraphs(option: Option | None) -> PreviewContent:
+    """The box content of ``option``, sanitized (Markdown when ``[ui] markdown`` is on)."""
+    return _content(option, markdown_enabled())
+
+
 @lru_cache(maxsize=16)
-def preview_paragraphs(option: Option | None) -> tuple[Paragraph, ...]:
-    """The box content of ``option`` as ``(style, paragraph)`` pairs, sanitized."""
+def _content(option: Option | None, markdown: bool) -> PreviewContent:
     if option is None:
-        return ((theme.DIM, NO_PREVIEW),)
+        return PreviewContent(((theme.DIM, NO_PREVIEW),))
     items: list[Paragraph] = [(theme.ACCENT, sanitize_line(option.label))]
     if option.description:
         items += [(theme.MUTED, p) for p in sanitize_block(option.description).split("\n")]
     items.append((theme.DIM, ""))
+    if option.preview and markdown and use_markdown(option.preview):
+        from pi_ask.markdown.document import outline
+
+        return PreviewContent(tuple(items), outline(option.preview))
     if option.preview:
         items += [(theme.TEXT, p) for p in sanitize_block(option.preview).split("\n")]
     else:
         items.append((theme.DIM, NO_PREVIEW))
-    return tuple(items)
+    return PreviewContent(tuple(items))
 
 
 def _inner(width: int) -> int:
     return max(4, max(_BOX_MIN_WIDTH, width) - 2)
 
 
-def _rows_of(items: tuple[Paragraph, ...], index: int, inner: int) -> int:
-    return len(wrap_paragraph(items[index][1], inner))
+def _rows_of(items: PreviewContent, index: int, inner: int) -> int:
+    return len(items.rows(index, inner))
 
 
-def _moved(
-    items: tuple[Paragraph, ...], inner: int, at: ScrollPosition, rows: int
-) -> ScrollPosition:
+def _moved(items: PreviewContent, inner: int, at: ScrollPosition, rows: int) -> ScrollPosition:
     paragraph, row = at
     if rows >= 0:
         while rows > 0:
@@ -100,7 +148,6 @@ def _border(left: str, right: str, inner: int, label: str) -> Line:
     return span(theme.ACCENT, f"{left}{rule}{fill}{right}"[: inner + 2])
 
 
-@lru_cache(maxsize=64)
 def render_preview_box(
     option: Option | None, width: int, rows: int, scroll: ScrollPosition = TOP
 ) -> tuple[Line, ...]:
@@ -115,8 +162,15 @@ def render_preview_box(
         rows: Most content lines to draw (at least one is drawn).
         scroll: The first paragraph shown and its wrapped rows scrolled past.
     """
+    return _box(option, width, rows, scroll, markdown_enabled())
+
+
+@lru_cache(maxsize=64)
+def _box(
+    option: Option | None, width: int, rows: int, scroll: ScrollPosition, markdown: bool
+) -> tuple[Line, ...]:
     inner = _inner(width)
-    items = preview_paragraphs(option)
+    items = _content(option, markdown)
     first = max(0, min(scroll[0], len(items) - 1))
     skip = max(0, scroll[1])
     rows = max(1, rows)
@@ -124,13 +178,12 @@ def render_preview_box(
     next_item = first
     cut = False
     while next_item < len(items) and len(content) < rows:
-        style, text = items[next_item]
-        pieces = wrap_paragraph(text, inner)
+        pieces = items.rows(next_item, inner)
         if next_item == first:
             pieces = pieces[min(skip, len(pieces) - 1) :]
         room = rows - len(content)
         cut = len(pieces) > room
-        content += [span(style, piece) for piece in pieces[:room]]
+        content += pieces[:room]
         next_item += 1
     below = len(items) - next_item + cut
     above = first + (skip > 0)

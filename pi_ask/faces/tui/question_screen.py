@@ -17,6 +17,7 @@ from pi_ask.faces.tui.editor_view import (
     EditorView,
     render_editor,
 )
+from pi_ask.faces.tui.markdown_lines import markdown_block, text_block, use_markdown
 from pi_ask.faces.tui.preview_pane import TOP, ScrollPosition, render_preview_box
 from pi_ask.faces.tui.styled_text import EMPTY, Line, join, span, text_width, truncate, two_columns
 from pi_ask.faces.tui.wrapping import wrap_text, wrapped
@@ -52,12 +53,29 @@ def saved_note(note: str, width: int, indent: str, label: str | None = None) -> 
     title = f"{sanitize_line(label)} {NOTE_TITLE}" if label else NOTE_TITLE
     prefix = join(span(theme.UNSTYLED, indent), span(theme.SYNTAX_STRING, title), span("", " "))
     continuation = span(theme.UNSTYLED, indent + " " * (text_width(title) + 1))
-    return wrapped(sanitize_block(note), width, theme.MUTED, prefix, continuation)
+    return text_block(note, width, theme.MUTED, prefix, continuation)
+
+
+def subtitle(description: str | None, recommended: bool, width: int) -> tuple[Line, ...]:
+    """The muted description under a row, after a warning ``(recommended)`` when flagged."""
+    if description and use_markdown(description):
+        return _markdown_subtitle(description, recommended, width)
+    return _subtitle(description, recommended, width)
 
 
 @lru_cache(maxsize=1024)
-def subtitle(description: str | None, recommended: bool, width: int) -> tuple[Line, ...]:
-    """The muted description under a row, after a warning ``(recommended)`` when flagged."""
+def _markdown_subtitle(description: str, recommended: bool, width: int) -> tuple[Line, ...]:
+    from pi_ask.markdown.document import render
+
+    lines = render(description)
+    if recommended and lines:
+        marked = (("recommended", RECOMMENDED), ("", " | "), *lines[0].runs)
+        lines = (lines[0]._replace(runs=marked), *lines[1:])
+    return markdown_block(lines, width, theme.MUTED, span("", DETAIL_INDENT))
+
+
+@lru_cache(maxsize=1024)
+def _subtitle(description: str | None, recommended: bool, width: int) -> tuple[Line, ...]:
     if not recommended:
         if not description:
             return ()
@@ -154,7 +172,7 @@ def render_question(
         editor: The open editor's text and cursor, when one is open.
         preview: The preview box window for preview questions.
     """
-    lines = list(wrapped(sanitize_block(question.prompt), width, theme.TEXT, span("", " ")))
+    lines = list(text_block(question.prompt, width, theme.TEXT, span("", " ")))
     lines += _question_note(state, question, width, editor)
     lines.append(EMPTY)
     start = len(lines)

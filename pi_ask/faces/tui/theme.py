@@ -28,6 +28,16 @@ CHOSEN = "class:chosen"
 WARNING = "class:warning"
 ERROR = "class:error"
 SYNTAX_STRING = "class:syntax-string"
+# Markdown (faces/tui/markdown_lines.py): inline and fenced code, headings, links, and the
+# token kinds of highlighted code.
+CODE = "class:code"
+HEADING = "class:heading"
+LINK = "class:link"
+SYNTAX_KEYWORD = "class:syntax-keyword"
+SYNTAX_COMMENT = "class:syntax-comment"
+SYNTAX_NUMBER = "class:syntax-number"
+SYNTAX_FUNCTION = "class:syntax-function"
+SYNTAX_TYPE = "class:syntax-type"
 SELECTED_BG = "class:selected-bg"
 BOLD = "bold"
 CURSOR = "class:cursor"
@@ -62,6 +72,14 @@ DARK = Palette(
         "warning": "#f0c674",
         "error": "#ff5f5f",
         "syntax-string": "#b5bd68",
+        "code": "#8abeb7",
+        "heading": "#f0c674 bold",
+        "link": "#81a2be underline",
+        "syntax-keyword": "#b294bb",
+        "syntax-comment": "#969896 italic",
+        "syntax-number": "#de935f",
+        "syntax-function": "#81a2be",
+        "syntax-type": "#f0c674",
         "selected-bg": "bg:#303040",
         "cursor": "reverse",
         "active": "",
@@ -81,6 +99,14 @@ LIGHT = Palette(
         "warning": "#875f00",
         "error": "#af0000",
         "syntax-string": "#005f00",
+        "code": "#870000",
+        "heading": "#005f87 bold",
+        "link": "#005faf underline",
+        "syntax-keyword": "#8700af",
+        "syntax-comment": "#626262 italic",
+        "syntax-number": "#af5f00",
+        "syntax-function": "#005faf",
+        "syntax-type": "#875f00",
         "selected-bg": "bg:#dadada",
         "cursor": "reverse",
         "active": "",
@@ -100,6 +126,14 @@ HIGH_CONTRAST = Palette(
         "warning": "#ffff5f bold",
         "error": "#ff8787 bold",
         "syntax-string": "#87ff87",
+        "code": "#87ffff",
+        "heading": "#ffffff bold underline",
+        "link": "#87d7ff underline",
+        "syntax-keyword": "#ff87ff",
+        "syntax-comment": "#d0d0d0 italic",
+        "syntax-number": "#ffaf5f",
+        "syntax-function": "#87d7ff",
+        "syntax-type": "#ffff87",
         "selected-bg": "bg:#ffffff #000000",
         "cursor": "reverse",
         "active": "bold",
@@ -119,6 +153,14 @@ ANSI = Palette(
         "warning": "ansiyellow",
         "error": "ansired",
         "syntax-string": "ansigreen",
+        "code": "ansicyan",
+        "heading": "bold",
+        "link": "ansiblue underline",
+        "syntax-keyword": "ansimagenta",
+        "syntax-comment": "ansibrightblack italic",
+        "syntax-number": "ansiyellow",
+        "syntax-function": "ansiblue",
+        "syntax-type": "ansicyan",
         "selected-bg": "reverse",
         "cursor": "reverse",
         "active": "",
@@ -135,6 +177,8 @@ _NO_COLOUR: dict[str, str] = {
     "cursor": "reverse",
     "active": "reverse",
     "chosen": "bold underline",
+    "heading": "bold",
+    "link": "underline",
 }
 
 

@@ -108,3 +108,12 @@ def test_the_result_schema_can_fail() -> None:
     broken["elaboration"]["items"][0]["note"] = 3  # type: ignore[index]
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate(broken, RESULT_DETAILS_SCHEMA, cls=jsonschema.Draft202012Validator)
+
+
+def test_markdown_is_sent_as_clean_text() -> None:
+    payload = copy.deepcopy(PAYLOAD)
+    question = payload["questions"][0]
+    question["prompt"] = "Keep **which** `loader`?"
+    form = build_form(loaded(payload).payload)
+    titles = [field["title"] for field in form.schema["properties"].values()]
+    assert any(title.endswith(": Keep which loader?") for title in titles), titles

@@ -59,7 +59,8 @@ def wrapped_paragraphs(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 def test_cost_follows_the_visible_rows_not_the_preview(wrapped_paragraphs: list[str]) -> None:
     calls = wrapped_paragraphs
-    render_preview_box.cache_clear()
+    preview_pane._box.cache_clear()
+    preview_pane._plain_rows.cache_clear()
     render_preview_box(big_option(20_000), 60, 12, scroll=(15_000, 0))
     assert len(calls) <= 12
     calls.clear()
