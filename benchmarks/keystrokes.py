@@ -161,7 +161,7 @@ def markdown_stress_payload(preview_lines: int, questions: int = 10) -> JsonObje
     assert isinstance(items, list)
     for q, item in enumerate(items):
         item["prompt"] = f"Question number {q + 1}: which **option** fits `best`?" + (
-            "\n```toml\n[server]\nport = 8080\n```" if q == 0 else ""
+            "\n> Compare them first.\n```toml\n[server]\nport = 8080\n```" if q == 0 else ""
         )
         for o, option in enumerate(item["options"]):
             option["description"] = f"A *described* option with `code` and [a link](https://x/{o})"

@@ -27,10 +27,12 @@ def _own_user_folders(
 def _markdown_switch_back_on() -> Iterator[None]:
     # ``[ui] markdown`` is one switch for the process; a flow a test opened on a file saying
     # false must not leave it off for the next test.
+    from pi_ask.faces.tui import markdown_lines
     from pi_ask.markdown.switch import set_markdown_enabled
 
     yield
     set_markdown_enabled(True)
+    markdown_lines.load_markdown(())  # a flow that ended before its worker loaded it
 
 
 @pytest.fixture

@@ -223,17 +223,16 @@ def test_a_setting_in_the_environment_loads_nothing_heavy_either(tmp_path: Path)
     assert heavy_before_first_frame(tmp_path, settings=settings) == set()
 
 
-def test_a_markdown_payload_loads_the_parser_and_plain_text_does_not(tmp_path: Path) -> None:
-    # The detector can fail: the same flow with Markdown on screen (a fenced block in the
-    # first question's prompt) loads markdown-it and Pygments; the README-like payload
-    # above never does, and neither does Markdown with ``[ui] markdown = false``.
+def test_a_markdown_payload_draws_its_first_frame_before_the_parser(tmp_path: Path) -> None:
+    # Markdown on screen (a fenced block in the first question's prompt): the first frame
+    # draws it as written, and markdown-it and Pygments load after it, on the services'
+    # worker thread (faces/tui/markdown_lines.py). The detector itself is proved by
+    # test_detector_sees_a_heavy_import with markdown_it and pygments as probes.
     payload = json.loads(FIXTURE.read_text(encoding="utf-8"))
     payload["questions"][0]["prompt"] = "Which **language**?\n```python\nprint(1)\n```"
     marked = tmp_path / "markdown.json"
     marked.write_text(json.dumps(payload), encoding="utf-8")
-    assert {"markdown_it", "pygments"} <= heavy_before_first_frame(tmp_path, payload=marked)
-    off = {"PI_ASK_UI__MARKDOWN": "false"}
-    assert heavy_before_first_frame(tmp_path, settings=off, payload=marked) == set()
+    assert heavy_before_first_frame(tmp_path, payload=marked) == set()
 
 
 def test_detector_sees_pydantic_for_a_misspelled_setting(tmp_path: Path) -> None:

@@ -136,6 +136,11 @@ def _render_window(lines: tuple[str, ...], window: Window) -> tuple[tuple[MdLine
     return tuple((MdLine(_merged(runs), code=True),) for runs in highlight(source, window.language))
 
 
+def preload() -> None:
+    """Build the parser now (on a worker thread), so the first text parsed does not wait."""
+    _parser().parse("*a*")
+
+
 @lru_cache(maxsize=1)
 def _parser() -> MarkdownIt:
     from markdown_it import MarkdownIt
@@ -187,9 +192,33 @@ class _Walk:
         return tuple(tuple(lines) or (BLANK,) for lines in self.out)
 
 
+# Python's dunder names (``__init__.py``) are names, not strong emphasis: a file tree or a
+# sentence naming one would otherwise lose its underscores. Code spans keep theirs anyway.
+_DUNDER = r"(?<![\w\\])__([A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*)__(?![A-Za-z0-9])"
+_CODE_SPAN = r"(`+[^`]*`+)"
+_FENCE_LINE = r" {0,3}(?:[>*+-] *|\d{1,9}[.)] *)* *(?:`{3,}|~{3,})"
+
+
+def _protected(source: tuple[str, ...]) -> str:
+    out = []
+    fenced = False
+    for line in source:
+        kept = line
+        if re.match(_FENCE_LINE, line):
+            fenced = not fenced
+        elif "__" in line and not fenced:
+            pieces = re.split(_CODE_SPAN, line)
+            kept = "".join(
+                piece if number % 2 else re.sub(_DUNDER, r"\_\_\1\_\_", piece)
+                for number, piece in enumerate(pieces)
+            )
+        out.append(kept)
+    return "\n".join(out)
+
+
 def _parse(source: tuple[str, ...]) -> tuple[tuple[MdLine, ...], ...]:
     walk = _Walk(source)
-    tokens = _parser().parse("\n".join(source))
+    tokens = _parser().parse(_protected(source))
     index = 0
     while index < len(tokens):
         index = _block(walk, tokens, index)

@@ -58,6 +58,11 @@ def _lexer(language: str) -> Lexer | None:
         return None
 
 
+def preload(language: str) -> None:
+    """Load and compile ``language``'s lexer now (on a worker thread)."""
+    highlight(("x = 1",), language.lower())
+
+
 def language_of(info: str) -> str:
     """The language a fence's info string names (its first word, lower case)."""
     words = info.split()

@@ -79,3 +79,9 @@ def test_a_long_preview_is_cleaned_only_as_far_as_it_is_shown() -> None:
     shown, hidden = plain_lines(body, 12)
     assert shown == [f"line {n}" for n in range(12)]
     assert hidden == 20_000 - 12
+
+
+def test_dunder_names_keep_their_underscores() -> None:
+    # A file tree or a sentence naming __init__.py is not strong emphasis.
+    assert plain_text("src/app/\n  __init__.py and **bold**") == "src/app/\n  __init__.py and bold"
+    assert plain_text("call `__init__` or __main__") == "call __init__ or __main__"

@@ -21,7 +21,7 @@ import errno
 import gc
 import signal
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, cast
 
@@ -43,6 +43,7 @@ from pi_ask.faces.tui.editor_field import EditorField
 from pi_ask.faces.tui.flow_canvas import FlowCanvas
 from pi_ask.faces.tui.frame import FlowView
 from pi_ask.faces.tui.lines_control import LinesControl
+from pi_ask.faces.tui.markdown_lines import defer_markdown, load_markdown
 from pi_ask.faces.tui.preview_pane import TOP, scroll_by
 from pi_ask.faces.tui.signals import catch_signals
 from pi_ask.faces.tui.terminal import Terminal, open_terminal, set_escape_timeout
@@ -95,6 +96,7 @@ class AskFlow:
         self._request = request
         self._settings = store.snapshot()
         set_markdown_enabled(self._settings.ui.markdown)
+        defer_markdown()  # the first frame draws it as written; the worker loads the parser
         self._notice = NoticeLine(store, request.notice)
         self._countdown = (
             Countdown(request.deadline_ms, range(COUNTDOWN_S, 0, -1))
@@ -442,7 +444,9 @@ class AskFlow:
             self.app.style = theme_style(settings.theme, self._background_shade)
             self._ask_background_shade()
         # Live too: the renderers read the switch outside their caches.
-        set_markdown_enabled(settings.ui.markdown)
+        if settings.ui.markdown != before.ui.markdown:
+            set_markdown_enabled(settings.ui.markdown)
+            self.canvas.forget()
         self.dispatch(BehaviourChanged(config_notice=self._notice.text()))
 
     def set_notice(self, text: str | None) -> None:
@@ -543,8 +547,21 @@ class AskFlow:
             complete=self.complete,
             title=self._state.title,
             loop=self._loop,
-            preload=_preload_first_key,
+            preload=self._preload,
         )
+
+    def _preload(self) -> None:
+        """On the services' worker thread, after the first frame: what the first key needs,
+        and the Markdown parser when the payload has Markdown (then a redraw shows it)."""
+        _preload_first_key()
+        if load_markdown(_payload_texts(self._state)):
+            loop = self._loop
+            if loop is not None and not loop.is_closed():
+                loop.call_soon_threadsafe(self._redraw_afresh)
+
+    def _redraw_afresh(self) -> None:
+        self.canvas.forget()
+        self.app.invalidate()
 
     def _finish(self) -> None:
         if self._result is not None:
@@ -571,6 +588,15 @@ _TERMINAL_GONE = frozenset({errno.EIO, errno.ENXIO, errno.EBADF, errno.EPIPE, er
 def _is_hang_up(error: OSError | EOFError) -> bool:
     """True when ``error`` says the terminal is gone (its keys ended, or it cannot be written)."""
     return isinstance(error, EOFError) or error.errno in _TERMINAL_GONE
+
+
+def _payload_texts(state: AskState) -> Iterator[str]:
+    """The multi-line texts of a payload that may hold Markdown."""
+    for question in state.questions:
+        yield question.prompt
+        for option in question.options:
+            yield option.description or ""
+            yield option.preview or ""
 
 
 def _preload_first_key() -> None:

@@ -74,6 +74,11 @@ class FlowCanvas:
         self.box = frame.box  # the preview box's (width, rows): what its PgDn moves by
         return frame
 
+    def forget(self) -> None:
+        """Draw the next frame afresh: what it is drawn with changed, not the view (the
+        Markdown parser loaded, ``[ui] markdown`` toggled)."""
+        self._cached = None
+
     # --- the body's window ------------------------------------------------------------------
 
     def follow(self, *, from_top: bool = False) -> None:

@@ -6,12 +6,19 @@ bullets); a paragraph wraps by words as behaviour.md §7.9 says, a code line by 
 with its spacing kept, and a table's columns are fitted to the width (a cell too wide wraps
 inside its column). ``text_block`` is what the screens call: Markdown only when the text has
 Markdown syntax and ``[ui] markdown`` is on, else the plain wrap they always drew.
+
+A flow's first frame does not wait for markdown-it and Pygments (python-port.md §8): it
+draws the text as written, the services' worker thread loads the parser and the lexers the
+payload names (``load_markdown``), and the next frame, asked for at once, draws the
+Markdown — tens of milliseconds later.
 """
 
 from __future__ import annotations
 
 import re
+import sys
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from pi_ask.faces.tui import glyphs, theme
 from pi_ask.faces.tui.styled_text import (
@@ -30,6 +37,9 @@ from pi_ask.markdown.lines import MdLine, Runs, TableShape
 from pi_ask.markdown.scan import has_markdown
 from pi_ask.markdown.switch import markdown_enabled
 from pi_ask.terminal_text import sanitize_block
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 ROLE_STYLES = {
     "strong": "bold",
@@ -59,9 +69,55 @@ _COLUMN_GAP = f" {glyphs.EDGE} "
 _SPACES = r"(\s+)"
 
 
+_DEFERRED = [False]
+# The language after a fence's opening marks, for the lexers worth loading early.
+_FENCE_LANGUAGE = r"(?m)^ {0,3}(?:`{3,}|~{3,})[ \t]*([\w+#.-]+)"
+
+
+def markdown_on() -> bool:
+    """Whether Markdown is drawn now: ``[ui] markdown`` is on and the parser is loaded or
+    may be loaded on the spot."""
+    return markdown_enabled() and not _DEFERRED[0]
+
+
 def use_markdown(text: str | None) -> bool:
     """Whether ``text`` is drawn as Markdown."""
-    return bool(text) and markdown_enabled() and has_markdown(text or "")
+    return bool(text) and markdown_on() and has_markdown(text or "")
+
+
+def defer_markdown() -> None:
+    """Draw Markdown as written until ``load_markdown`` has run (a flow's first frame), unless
+    the parser is loaded already (a later flow in the same process)."""
+    _DEFERRED[0] = "pi_ask.markdown.document" not in sys.modules
+
+
+def markdown_deferred() -> bool:
+    """True while Markdown waits for ``load_markdown``."""
+    return _DEFERRED[0]
+
+
+def load_markdown(texts: Iterable[str]) -> bool:
+    """Load the parser, and the lexers the fenced blocks of ``texts`` name, then draw Markdown.
+
+    Returns:
+        True when Markdown was waiting for this (the caller redraws).
+    """
+    if not _DEFERRED[0]:
+        return False
+    languages: set[str] = set()
+    found = False
+    for text in texts:
+        if text and has_markdown(text):
+            found = True
+            languages.update(re.findall(_FENCE_LANGUAGE, text[:200_000]))
+    if found:
+        from pi_ask.markdown import document, highlight
+
+        document.preload()
+        for language in sorted(languages)[:8]:
+            highlight.preload(language)
+    _DEFERRED[0] = False
+    return found
 
 
 def text_block(

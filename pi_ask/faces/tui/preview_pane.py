@@ -18,10 +18,9 @@ from typing import TYPE_CHECKING
 
 from pi_ask.contract.payload import Option
 from pi_ask.faces.tui import theme
-from pi_ask.faces.tui.markdown_lines import markdown_block, use_markdown
+from pi_ask.faces.tui.markdown_lines import markdown_block, markdown_on, use_markdown
 from pi_ask.faces.tui.styled_text import Line, join, pad, span, truncate
 from pi_ask.faces.tui.wrapping import wrap_paragraph
-from pi_ask.markdown.switch import markdown_enabled
 from pi_ask.terminal_text import sanitize_block, sanitize_line
 
 if TYPE_CHECKING:
@@ -73,7 +72,7 @@ def _plain_rows(paragraph: Paragraph, inner: int) -> tuple[Line, ...]:
 
 def preview_paragraphs(option: Option | None) -> PreviewContent:
     """The box content of ``option``, sanitized (Markdown when ``[ui] markdown`` is on)."""
-    return _content(option, markdown_enabled())
+    return _content(option, markdown_on())
 
 
 @lru_cache(maxsize=16)
@@ -162,7 +161,7 @@ def render_preview_box(
         rows: Most content lines to draw (at least one is drawn).
         scroll: The first paragraph shown and its wrapped rows scrolled past.
     """
-    return _box(option, width, rows, scroll, markdown_enabled())
+    return _box(option, width, rows, scroll, markdown_on())
 
 
 @lru_cache(maxsize=64)
