@@ -43,6 +43,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         ),
     )
     _add_common(inbox)
+    inbox.add_argument(
+        "--web",
+        action="store_true",
+        help="Also serve the asks to paired browsers and phones, as pi-ask web does",
+    )
+    from pi_ask.cli.web import add_web_options
+
+    add_web_options(inbox)
     inbox.set_defaults(handler=inbox_command)
 
 
@@ -135,4 +143,15 @@ def inbox_command(args: argparse.Namespace) -> int:
     from pi_ask.inbox.app import run_inbox
 
     store = open_store(Path(args.config) if args.config else None)
-    return run_inbox(store=store, face=args.ui or terminal_face(store))
+    if not args.web:
+        from pi_ask.errors import UsageError
+
+        if args.host is not None or args.port is not None or args.expose:
+            raise UsageError("inbox: --host, --port and --expose go with --web")
+        return run_inbox(store=store, face=args.ui or terminal_face(store))
+    from pi_ask.cli.web import serve_beside
+
+    with serve_beside(args, store) as status:
+        if status is not None:
+            return status
+        return run_inbox(store=store, face=args.ui or terminal_face(store))

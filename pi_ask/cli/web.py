@@ -7,7 +7,9 @@ the top; the handler imports what it needs when it runs.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -85,6 +87,59 @@ def web_options(args: argparse.Namespace, store: SettingsStore) -> WebOptions:
     )
 
 
+def extra_missing() -> bool:
+    """True (and the line said) when the ``web`` extra is not installed."""
+    try:
+        import segno  # noqa: F401
+        import starlette  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError:
+        print(missing_extra(), file=sys.stderr)
+        return True
+    return False
+
+
+@contextlib.contextmanager
+def serve_beside(args: argparse.Namespace, store: SettingsStore) -> Iterator[int | None]:
+    """``pi-ask inbox --web``: the web server on a thread of its own while the inbox runs;
+    yields ``None`` once it listens, or the exit status when it could not start."""
+    import threading
+
+    from pi_ask.config.paths import state_dir
+    from pi_ask.web_server.server import run_web
+
+    if extra_missing():
+        yield 2
+        return
+    options = web_options(args, store)
+    stop, started = threading.Event(), threading.Event()
+    failed: list[BaseException] = []
+
+    def serve() -> None:
+        try:
+            run_web(
+                options,
+                state_dir=state_dir(),
+                behaviour=lambda: store.snapshot().behaviour,
+                stop=stop,
+                started=started,
+            )
+        except BaseException as problem:  # told to the main thread, which says it once
+            failed.append(problem)
+            started.set()
+
+    thread = threading.Thread(target=serve, name="pi-ask web", daemon=True)
+    thread.start()
+    started.wait()
+    if failed:
+        raise failed[0]
+    try:
+        yield None
+    finally:
+        stop.set()
+        thread.join(timeout=10)
+
+
 def web_command(args: argparse.Namespace) -> int:
     """``pi-ask web``: serve until a signal; 0, or 2 without the extra."""
     from pi_ask.config.paths import state_dir
@@ -95,12 +150,7 @@ def web_command(args: argparse.Namespace) -> int:
         count = Devices(state_dir()).forget()
         print(f"pi-ask web: forgot {count} paired device(s)", file=sys.stderr)
         return 0
-    try:
-        import segno  # noqa: F401
-        import starlette  # noqa: F401
-        import uvicorn  # noqa: F401
-    except ImportError:
-        print(missing_extra(), file=sys.stderr)
+    if extra_missing():
         return 2
     from pi_ask.config.store import open_store
     from pi_ask.web_server.server import run_web

@@ -148,8 +148,12 @@ def run_web(
     behaviour: Callable[[], Behaviour],
     err: TextIO | None = None,
     stop: threading.Event | None = None,
+    started: threading.Event | None = None,
 ) -> int:
-    """Serve until a signal (or ``stop``, set from another thread); the exit status."""
+    """Serve until a signal (or ``stop``, set from another thread); the exit status.
+
+    ``started`` is set once the server listens and has said so (or has failed to start).
+    """
     err = err if err is not None else sys.stderr
     from pi_ask.relay.paths import NoPrivateFolder, asks_dir, runtime_dir
 
@@ -171,7 +175,7 @@ def run_web(
         raise UsageError(
             f"web: cannot listen on {options.host}:{options.port}: {problem.strerror}"
         ) from None
-    server = _Server(options, listener, tls, err)
+    server = _Server(options, listener, tls, err, started)
     holds = Holds(asks, behaviour)
     board = Board(asks, runtime, holds.sweep)
     parts = WebParts(Devices(state_dir), Codes(), holds, board, server.names, server.announce)
@@ -180,6 +184,8 @@ def run_web(
     finally:
         board.stop()
         holds.close()
+        if started is not None:
+            started.set()
     return 0
 
 
@@ -192,8 +198,10 @@ class _Server:
         listener: socket.socket,
         tls: ssl.SSLContext | None,
         err: TextIO,
+        started: threading.Event | None = None,
     ) -> None:
         self.options = options
+        self.started = started
         self.listener = listener
         self.tls = tls
         self.err = err
@@ -224,6 +232,8 @@ class _Server:
             where = f"{scheme}://{shown}:{self.port}/"
             self.say(f"{NAME}: listening on {where}{paired} (Ctrl+C stops)\n")
             self.announce(parts.codes.issue())
+            if self.started is not None:
+                self.started.set()
 
         serving = asyncio.ensure_future(
             serve(app, self.listener, name=NAME, on_ready=ready, tls=self.tls)

@@ -132,6 +132,7 @@ def test_schema_describes_every_section(capsys: pytest.CaptureFixture[str], conf
         "theme",
         "ui",
         "inbox",
+        "web",
     }
     assert schema["$defs"]["Theme"]["properties"]["name"]["enum"] == [
         "dark",

@@ -101,9 +101,14 @@ class Client:
 
 
 class WebServer:
-    def __init__(self, process: subprocess.Popen[bytes], stderr: Path) -> None:
+    """A running ``pi-ask web`` (or ``inbox --web``) read from what it wrote on stderr."""
+
+    def __init__(
+        self, process: subprocess.Popen[bytes] | None, stderr: Path | Callable[[], str]
+    ) -> None:
         self.process = process
-        self.stderr = stderr
+        self._text = stderr if callable(stderr) else None
+        self.stderr = stderr if isinstance(stderr, Path) else None
         match = wait_until(lambda: LISTENING.search(self.text()), "the listening line")
         assert isinstance(match, re.Match)
         self.host, self.port = match.group(2), int(match.group(3))
@@ -111,6 +116,9 @@ class WebServer:
         self._codes_seen = 0
 
     def text(self) -> str:
+        if self._text is not None:
+            return self._text()
+        assert self.stderr is not None
         return self.stderr.read_text(encoding="utf-8", errors="replace")
 
     def codes(self) -> list[str]:
@@ -151,7 +159,7 @@ def web(tmp_path: Path, env: dict[str, str]) -> Iterator[Callable[..., WebServer
 
     yield start
     for server in started:
-        if server.process.poll() is None:
+        if server.process is not None and server.process.poll() is None:
             server.process.terminate()
             try:
                 server.process.wait(timeout=10)
