@@ -368,6 +368,10 @@ def _prepare(questions: "tuple[Question, ...]", preload: Callable[[], None] | No
     """Import the services and scan the bridge entry points (any thread; no loop, no flow)."""
     # Imported here, after the first frame: channels may pull in heavy libraries, and
     # importlib.metadata scans site-packages.
+    # The face's preload first: what its first key needs (and the TUI's Markdown parser,
+    # whose frame is redrawn once it is loaded) is on screen sooner than a notification.
+    if preload is not None:
+        preload()
     from importlib.metadata import entry_points
 
     from pi_ask.events import registry as _registry  # noqa: F401 - the whole bus, off the loop
@@ -375,7 +379,5 @@ def _prepare(questions: "tuple[Question, ...]", preload: Callable[[], None] | No
     from pi_ask.notifications import dispatcher as _dispatcher  # noqa: F401 - off the loop too
     from pi_ask.notifications.waiting import waiting_subject
 
-    if preload is not None:
-        preload()
     bridges = tuple(entry_points(group=BRIDGE_GROUP))
     return _Prepared(waiting_subject(questions), bridges)

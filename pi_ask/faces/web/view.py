@@ -3,10 +3,14 @@
 Everything comes from the engine's state and selectors, so the page holds no flow rule: the
 tab shown, the rows and their marks, the open editor and its text, the review entries and the
 notice are the state's own. Text is handed over unchanged; the page sets it as text, never
-as markup.
+as markup. A prompt, description or preview with Markdown also goes as sanitized HTML
+(``promptHtml``, ``descriptionHtml``, ``previewHtml``: ``pi_ask.markdown.html``, raw HTML
+escaped), the only markup the page inserts.
 """
 
 from __future__ import annotations
+
+from functools import lru_cache
 
 from pi_ask.contract.kinds import JsonObject
 from pi_ask.contract.payload import Question
@@ -22,6 +26,9 @@ from pi_ask.state.selectors import (
     question_rows,
     review_hint,
 )
+
+PREVIEW_HTML_LINES = 2_000
+"""A longer preview goes as text only: rendering it whole on every view would cost seconds."""
 
 NOT_SENT = "not sent"
 """How the review marks a note on an option that is not chosen (§12 deviation)."""
@@ -60,8 +67,11 @@ def _question(state: AskState, question: Question) -> JsonObject:
             item["value"] = row.value
             if row.option.description:
                 item["description"] = row.option.description
+                _add_html(item, "descriptionHtml", row.option.description)
             if row.option.preview:
                 item["preview"] = row.option.preview
+                if row.option.preview.count("\n") < PREVIEW_HTML_LINES:
+                    _add_html(item, "previewHtml", row.option.preview)
             if row.option.recommended:
                 item["recommended"] = True
             note = answer.option_note(row.value) if answer is not None else None
@@ -70,7 +80,7 @@ def _question(state: AskState, question: Question) -> JsonObject:
         elif answer is not None and answer.custom_text:
             item["text"] = answer.custom_text
         rows.append(item)
-    return {
+    out: JsonObject = {
         "id": question.id,
         "label": question.label,
         "prompt": question.prompt,
@@ -82,6 +92,30 @@ def _question(state: AskState, question: Question) -> JsonObject:
         "rows": rows,
         "note": answer.note if answer is not None else None,
     }
+    _add_html(out, "promptHtml", question.prompt)
+    return out
+
+
+def _add_html(item: JsonObject, key: str, text: str) -> None:
+    html = _markdown_html(text)
+    if html is not None:
+        item[key] = html
+
+
+def _markdown_html(text: str) -> str | None:
+    from pi_ask.markdown.scan import has_markdown
+    from pi_ask.markdown.switch import markdown_enabled
+
+    if not markdown_enabled() or not has_markdown(text):
+        return None
+    return _html(text)
+
+
+@lru_cache(maxsize=256)
+def _html(text: str) -> str:
+    from pi_ask.markdown.html import to_html
+
+    return to_html(text)
 
 
 def _editor(state: AskState) -> JsonObject | None:

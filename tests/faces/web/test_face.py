@@ -167,3 +167,32 @@ def test_text_is_capped() -> None:
         commands_for(state, {"do": "save", "text": "x" * (MAX_TEXT_CHARS + 1)})
     with pytest.raises(BadAction):
         commands_for(state, {"do": "save", "text": 3})
+
+
+def test_markdown_goes_to_the_page_as_sanitized_html_beside_the_text() -> None:
+    from pi_ask.faces.web.view import view_model
+    from pi_ask.state.model import Behaviour
+    from tests.faces.tui.driver import state_for
+
+    code = "```python\ndef f(): pass\n```"
+    payload = {
+        "questions": [
+            {
+                "id": "q",
+                "type": "preview",
+                "prompt": "Keep **this** <script>x()</script>?",
+                "options": [
+                    {"value": "a", "label": "A", "description": "plain", "preview": code},
+                    {"value": "b", "label": "B", "description": "uses `uv`", "preview": "x"},
+                ],
+            }
+        ]
+    }
+    question = view_model(state_for(payload), Behaviour())["question"]
+    assert question["prompt"] == "Keep **this** <script>x()</script>?"  # the text, unchanged
+    assert "<strong>this</strong>" in question["promptHtml"]
+    assert "<script" not in question["promptHtml"]
+    first, second = question["rows"][:2]
+    assert "descriptionHtml" not in first and "<code>uv</code>" in second["descriptionHtml"]
+    assert '<span class="k">def</span>' in first["previewHtml"]
+    assert "previewHtml" not in second

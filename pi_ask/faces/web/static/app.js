@@ -1,6 +1,8 @@
 // pi-ask web face: draws the view the server sends and sends each action back.
 // No flow rule lives here: what a click does is the engine's (pi_ask/state), applied by the
-// server. Every text from the agent is set with textContent, never as markup.
+// server. Every text from the agent is set with textContent, never as markup, except the
+// server's own sanitized rendering of its Markdown (promptHtml, descriptionHtml, previewHtml:
+// raw HTML in the payload is escaped there, pi_ask/markdown/html.py).
 "use strict";
 
 (function () {
@@ -312,14 +314,16 @@
     const multi = q.type === "multi";
     const panel = el("section", { role: "tabpanel", "aria-labelledby": "tab-" + view.tab });
     panel.append(el("h3", { id: "question-label", text: q.label + (q.required ? " (required)" : "") }));
-    if (q.prompt && q.prompt !== q.label) panel.append(el("p", { className: "prompt", text: q.prompt }));
+    if (q.promptHtml) panel.append(markdown("div", "prompt md", q.promptHtml));
+    else if (q.prompt && q.prompt !== q.label) panel.append(el("p", { className: "prompt", text: q.prompt }));
     panel.append(el("p", { className: "muted", text: multi ? "Choose any number, then Next." : "Choose one." }));
     const rows = el("ul", { className: "rows", role: multi ? "group" : "radiogroup", "aria-labelledby": "question-label" });
     let previewRow = null;
     for (const row of q.rows) {
       const parts = [el("span", { className: "label", text: (row.number ? row.number + ". " : "") + row.label },
         row.recommended ? el("span", { className: "rec", text: " (recommended)" }) : null)];
-      if (row.description) parts.push(el("span", { className: "desc", text: row.description }));
+      if (row.descriptionHtml) parts.push(markdown("span", "desc md", row.descriptionHtml));
+      else if (row.description) parts.push(el("span", { className: "desc", text: row.description }));
       if (row.custom && row.text) parts.push(el("span", { className: "desc", text: row.text }));
       if (row.note) parts.push(el("span", { className: "note", text: "Note: " + row.note }));
       const button = el("button", {
@@ -362,7 +366,21 @@
 
   function showPreview(row) {
     if (!hoverPreview) return;
-    hoverPreview.textContent = row.preview || "";
+    if (row.previewHtml) {
+      hoverPreview.className = "preview md";
+      hoverPreview.innerHTML = row.previewHtml;
+    } else {
+      hoverPreview.className = "preview";
+      hoverPreview.textContent = row.preview || "";
+    }
+  }
+
+  function markdown(tag, className, html) {
+    // The server's sanitized Markdown (no raw HTML from the payload reaches this).
+    const node = document.createElement(tag);
+    node.className = className;
+    node.innerHTML = html;
+    return node;
   }
 
   function editorBox(editor, label) {
