@@ -52,6 +52,9 @@ NO_TERMINAL_LINE: Final = (
 NO_TERMINAL_TO_DRAW_ON: Final = "no terminal to draw on"
 NO_TERMINAL_REACHED: Final = "no terminal could reach you"
 
+DEFERRED: Final = "Deferred: the ask is still pending (pi-ask inbox lists it)"
+"""What the terminal keeps after the inbox's defer key put the open ask back."""
+
 OR: Final = " or "
 
 

@@ -275,6 +275,9 @@ def test_ctrl_d_in_the_inbox_puts_the_ask_back_and_it_stays_listed(
     inbox.press("ctrl+d")
     # Back in the list: both still pending, the deferred one not answered.
     inbox.wait_for("2 questions waiting, oldest first")
+    # What the terminal keeps says the ask went back, not that it ended.
+    assert "Deferred: the ask is still pending" in inbox.text()
+    assert "Aborted" not in inbox.text()
     assert first.process.poll() is None
     pending(asks, 2)
     inbox.press("2")  # open the second ask from the list

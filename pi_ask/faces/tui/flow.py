@@ -105,6 +105,8 @@ class AskFlow:
         )
         self.on_defer: Callable[[], None] | None = None
         """Set by the inbox: the fixed defer key calls it (docs/keymaps.md "Fixed keys")."""
+        self.deferred = False
+        """The user put the ask back: the transcript says "Deferred", not "Aborted"."""
         startup_notice = self._notice.text()
         if startup_notice is not None and state.config_notice is None:
             from pi_ask.state.commands import BehaviourChanged
@@ -335,7 +337,7 @@ class AskFlow:
             from pi_ask.faces.tui.transcript import print_transcript
 
             with contextlib.suppress(OSError):
-                print_transcript(result, self._output, self.app.style)
+                print_transcript(result, self._output, self.app.style, deferred=self.deferred)
         finally:
             restore()
             unsubscribe()

@@ -141,6 +141,7 @@ def load_fixed_main_bindings(flow: AskFlow, filters: FlowFilters) -> KeyBindings
 def _defer(flow: AskFlow) -> Handler:
     def handler(event: KeyPressEvent) -> None:
         if flow.on_defer is not None:
+            flow.deferred = True
             flow.on_defer()
 
     return handler

@@ -16,6 +16,7 @@ from pi_ask.faces.tui import theme
 from pi_ask.faces.tui.styled_text import Line, span
 from pi_ask.state.summary import TranscriptRole, transcript_lines
 from pi_ask.terminal_text import sanitize_block
+from pi_ask.words import DEFERRED
 
 _ROLE_STYLE: dict[TranscriptRole, str] = {
     "text": theme.TEXT,
@@ -34,10 +35,17 @@ def transcript(result: ToolResult) -> list[Line]:
     return lines
 
 
-def print_transcript(result: ToolResult, output: Output, style: BaseStyle | None = None) -> None:
-    """Print the transcript of ``result`` on ``output`` (the terminal), in ``style``."""
+def print_transcript(
+    result: ToolResult, output: Output, style: BaseStyle | None = None, *, deferred: bool = False
+) -> None:
+    """Print the transcript of ``result`` on ``output`` (the terminal), in ``style``.
+
+    ``deferred``: the user put the ask back (the inbox's defer key): it is still pending, so
+    the line says so instead of the abort that closed the flow.
+    """
     fragments: list[tuple[str, str]] = []
-    for line in transcript(result):
+    lines = [span(theme.WARNING, DEFERRED)] if deferred else transcript(result)
+    for line in lines:
         fragments += [*line, ("", "\n")]
     if fragments:
         print_formatted_text(
