@@ -38,6 +38,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="How asks reach the user; overrides [mcp] face (default: the setting, auto)",
     )
     parser.add_argument(
+        "--tool-name",
+        metavar="NAME",
+        help=(
+            "Publish the tools as NAME, NAME_start and NAME_result; overrides [mcp] tool_name "
+            "(default: ask_user; Gemini CLI needs another name)"
+        ),
+    )
+    parser.add_argument(
         "--http",
         metavar="HOST:PORT",
         help=(
@@ -62,6 +70,7 @@ def run_mcp_command(args: argparse.Namespace) -> int:
     if not _sdk_installed():
         print(missing_sdk(), file=sys.stderr)
         return 2
+    tool_name = _tool_name(args)
     if args.http is None:
         if args.expose:
             raise UsageError("mcp: --expose goes with --http HOST:PORT")
@@ -74,10 +83,12 @@ def run_mcp_command(args: argparse.Namespace) -> int:
             from pi_ask.mcp_server.handover import serve_handed_over
             from pi_ask.mcp_server.server import build_server
 
-            server = build_server(args.config, session=args.session, face=args.face)
+            server = build_server(
+                args.config, session=args.session, face=args.face, tool_name=tool_name
+            )
             anyio.run(serve_handed_over, server.server, wire, handover)
 
-        return front.serve(published_tools(), hand_over)
+        return front.serve(published_tools(tool_name), hand_over)
 
     import anyio
 
@@ -87,9 +98,23 @@ def run_mcp_command(args: argparse.Namespace) -> int:
 
     host, port = parse_address(args.http)
     warning = check_exposure(host, expose=args.expose)
-    server = build_server(args.config, session=args.session, face=args.face)
+    server = build_server(args.config, session=args.session, face=args.face, tool_name=tool_name)
     anyio.run(serve_http, server, host, port, state_dir(), warning)
     return 0
+
+
+def _tool_name(args: argparse.Namespace) -> str:
+    """``--tool-name`` when given (checked), else ``[mcp] tool_name``."""
+    from pi_ask.config.catalogue import KEYS_BY_NAME, is_valid
+
+    if args.tool_name is None:
+        from pi_ask.config.store import open_store
+
+        return open_store(args.config).snapshot().mcp.tool_name
+    if not is_valid("tool_name", args.tool_name):
+        accepts = KEYS_BY_NAME["mcp.tool_name"].expected
+        raise UsageError(f"mcp: --tool-name {args.tool_name!r} is not a tool name: {accepts}")
+    return str(args.tool_name)
 
 
 def _sdk_installed() -> bool:

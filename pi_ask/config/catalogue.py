@@ -28,6 +28,8 @@ Kind = Literal[
     "models",
     "channels",
     "mcp_face",
+    "tool_name",
+    "human_ms",
     "theme",
     "styles",
     "face",
@@ -75,6 +77,11 @@ DEFAULT_CHANNELS = ("terminal", "desktop")
 ENV_PREFIX = "PI_ASK_"
 MCP_FACES = ("auto", "elicitation", "terminal")
 """How ``pi-ask mcp`` reaches the user: the host's form, pi-ask's terminal UI, or either."""
+TOOL_NAME_PATTERN = "^[A-Za-z][A-Za-z0-9_-]{0,47}$"
+"""``mcp.tool_name``: a letter, then letters, digits, ``_`` or ``-`` (48 at most, so the
+``_start`` / ``_result`` names stay within every host's limit)."""
+MAX_HUMAN_MS = 3_600_000
+"""``mcp.min_human_ms`` at most (an hour)."""
 THEMES = ("dark", "light", "high-contrast", "ansi")
 """The built-in themes; ``dark`` is the reference's look (screens.md)."""
 THEME_NAMES = (*THEMES, "auto")
@@ -316,6 +323,22 @@ KEYS: tuple[SettingKey, ...] = (
         '"auto", "elicitation" or "terminal"',
     ),
     SettingKey(
+        "mcp.tool_name",
+        "tool_name",
+        "ask_user",
+        "The name the tools are published under: NAME, NAME_start and NAME_result\n"
+        '(Gemini CLI needs another name than "ask_user", its own tool\'s).',
+        "a letter, then up to 47 letters, digits, _ or -",
+    ),
+    SettingKey(
+        "mcp.min_human_ms",
+        "human_ms",
+        400,
+        "A form declined or cancelled faster than this many milliseconds was answered by the\n"
+        "host, not you: pi-ask then tries the terminal UI. 0 trusts every decline.",
+        f"a whole number of milliseconds from 0 to {MAX_HUMAN_MS}",
+    ),
+    SettingKey(
         "theme.name",
         "theme",
         "dark",
@@ -533,6 +556,10 @@ def is_valid(kind: Kind, value: object) -> bool:
         return value in EXTRACTORS
     if kind == "mcp_face":
         return value in MCP_FACES
+    if kind == "tool_name":
+        return isinstance(value, str) and re.fullmatch(TOOL_NAME_PATTERN, value) is not None
+    if kind == "human_ms":
+        return type(value) is int and 0 <= value <= MAX_HUMAN_MS
     if kind == "models":
         return isinstance(value, list) and all(is_model_entry(entry) for entry in value)
     if kind == "theme":

@@ -129,6 +129,8 @@ def _values(settings: Settings) -> Mapping[str, object]:
         "answer.extraction_timeout_ms": answer.extraction_timeout_ms,
         "answer.extraction_retries": answer.extraction_retries,
         "mcp.face": settings.mcp.face,
+        "mcp.tool_name": settings.mcp.tool_name,
+        "mcp.min_human_ms": settings.mcp.min_human_ms,
         "theme.name": settings.theme.name,
         "theme.styles": dict(settings.theme.styles),
         "ui.face": settings.ui.face,

@@ -127,9 +127,14 @@ class McpSettings(NamedTuple):
     Attributes:
         face: ``auto`` (the host's form, else the terminal UI), ``elicitation`` (the form
             only) or ``terminal`` (the terminal UI first, then the form).
+        tool_name: the published names are this, ``<it>_start`` and ``<it>_result``.
+        min_human_ms: a form declined or cancelled sooner than this after it was sent was
+            answered by the host, not the user (0: trust every decline).
     """
 
     face: McpFace = "auto"
+    tool_name: str = "ask_user"
+    min_human_ms: int = 400
 
 
 class WebSettings(NamedTuple):
@@ -216,7 +221,11 @@ def settings_from_values(values: Mapping[str, object], keymaps: Keymaps) -> Sett
         extraction_retries=cast(int, values.get("answer.extraction_retries", 1)),
     )
     version = cast(int, values.get("schema_version", 1))
-    mcp = McpSettings(face=cast(McpFace, values.get("mcp.face", "auto")))
+    mcp = McpSettings(
+        face=cast(McpFace, values.get("mcp.face", "auto")),
+        tool_name=str(values.get("mcp.tool_name", "ask_user")),
+        min_human_ms=cast(int, values.get("mcp.min_human_ms", 400)),
+    )
     styles = cast("Mapping[str, str]", values.get("theme.styles", {}))
     theme = ThemeSettings(
         name=str(values.get("theme.name", "dark")),

@@ -40,7 +40,6 @@ from pi_ask.config.store import SettingsStore, open_store
 from pi_ask.contract.loading import InvalidPayload, LoadedPayload, load_payload
 from pi_ask.contract.rejection import invalid_result
 from pi_ask.contract.results import ToolResult
-from pi_ask.contract.tool import TOOL_NAME
 from pi_ask.faces.mcp.form import build_form, form_result
 from pi_ask.guarded_parse import load_json
 from pi_ask.mcp_server.terminal_route import TerminalRoute, ask_in_terminal
@@ -84,6 +83,8 @@ class AskUserServer:
         store: the settings, read again on every call (``[mcp] face``, presentation).
         session: the session log to record into (the working directory's by default).
         face: overrides ``[mcp] face`` for every call (``pi-ask mcp --face``).
+        tool_name: the published name (``--tool-name``); ``[mcp] tool_name`` when ``None``,
+            read once: a host caches the list.
         terminal: the terminal route (tests stand a real one in).
     """
 
@@ -93,9 +94,11 @@ class AskUserServer:
         *,
         session: Path | None = None,
         face: Face | None = None,
+        tool_name: str | None = None,
         terminal: TerminalRoute = ask_in_terminal,
     ) -> None:
         self._store = store
+        self.tool_name = tool_name or store.snapshot().mcp.tool_name
         self._session = session
         self._face = face
         self._terminal = terminal
@@ -115,13 +118,13 @@ class AskUserServer:
         self, ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
     ) -> types.ListToolsResult:
         return types.ListToolsResult(
-            tools=[types.Tool.model_validate(tool) for tool in published_tools()]
+            tools=[types.Tool.model_validate(tool) for tool in published_tools(self.tool_name)]
         )
 
     async def _call_tool(
         self, ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
     ) -> types.CallToolResult | types.InputRequiredResult:
-        if params.name != TOOL_NAME:
+        if params.name != self.tool_name:
             return types.CallToolResult(
                 content=[types.TextContent(type="text", text=f"Unknown tool: {params.name}")],
                 is_error=True,
@@ -294,10 +297,14 @@ def _report(line: str) -> None:
 
 
 def build_server(
-    config: Path | None = None, *, session: Path | None = None, face: Face | None = None
+    config: Path | None = None,
+    *,
+    session: Path | None = None,
+    face: Face | None = None,
+    tool_name: str | None = None,
 ) -> AskUserServer:
     """The server with the settings of ``config`` (the default file when ``None``)."""
-    return AskUserServer(open_store(config), session=session, face=face)
+    return AskUserServer(open_store(config), session=session, face=face, tool_name=tool_name)
 
 
 async def serve_stdio(server: AskUserServer) -> None:

@@ -26,6 +26,8 @@ _VALID: dict[str, st.SearchStrategy[object]] = {
     "retries": st.integers(0, 3),
     "extractor": st.sampled_from(["auto", "offline", "model"]),
     "mcp_face": st.sampled_from(["auto", "elicitation", "terminal"]),
+    "tool_name": st.sampled_from(["ask_user", "pi_ask", "Ask-2"]),
+    "human_ms": st.integers(0, 3_600_000),
     "models": st.lists(
         st.fixed_dictionaries(
             {"provider": st.sampled_from(["openai", "ollama"]), "id": st.sampled_from(["m", "n"])},

@@ -99,13 +99,14 @@ def test_every_host_has_a_snippet_and_a_timeout_line() -> None:
 )
 async def test_the_snippet_starts_a_server_that_asks(snippet: Snippet, tmp_path: Path) -> None:
     command, *args = server_command(snippet)
-    assert (command, args) == ("pi-ask", ["mcp"])
+    name = args[args.index("--tool-name") + 1] if "--tool-name" in args else "ask_user"
+    assert (command, args) in (("pi-ask", ["mcp"]), ("pi-ask", ["mcp", "--tool-name", name]))
     env = {name: value for name, value in os.environ.items() if name.startswith("PI_ASK_")}
     env["PATH"] = os.environ.get("PATH", "")
     server = StdioServerParameters(command=installed(command), args=args, env=env, cwd=tmp_path)
     host = FormHost("accept", {"q1": "sqlite"})
     async with Client(server, elicitation_callback=host) as client:
         tools = [tool.name for tool in (await client.list_tools()).tools]
-        result = await client.call_tool("ask_user", copy.deepcopy(PAYLOAD))
-    assert tools == ["ask_user"]
+        result = await client.call_tool(name, copy.deepcopy(PAYLOAD))
+    assert tools == [name]
     assert result.structured_content["answers"]["db"]["values"] == ["sqlite"]  # type: ignore[index]

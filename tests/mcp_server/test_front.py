@@ -18,9 +18,11 @@ from mcp import Client
 from tests.mcp_server.helpers import ERAS, PAYLOAD, FormHost
 from tests.mcp_server.raw_wire import (
     INITIALIZED,
+    SDK_ONLY,
     RawSession,
     initialize,
     request,
+    server_env,
 )
 from tests.mcp_server.test_stdio import pi_ask_mcp
 
@@ -243,3 +245,37 @@ async def test_a_call_right_after_the_handshake(tmp_path: Path, mode: str) -> No
         listed = await client.list_tools()
     assert result.structured_content["answers"]["db"]["values"] == ["sqlite"]  # type: ignore[index]
     assert [tool.name for tool in listed.tools] == ["ask_user"]
+
+
+def test_the_tool_name_setting_renames_the_tools_in_the_front_and_the_sdk(tmp_path: Path) -> None:
+    env = server_env(tmp_path) | {"PI_ASK_MCP__TOOL_NAME": "pi_ask"}
+    script = legacy_script("2025-11-25")
+    front = answers(RawSession([sys.executable, "-m", "pi_ask", "mcp"], tmp_path, env), script)
+    sdk = answers(RawSession([sys.executable, "-c", SDK_ONLY], tmp_path, env), script)
+    assert front == sdk
+    assert [tool["name"] for tool in front[1]["result"]["tools"]] == ["pi_ask"]
+
+
+def test_the_tool_name_flag_names_the_tool_that_answers(tmp_path: Path) -> None:
+    session = RawSession.pi_ask(tmp_path, "--tool-name", "Ask-2")
+    session.send(initialize(1))
+    session.answer_to(1)
+    session.send(INITIALIZED)
+    session.send(request(2, "tools/list"))
+    assert [tool["name"] for tool in session.answer_to(2)["result"]["tools"]] == ["Ask-2"]
+    session.send(request(3, "tools/call", {"name": "ask_user", "arguments": {}}))
+    assert session.answer_to(3)["result"]["isError"] is True
+    session.send(request(4, "tools/call", {"name": "Ask-2", "arguments": {"questions": []}}))
+    assert session.answer_to(4)["result"]["structuredContent"]["error"]["kind"] == "invalid_input"
+    session.send(request(5, "tools/list"))
+    assert [tool["name"] for tool in session.answer_to(5)["result"]["tools"]] == ["Ask-2"]
+    assert session.close()[0] == 0
+
+
+@pytest.mark.parametrize("name", ["2ask", "ask user", "a" * 49, ""])
+def test_a_bad_tool_name_is_a_usage_error(tmp_path: Path, name: str) -> None:
+    session = RawSession.pi_ask(tmp_path, "--tool-name", name)
+    status, stderr = session.close()
+    assert status == 2
+    assert "--tool-name" in stderr and "Traceback" not in stderr
+    assert len(stderr.strip().splitlines()) == 1
