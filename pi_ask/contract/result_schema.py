@@ -129,7 +129,27 @@ RESULT_DETAILS_SCHEMA: Final[JsonObject] = {
             "required": ["kind", "issues"],
         },
         "mode": {"type": "string", "enum": ["submit", "elaborate"]},
-        "questions": {"type": "array", "items": _QUESTION},
+        "questions": {
+            "type": "array",
+            "items": {
+                **_QUESTION,
+                "properties": {
+                    **_QUESTION["properties"],  # type: ignore[dict-item]
+                    "options": {
+                        "type": "array",
+                        "items": _OPTION,
+                        "description": "Over MCP, a no_terminal result's questions carry them.",
+                    },
+                },
+            },
+        },
+        "text": {
+            "type": "string",
+            "description": (
+                "Over MCP: the result's text (content[0].text) again, for hosts that hand the "
+                "model only the structured content."
+            ),
+        },
         "answers": {
             "type": "object",
             "additionalProperties": _ANSWER,

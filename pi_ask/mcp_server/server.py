@@ -22,10 +22,11 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 import anyio
 from mcp import types
@@ -42,7 +43,8 @@ from pi_ask.contract.rejection import invalid_result
 from pi_ask.contract.results import ToolResult
 from pi_ask.faces.mcp.form import build_form, form_result
 from pi_ask.guarded_parse import load_json
-from pi_ask.mcp_server.terminal_route import TerminalRoute, ask_in_terminal
+from pi_ask.mcp_server.guidance import structured, unreached_result
+from pi_ask.mcp_server.terminal_route import TerminalRoute, ask_in_terminal, why_unreached
 from pi_ask.mcp_server.tool_table import (
     INSTRUCTIONS,
     SERVER_NAME,
@@ -65,13 +67,14 @@ Route = Literal["elicitation", "terminal"]
 
 
 def call_result(result: ToolResult) -> types.CallToolResult:
-    """A contract result as MCP returns it: the text in ``content``, ``details`` structured.
+    """A contract result as MCP returns it: the text in ``content``; the details and the same
+    text structured (``guidance.structured``).
 
     Cancelled and ``invalid_input`` results are regular results (``isError`` false), as in pi.
     """
     return types.CallToolResult(
         content=[types.TextContent(type="text", text=result.text)],
-        structured_content=result.details.to_json(),
+        structured_content=structured(result),
         is_error=False,
     )
 
@@ -137,22 +140,27 @@ class AskUserServer:
         if isinstance(loaded, InvalidPayload):
             return call_result(invalid_result(loaded))
         routes = self._routes(ctx.session, self._face or settings.mcp.face)
-        if _is_mrtr(ctx) and params.input_responses:
-            retried = self._read_retry(params, loaded)
-            if retried is not None:
-                return call_result(retried)
+        round_state = _round_state(params.request_state) if _is_mrtr(ctx) else None
+        reply = (params.input_responses or {}).get(FORM_KEY) if round_state else None
         recorder = AskRecorder.open(self._session)
-        ask_id = recorder.start(loaded.params, "tool")
-        try:
-            outcome = await self._ask(ctx, loaded, routes, ask_id, recorder.draft)
-        except anyio.get_cancelled_exc_class():
-            # notifications/cancelled (or the host went away): aborted, no reply is sent,
-            # and the ask stays resumable in the session log.
-            _report(f"the client cancelled ask {ask_id}; it stays resumable")
-            raise
+        if round_state is not None and reply is not None:
+            # The retry of our 2026-07-28 form round: the ask was recorded by the first round.
+            ask_id = recorder.start(loaded.params, "tool", ask_id=round_state.ask_id)
+            ask = _Ask(loaded, ask_id, recorder.draft)
+            read = self._read_reply(ask, reply, round_state.sent_ms)
+            outcome: ToolResult | types.InputRequiredResult | list[str]
+            if isinstance(read, _HostAnswered):
+                later = routes[routes.index("elicitation") + 1 :] if "elicitation" in routes else ()
+                outcome = await self._ask(ctx, ask, later, [read.why])
+            else:
+                outcome = read
+        else:
+            ask_id = recorder.start(loaded.params, "tool")
+            ask = _Ask(loaded, ask_id, recorder.draft)
+            outcome = await self._ask(ctx, ask, routes, [])
         if isinstance(outcome, types.InputRequiredResult):
             return outcome
-        result = outcome or non_interactive_result(loaded.payload, "no_terminal")
+        result = outcome if isinstance(outcome, ToolResult) else self._unreached(ask, outcome)
         recorder.settle(result)
         return call_result(result)
 
@@ -168,36 +176,56 @@ class AskUserServer:
     async def _ask(
         self,
         ctx: ServerRequestContext[Any],
-        loaded: LoadedPayload,
+        ask: _Ask,
         routes: tuple[Route, ...],
-        ask_id: str,
-        on_draft: Callable[[AskState], None],
-    ) -> ToolResult | types.InputRequiredResult | None:
-        """The first route's answer, the 2026-07-28 form round, or ``None`` (nobody reached)."""
-        deadline_s = self._store.snapshot().routing.answer_timeout_s
-        async with _progress(ctx.session):
-            for route in routes:
-                if route == "terminal":
-                    answered = await self._terminal(
-                        loaded, ask_id=ask_id, store=self._store, on_draft=on_draft
-                    )
-                elif _is_mrtr(ctx):
-                    return _form_round(loaded, ask_id)
-                else:
-                    answered = await self._elicit(ctx, loaded, deadline_s)
-                if answered is not None:
-                    return answered
-        return None
+        whys: list[str],
+    ) -> ToolResult | types.InputRequiredResult | list[str]:
+        """The first route's answer, the 2026-07-28 form round, or why nobody was reached."""
+        if "elicitation" not in routes and not whys and not _offers_forms(ctx.session):
+            whys.append("the host shows no forms")
+        try:
+            async with _progress(ctx.session):
+                for route in routes:
+                    answered = await self._try(ctx, ask, route, whys)
+                    if answered is not None:
+                        return answered
+        except anyio.get_cancelled_exc_class():
+            # notifications/cancelled (or the host went away): aborted, no reply is sent,
+            # and the ask stays resumable in the session log.
+            _report(f"the client cancelled ask {ask.ask_id}; it stays resumable")
+            raise
+        return whys
 
-    async def _elicit(
-        self, ctx: ServerRequestContext[Any], loaded: LoadedPayload, deadline_s: float | None
-    ) -> ToolResult | None:
-        """The form over the back-channel (before 2026-07-28); ``None`` when the client fails.
+    async def _try(
+        self, ctx: ServerRequestContext[Any], ask: _Ask, route: Route, whys: list[str]
+    ) -> ToolResult | types.InputRequiredResult | None:
+        """One route: its answer, or ``None`` with the reason appended to ``whys``."""
+        if route == "terminal":
+            answered = await self._terminal(
+                ask.loaded, ask_id=ask.ask_id, store=self._store, on_draft=ask.on_draft
+            )
+            if answered is None:
+                why = why_unreached(self._store)
+                _report(f"the terminal route reached nobody for ask {ask.ask_id}: {why}")
+                whys.append(why)
+            return answered
+        if _is_mrtr(ctx):
+            return _form_round(ask)
+        outcome = await self._elicit(ctx, ask)
+        if isinstance(outcome, _HostAnswered):
+            whys.append(outcome.why)
+            return None
+        return outcome
+
+    async def _elicit(self, ctx: ServerRequestContext[Any], ask: _Ask) -> _FormOutcome:
+        """The form over the back-channel (before 2026-07-28).
 
         Past ``[behaviour] answer_timeout_s`` the form is withdrawn and the result is
         ``timeout``. (A 2026-07-28 form waits on the client's side, out of the server's reach.)
         """
-        form = build_form(loaded.payload)
+        form = build_form(ask.loaded.payload)
+        deadline_s = self._store.snapshot().routing.answer_timeout_s
+        sent_ms = _now_ms()
         try:
             with anyio.move_on_after(deadline_s) as deadline:
                 reply = await ctx.session.elicit_form(
@@ -205,39 +233,73 @@ class AskUserServer:
                 )
         except MCPError as err:
             _report(f"the client could not show the form ({err}); trying the next route")
-            return None
+            return _HostAnswered(f"the host could not show the form: {err.error.message}")
         if deadline.cancelled_caught:
-            return non_interactive_result(loaded.payload, "timeout")
-        return _reply_result(loaded, reply)
+            return non_interactive_result(ask.loaded.payload, "timeout")
+        return self._read_reply(ask, reply, sent_ms)
 
-    def _read_retry(
-        self, params: types.CallToolRequestParams, loaded: LoadedPayload
-    ) -> ToolResult | None:
-        """The result of a 2026-07-28 retry carrying our form's reply; ``None`` if it does not."""
-        reply = (params.input_responses or {}).get(FORM_KEY)
-        ask_id = _ask_id(params.request_state)
-        if reply is None or ask_id is None:
-            return None
+    def _read_reply(self, ask: _Ask, reply: object, sent_ms: int | None) -> _FormOutcome:
+        """A form reply as a result, or the host's answer for the user (python-port.md §12)."""
         if not isinstance(reply, types.ElicitResult):
             _report("the client answered the form with something that is not a form reply")
-            return non_interactive_result(loaded.payload, "aborted")
-        result = _reply_result(loaded, reply)
-        # The first round recorded the ask: settle it under its id (no new payload entry).
-        recorder = AskRecorder.open(self._session)
-        recorder.start(loaded.params, "tool", ask_id=ask_id)
-        recorder.settle(result)
-        return result
+            return non_interactive_result(ask.loaded.payload, "aborted")
+        fields = build_form(ask.loaded.payload).schema["properties"]
+        assert isinstance(fields, dict)
+        if reply.action == "accept" and not set(reply.content or {}) & set(fields):
+            return self._host_answered(ask, "the host accepted the form without any of its fields")
+        min_ms = self._store.snapshot().mcp.min_human_ms
+        elapsed_ms = None if sent_ms is None else _now_ms() - sent_ms
+        if reply.action != "accept" and elapsed_ms is not None and elapsed_ms < min_ms:
+            verb = "declined" if reply.action == "decline" else "cancelled"
+            why = f"the host {verb} the form {max(elapsed_ms, 0)} ms after it was sent"
+            return self._host_answered(ask, why)
+        return _reply_result(ask.loaded, reply)
+
+    def _host_answered(self, ask: _Ask, why: str) -> _HostAnswered:
+        _report(f"ask {ask.ask_id}: {why}, faster than a person could; trying the terminal")
+        return _HostAnswered(why)
+
+    def _unreached(self, ask: _Ask, whys: list[str]) -> ToolResult:
+        why = "; ".join(whys) or "no route was tried"
+        return unreached_result(ask.loaded.payload, why, self.tool_name)
 
 
-def _form_round(loaded: LoadedPayload, ask_id: str) -> types.InputRequiredResult:
-    """The 2026-07-28 form: an ``input_required`` result; the client retries with the reply."""
-    form = build_form(loaded.payload)
+class _Ask(NamedTuple):
+    """One call's ask: its payload, its id in the session log, where drafts go."""
+
+    loaded: LoadedPayload
+    ask_id: str
+    on_draft: Callable[[AskState], None]
+
+
+class _HostAnswered(NamedTuple):
+    """The host answered the form for the user (or could not show it): why, in words."""
+
+    why: str
+
+
+_FormOutcome = ToolResult | _HostAnswered
+
+
+class _RoundState(NamedTuple):
+    """What our first 2026-07-28 round sealed into ``requestState``."""
+
+    ask_id: str
+    sent_ms: int | None
+
+
+def _form_round(ask: _Ask) -> types.InputRequiredResult:
+    """The 2026-07-28 form: an ``input_required`` result; the client retries with the reply.
+
+    The send time travels in the sealed round state, so the retry can tell a decline the
+    host made at once from the user's.
+    """
+    form = build_form(ask.loaded.payload)
     request = types.ElicitRequest(
         params=types.ElicitRequestFormParams(message=form.message, requested_schema=form.schema)
     )
-    return types.InputRequiredResult(
-        input_requests={FORM_KEY: request}, request_state=json.dumps({"askId": ask_id})
-    )
+    state = json.dumps({"askId": ask.ask_id, "sentMs": _now_ms()})
+    return types.InputRequiredResult(input_requests={FORM_KEY: request}, request_state=state)
 
 
 def _reply_result(loaded: LoadedPayload, reply: types.ElicitResult) -> ToolResult:
@@ -245,6 +307,11 @@ def _reply_result(loaded: LoadedPayload, reply: types.ElicitResult) -> ToolResul
     for problem in problems:
         _report(problem)
     return result
+
+
+def _now_ms() -> int:
+    # Wall time: a 2026-07-28 retry may reach another server process than the first round.
+    return time.time_ns() // 1_000_000
 
 
 def _offers_forms(session: ServerSession) -> bool:
@@ -260,16 +327,22 @@ def _is_mrtr(ctx: ServerRequestContext[Any]) -> bool:
     return is_version_at_least(ctx.protocol_version, MRTR_VERSION)
 
 
-def _ask_id(request_state: str | None) -> str | None:
-    """The ask id our first round sealed into the round state, if it is there and well formed."""
+def _round_state(request_state: str | None) -> _RoundState | None:
+    """What our first round sealed into the round state, if it is there and well formed."""
     if request_state is None:
         return None
     try:
         state = load_json(request_state)
     except ValueError:  # not JSON, or nested too deeply
         return None
-    ask_id = state.get("askId") if isinstance(state, dict) else None
-    return ask_id if isinstance(ask_id, str) and 0 < len(ask_id) <= 64 else None
+    if not isinstance(state, dict):
+        return None
+    ask_id = state.get("askId")
+    sent_ms = state.get("sentMs")
+    if not (isinstance(ask_id, str) and 0 < len(ask_id) <= 64):
+        return None
+    valid_time = isinstance(sent_ms, int) and not isinstance(sent_ms, bool)
+    return _RoundState(ask_id, sent_ms if valid_time else None)
 
 
 @asynccontextmanager

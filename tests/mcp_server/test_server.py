@@ -215,7 +215,7 @@ async def test_invalid_arguments_are_the_contract_invalid_input_result(
     expected = invalid_result(load_payload(arguments))
     assert result.is_error is False
     assert result.content[0].text == expected.text  # type: ignore[union-attr]
-    assert result.structured_content == expected.details.to_json()
+    assert result.structured_content == {**expected.details.to_json(), "text": expected.text}
     assert f"- {path}: " in expected.text
     assert result.structured_content["error"]["kind"] == "invalid_input"  # type: ignore[index]
     assert host.forms == []  # nobody was asked
