@@ -135,7 +135,7 @@ class Session:
             while not self.ended.is_set():
                 why = self._ended_why()
                 if why is not None:
-                    self._end(why)
+                    self._end(self._last_word(why))
                     return
                 try:
                     readable, _, _ = select.select(
@@ -158,6 +158,25 @@ class Session:
         if self.folder.is_claimed():
             return ANSWERED_ELSEWHERE
         return None
+
+    def _last_word(self, why: str) -> str:
+        """The asker's own reason when it has already said one: it tells its terminals why
+        before it removes the folder, so a folder seen gone may be an ask answered elsewhere."""
+        connection = self._connection
+        if why != GONE or connection is None:
+            return why
+        try:
+            readable, _, _ = select.select([connection.sock], [], [], 0)
+            if not readable:
+                return why
+            connection.sock.settimeout(CONNECT_TIMEOUT_S)
+            message = connection.receive()
+        except (OSError, ValueError, wire.ProtocolError):
+            return why
+        if message is None or message.get("type") != "closed":
+            return why
+        said = message.get("why")
+        return said if isinstance(said, str) else why
 
     def _read_asker(self) -> None:
         connection = self._connection

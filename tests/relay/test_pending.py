@@ -334,3 +334,24 @@ def test_a_folder_made_by_hand_in_the_asks_folder_is_no_ask(runtime: Path) -> No
     (planted / "summary.json").write_text('{"id": "other", "createdAt": 1}', encoding="utf-8")
     assert AskFolder(planted).summary() is None  # its summary names another id
     assert list_pending() == []
+
+
+def test_a_folder_gone_after_the_asker_said_why_reads_as_its_reason(
+    served: PendingAsk, request: pytest.FixtureRequest
+) -> None:
+    # Under load the other terminal may look only once the asker has removed the folder:
+    # the asker told it why first, and that is what it reports (not "no longer pending").
+    (info,) = list_pending()
+    first, second = Session(info), Session(info)
+    first.open()
+    second.open()
+    request.addfinalizer(first.close)
+    request.addfinalizer(second.close)
+    wait_until(lambda: served.attached == 2, "both terminals to attach")
+    second._stop.wake()  # the second terminal stops looking, as a starved thread would
+    assert first.state is not None
+    assert first.send_answer(apply(first.state, Digit(2), Behaviour()), "submit") is True
+    assert served.wait(5) is not None
+    served.close()
+    assert second._ended_why() == "the ask is no longer pending"
+    assert second._last_word("the ask is no longer pending") == "answered elsewhere"
