@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -107,6 +108,13 @@ def terminal(tmp_path: Path, env: dict[str, str]) -> Iterator[Callable[..., Term
     yield start
     for term in started:
         term.kill()
+
+
+def settled(pid: int) -> bool:
+    """A waiting asker's two threads are blocked: the main one in select, one in accept."""
+    tasks = Path(f"/proc/{pid}/task")
+    waits = sorted((tasks / tid / "wchan").read_text() for tid in os.listdir(tasks))
+    return len(waits) == 2 and any("poll" in wait or "select" in wait for wait in waits)
 
 
 def pending(asks: Path, count: int) -> list[AskSummary]:

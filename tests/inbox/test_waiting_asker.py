@@ -1,34 +1,31 @@
-"""An asker out of file descriptors keeps its ask answerable (issue 31, finding 7).
+"""A waiting asker, settled into its wait: out of descriptors, and signalled (28, 31 #7).
 
 One failed ``accept`` (EMFILE) used to end the asker's accept thread for good: the ask
 stayed listed but could never be answered. Here a real asker, settled in its wait, has its
 descriptor limit lowered to what it holds (``prlimit`` on the running process), a terminal
 connects, and the limit is raised again: the asker says so once and the answer is taken.
+And with nothing polling, a signal still ends it at once, its ask withdrawn.
 """
 
 from __future__ import annotations
 
 import os
 import resource
+import signal
 import socket
 from collections.abc import Callable
 from pathlib import Path
+
+import pytest
 
 from pi_ask.relay.client import Session
 from pi_ask.state.commands import Digit
 from pi_ask.state.dispatcher import apply
 from pi_ask.state.model import Behaviour
 from tests.child_processes import wait_until
-from tests.inbox.conftest import Asker, pending
+from tests.inbox.conftest import Asker, pending, settled
 
 FAILED = "accepting a terminal failed"
-
-
-def _settled(pid: int) -> bool:
-    """Its two threads blocked: the main one in select, the other in accept."""
-    tasks = Path(f"/proc/{pid}/task")
-    waits = sorted((tasks / tid / "wchan").read_text() for tid in os.listdir(tasks))
-    return len(waits) == 2 and any("poll" in wait or "select" in wait for wait in waits)
 
 
 def test_an_accept_out_of_descriptors_is_retried_and_said_once(
@@ -38,7 +35,7 @@ def test_an_accept_out_of_descriptors_is_retried_and_said_once(
     (info,) = pending(asks, 1)
     assert info.socket is not None
     pid = asker.process.pid
-    wait_until(lambda: _settled(pid), "the asker to settle into its wait")
+    wait_until(lambda: settled(pid), "the asker to settle into its wait")
     soft, hard = resource.prlimit(pid, resource.RLIMIT_NOFILE)
     held = len(os.listdir(f"/proc/{pid}/fd"))
     resource.prlimit(pid, resource.RLIMIT_NOFILE, (held, hard))
@@ -67,3 +64,19 @@ def test_an_accept_out_of_descriptors_is_retried_and_said_once(
     details = result["details"]
     assert isinstance(details, dict) and details["answers"]["db"]["values"] == ["pg"]
     assert asker.stderr.read_text(encoding="utf-8").count(FAILED) == 1
+
+
+@pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP])
+def test_a_settled_waiting_asker_answers_a_signal(
+    ask: Callable[..., Asker], asks: Path, number: int
+) -> None:
+    # Blocked on its socket and folder, with nothing polling, it still ends on a signal.
+    asker = ask("--wait")
+    pending(asks, 1)
+    wait_until(lambda: settled(asker.process.pid), "the asker to settle into its wait")
+    asker.process.send_signal(number)
+    result, status = asker.result()
+    assert status == 128 + number
+    details = result["details"]
+    assert isinstance(details, dict) and details["reason"] == "aborted"
+    assert not any(asks.iterdir())  # the ask is no longer pending anywhere
