@@ -127,10 +127,12 @@ def wait_for(condition: Callable[[], Any], what: str, timeout: float, run: Watch
         time.sleep(0.1)  # a polling interval; the condition is what is waited for
 
 
-def pending_ask(env: dict[str, str], home: HostHome, run: Watched) -> dict[str, Any]:
-    """The host's ask once ``pi-ask attach --list --json`` shows it; fails when the model got
-    a result first (the ask never reached the terminal route)."""
-    model: FakeModel | None = getattr(run, "model", None)
+def pending_ask(
+    env: dict[str, str], home: HostHome, run: Watched, *, blocking: bool = True
+) -> dict[str, Any]:
+    """The host's ask once ``pi-ask attach --list --json`` shows it. For a ``blocking`` ask
+    it fails when the model got a result first (the ask never reached the terminal route)."""
+    model: FakeModel | None = getattr(run, "model", None) if blocking else None
 
     def found() -> dict[str, Any] | None:
         if model is not None and model.result is not None:
@@ -179,7 +181,7 @@ def answer_in_plain_attach(env: dict[str, str], home: HostHome, ask_id: str, ans
     try:
         term.wait_for("answer>", timeout=ANSWER_CAP_S)
         term.press(f"text:{answer}", "enter")
-        term.wait_for("review >", timeout=ANSWER_CAP_S)
+        term.wait_for("review>", timeout=ANSWER_CAP_S)
         term.press("text:1", "enter")
         assert term.exit_status(timeout=ANSWER_CAP_S) == 0
     finally:

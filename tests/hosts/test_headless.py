@@ -1,10 +1,12 @@
 """Every real host, headless, reaches the user through ``pi-ask attach`` (issue 26).
 
 Each host is set up as docs/mcp.md says and runs once without a terminal against a loopback
-fake model whose first reply calls pi-ask's tool. pi-ask's settings send the ask to the
-terminal route and wait for an attach (``face = "terminal"``, ``no_terminal = "wait"``);
-the test answers in ``pi-ask attach`` on a pty and asserts what the host handed the model
-in its next request.
+fake model whose first reply calls pi-ask's tool. pi-ask waits for an attach
+(``no_terminal = "wait"``), with the terminal route first (``face = "terminal"``) or with
+the default ``face = "auto"``, where headless Codex and Claude Code decline or cancel the
+form themselves within milliseconds: that is the host's answer, not the user's, and the ask
+goes on to the terminal route. The test answers in ``pi-ask attach`` on a pty and asserts
+what the host handed the model in its next request.
 """
 
 from __future__ import annotations
@@ -18,14 +20,20 @@ from tests.hosts.running import PAYLOAD, HostRun, answer_in_attach, answers_seen
 
 pytestmark = pytest.mark.hosts
 
-WAIT_FOR_ATTACH = '[mcp]\nface = "terminal"\n\n[behaviour]\nno_terminal = "wait"\n'
-HEADLESS = ["codex", "claude-2.1.332", "claude-2.1.197", "opencode"]
+WAIT_FOR_ATTACH = '[behaviour]\nno_terminal = "wait"\n'
+HEADLESS = ["codex", "claude-2.1.332", "claude-2.1.197", "gemini", "opencode"]
+# face = auto (the default) in every host; face = terminal too where auto tries the host's
+# form first (Codex and Claude Code headless answer it themselves).
+CASES = [(key, "auto") for key in HEADLESS] + [
+    ("codex", "terminal"),
+    ("claude-2.1.332", "terminal"),
+]
 
 
-@pytest.mark.parametrize("key", HEADLESS)
-def test_a_headless_hosts_ask_is_answered_in_attach(key: str, home: HostHome) -> None:
+@pytest.mark.parametrize(("key", "face"), CASES)
+def test_a_headless_hosts_ask_is_answered_in_attach(key: str, face: str, home: HostHome) -> None:
     require(key)
-    home.pi_ask_settings(WAIT_FOR_ATTACH)
+    home.pi_ask_settings(f'[mcp]\nface = "{face}"\n\n{WAIT_FOR_ATTACH}')
     with FakeModel(DIALECTS[family(key)](), PAYLOAD, tool_name(key)) as model:
         run = HostRun(headless(key, home, model.url, "Set up the service."), home, model)
         try:
