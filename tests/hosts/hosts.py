@@ -174,8 +174,8 @@ def headless(
     if name == "opencode":
         config = {
             "$schema": "https://opencode.ai/config.json",
-            # docs/mcp.md's form for releases before opencode's V2 configuration
-            "mcp": {"pi-ask": {"type": "local", "command": ["pi-ask", *mcp_args], "enabled": True}},
+            # docs/mcp.md's snippet (1.18 also reads the older form, the server under "mcp")
+            "mcp": {"servers": {"pi-ask": {"type": "local", "command": ["pi-ask", *mcp_args]}}},
             "provider": {
                 "fake": {
                     "npm": "@ai-sdk/openai-compatible",
