@@ -19,8 +19,9 @@ def no_terminal_line(why: str, tool_name: str) -> str:
     """The line after the reference's "Needs user input" lines (python-port.md §12)."""
     return (
         f"No terminal could reach the user ({why}). Do not assume any answer. Ask the user "
-        f"these questions in plain text, or call {tool_name} again once the user can answer "
-        "(they answer with `pi-ask inbox`, `pi-ask attach` or `pi-ask web`)."
+        f"these questions in plain text, or let them answer later: call {tool_name}_start "
+        f"with the same input and fetch the answers with {tool_name}_result (the user answers "
+        "with `pi-ask inbox`, `pi-ask attach` or `pi-ask web`)."
     )
 
 

@@ -25,8 +25,9 @@ import sys
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from functools import partial
 from pathlib import Path
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal, NamedTuple, TypeGuard
 
 import anyio
 from mcp import types
@@ -46,9 +47,13 @@ from pi_ask.guarded_parse import load_json
 from pi_ask.mcp_server.guidance import structured, unreached_result
 from pi_ask.mcp_server.terminal_route import TerminalRoute, ask_in_terminal, why_unreached
 from pi_ask.mcp_server.tool_table import (
+    DEFAULT_WAIT_S,
     INSTRUCTIONS,
+    MAX_WAIT_S,
+    RESULT_SUFFIX,
     SERVER_NAME,
     SERVER_TITLE,
+    START_SUFFIX,
     published_tools,
 )
 from pi_ask.session.recorder import AskRecorder
@@ -75,6 +80,21 @@ def call_result(result: ToolResult) -> types.CallToolResult:
     return types.CallToolResult(
         content=[types.TextContent(type="text", text=result.text)],
         structured_content=structured(result),
+        is_error=False,
+    )
+
+
+def error_result(text: str) -> types.CallToolResult:
+    """A tool error the model reads (``isError``), for calls that cannot be an ask result."""
+    return types.CallToolResult(content=[types.TextContent(type="text", text=text)], is_error=True)
+
+
+def pending_result(ask_id: str) -> types.CallToolResult:
+    """``{"id", "status": "pending"}``, as text and structured."""
+    pending = {"id": ask_id, "status": "pending"}
+    return types.CallToolResult(
+        content=[types.TextContent(type="text", text=json.dumps(pending))],
+        structured_content=pending,
         is_error=False,
     )
 
@@ -127,11 +147,79 @@ class AskUserServer:
     async def _call_tool(
         self, ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
     ) -> types.CallToolResult | types.InputRequiredResult:
-        if params.name != self.tool_name:
-            return types.CallToolResult(
-                content=[types.TextContent(type="text", text=f"Unknown tool: {params.name}")],
-                is_error=True,
+        if params.name == self.tool_name:
+            return await self._ask_and_wait(ctx, params)
+        if params.name == self.tool_name + START_SUFFIX:
+            return await self._start(params)
+        if params.name == self.tool_name + RESULT_SUFFIX:
+            return await self._result(params)
+        return error_result(f"Unknown tool: {params.name}")
+
+    async def _start(self, params: types.CallToolRequestParams) -> types.CallToolResult:
+        """``X_start``: record and publish the ask with nobody waiting; its id at once."""
+        settings = self._store.snapshot()
+        loaded = load_payload(
+            params.arguments if params.arguments is not None else {},
+            present_single_as_multi=settings.behaviour.present_single_as_multi,
+        )
+        if isinstance(loaded, InvalidPayload):
+            return call_result(invalid_result(loaded))
+        try:
+            ask_id = await anyio.to_thread.run_sync(self._detach, loaded)
+        except OSError as err:  # NoPrivateFolder among them
+            _report(f"an ask could not be started detached: {err}")
+            return error_result(f"The ask cannot be kept detached: {err}")
+        return pending_result(ask_id)
+
+    def _detach(self, loaded: LoadedPayload) -> str:
+        from pi_ask.relay.elsewhere import start_detached
+
+        routing = self._store.snapshot().routing
+        recorder = AskRecorder.open(self._session)
+        ask_id = recorder.start(loaded.params, "tool")
+        recorder.sync()
+        start_detached(
+            loaded, ask_id, timeout_s=routing.answer_timeout_s, tmux=routing.tmux, log=recorder.path
+        )
+        return ask_id
+
+    async def _result(self, params: types.CallToolRequestParams) -> types.CallToolResult:
+        """``X_result``: a started ask's result, waiting at most ``wait_s`` for it."""
+        from pi_ask.relay.elsewhere import UnknownAsk, fetch_result
+
+        arguments = params.arguments or {}
+        ask_id = arguments.get("id")
+        wait_s = arguments.get("wait_s", DEFAULT_WAIT_S)
+        if not isinstance(ask_id, str) or not ask_id:
+            return error_result(
+                f"{params.name}: id must be the string {self.tool_name}_start returned"
             )
+        if (
+            isinstance(wait_s, bool)
+            or not isinstance(wait_s, int | float)
+            or not 0 <= wait_s <= MAX_WAIT_S
+        ):
+            return error_result(f"{params.name}: wait_s must be a number from 0 to {MAX_WAIT_S:g}")
+        try:
+            fetched = await anyio.to_thread.run_sync(
+                partial(fetch_result, ask_id, wait_s=float(wait_s)), abandon_on_cancel=True
+            )
+        except UnknownAsk:
+            return error_result(
+                f"No ask {ask_id!r}: it was never started, or was fetched too long ago"
+            )
+        if fetched is None:
+            return pending_result(ask_id)
+        if fetched.first and fetched.log is not None:
+            recorder = AskRecorder.open(fetched.log)
+            recorder.start(None, "tool", ask_id=ask_id)
+            recorder.settle(fetched.result)
+        return call_result(fetched.result)
+
+    async def _ask_and_wait(
+        self, ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
+    ) -> types.CallToolResult | types.InputRequiredResult:
+        """``X``: ask and wait for the answer (the blocking path, unchanged)."""
         settings = self._store.snapshot()
         loaded = load_payload(
             params.arguments if params.arguments is not None else {},
@@ -307,6 +395,12 @@ def _reply_result(loaded: LoadedPayload, reply: types.ElicitResult) -> ToolResul
     for problem in problems:
         _report(problem)
     return result
+
+
+def _is_wait(value: object) -> TypeGuard[float]:
+    return (
+        isinstance(value, int | float) and not isinstance(value, bool) and 0 <= value <= MAX_WAIT_S
+    )
 
 
 def _now_ms() -> int:

@@ -10,7 +10,13 @@ from __future__ import annotations
 from typing import Final
 
 from pi_ask.contract.kinds import JsonObject
-from pi_ask.contract.tool import PROMPT_SNIPPET, TOOL_LABEL, TOOL_NAME, tool_definition
+from pi_ask.contract.tool import (
+    PROMPT_SNIPPET,
+    TOOL_LABEL,
+    TOOL_NAME,
+    host_parameters,
+    tool_definition,
+)
 from pi_ask.version import __version__
 
 SERVER_NAME: Final = "pi-ask"
@@ -18,6 +24,11 @@ SERVER_TITLE: Final = "pi-ask"
 SERVER_VERSION: Final = __version__
 INSTRUCTIONS: Final = PROMPT_SNIPPET
 DEFAULT_TOOL_NAME: Final = TOOL_NAME
+MAX_WAIT_S: Final = 50.0
+"""The longest an ``_result`` call waits: well under every host's tool timeout."""
+DEFAULT_WAIT_S: Final = 25.0
+START_SUFFIX: Final = "_start"
+RESULT_SUFFIX: Final = "_result"
 
 
 def ask_tool(name: str = DEFAULT_TOOL_NAME) -> JsonObject:
@@ -28,6 +39,65 @@ def ask_tool(name: str = DEFAULT_TOOL_NAME) -> JsonObject:
     return tool
 
 
+def start_tool(name: str = DEFAULT_TOOL_NAME) -> JsonObject:
+    """``<name>_start``: the same input, the ask handed over at once (python-port.md §12)."""
+    return {
+        "name": name + START_SUFFIX,
+        "title": f"{TOOL_LABEL} (start, do not wait)",
+        "description": (
+            f"Start the same ask as `{name}` without waiting for the answers: it returns "
+            '`{"id": "<ask id>", "status": "pending"}` at once, and the ask stays pending '
+            "for the user (in `pi-ask inbox`, `pi-ask attach`, `pi-ask web`, or a tmux popup) "
+            f"even past this call. Fetch the answers with `{name}{RESULT_SUFFIX}` and the id. "
+            f"Use it instead of `{name}` when the user may take longer than this host waits "
+            "for a tool call, or when you have other work to do meanwhile. Same input as "
+            f"`{name}`; an invalid input gets the same invalid_input result."
+        ),
+        "inputSchema": host_parameters(),
+        "annotations": {
+            "title": f"{TOOL_LABEL} (start)",
+            "readOnlyHint": False,
+            "destructiveHint": False,
+            "idempotentHint": False,
+            "openWorldHint": False,
+        },
+    }
+
+
+def result_tool(name: str = DEFAULT_TOOL_NAME) -> JsonObject:
+    """``<name>_result``: a started ask's result, waiting a bounded time for it."""
+    return {
+        "name": name + RESULT_SUFFIX,
+        "title": f"{TOOL_LABEL} (result)",
+        "description": (
+            f"The result of an ask started with `{name}{START_SUFFIX}`: waits up to `wait_s` "
+            f"seconds (at most {MAX_WAIT_S:g}, default {DEFAULT_WAIT_S:g}) for the user, then "
+            f"returns the same result `{name}` would, or "
+            '`{"id": "<ask id>", "status": "pending"}` while the user has not answered yet '
+            "(call it again later). Do not assume any answer while it is pending."
+        ),
+        "inputSchema": {
+            "type": "object",
+            "properties": {
+                "id": {"type": "string", "description": f"The id `{name}{START_SUFFIX}` returned."},
+                "wait_s": {
+                    "type": "number",
+                    "minimum": 0,
+                    "maximum": MAX_WAIT_S,
+                    "default": DEFAULT_WAIT_S,
+                    "description": "Seconds to wait for the answers before returning pending.",
+                },
+            },
+            "required": ["id"],
+        },
+        "annotations": {
+            "title": f"{TOOL_LABEL} (result)",
+            "readOnlyHint": True,
+            "openWorldHint": False,
+        },
+    }
+
+
 def published_tools(name: str = DEFAULT_TOOL_NAME) -> list[JsonObject]:
     """Every tool the server publishes, in ``tools/list`` order."""
-    return [ask_tool(name)]
+    return [ask_tool(name), start_tool(name), result_tool(name)]

@@ -108,5 +108,5 @@ async def test_the_snippet_starts_a_server_that_asks(snippet: Snippet, tmp_path:
     async with Client(server, elicitation_callback=host) as client:
         tools = [tool.name for tool in (await client.list_tools()).tools]
         result = await client.call_tool(name, copy.deepcopy(PAYLOAD))
-    assert tools == [name]
+    assert tools == [name, f"{name}_start", f"{name}_result"]
     assert result.structured_content["answers"]["db"]["values"] == ["sqlite"]  # type: ignore[index]

@@ -69,7 +69,7 @@ def test_the_front_answers_exactly_as_the_sdk_does(tmp_path: Path, script: list[
     assert front == sdk
     tools = [reply["result"]["tools"] for reply in front if "tools" in reply.get("result", {})]
     assert tools and all(listed == tools[0] for listed in tools)
-    assert [tool["name"] for tool in tools[0]] == ["ask_user"]
+    assert [tool["name"] for tool in tools[0]] == ["ask_user", "ask_user_start", "ask_user_result"]
 
 
 # Runs pi-ask, then says which of the SDK and its heavy dependencies were ever loaded.
@@ -244,7 +244,7 @@ async def test_a_call_right_after_the_handshake(tmp_path: Path, mode: str) -> No
         result = await client.call_tool("ask_user", copy.deepcopy(PAYLOAD))
         listed = await client.list_tools()
     assert result.structured_content["answers"]["db"]["values"] == ["sqlite"]  # type: ignore[index]
-    assert [tool.name for tool in listed.tools] == ["ask_user"]
+    assert [tool.name for tool in listed.tools] == ["ask_user", "ask_user_start", "ask_user_result"]
 
 
 def test_the_tool_name_setting_renames_the_tools_in_the_front_and_the_sdk(tmp_path: Path) -> None:
@@ -253,7 +253,11 @@ def test_the_tool_name_setting_renames_the_tools_in_the_front_and_the_sdk(tmp_pa
     front = answers(RawSession([sys.executable, "-m", "pi_ask", "mcp"], tmp_path, env), script)
     sdk = answers(RawSession([sys.executable, "-c", SDK_ONLY], tmp_path, env), script)
     assert front == sdk
-    assert [tool["name"] for tool in front[1]["result"]["tools"]] == ["pi_ask"]
+    assert [tool["name"] for tool in front[1]["result"]["tools"]] == [
+        "pi_ask",
+        "pi_ask_start",
+        "pi_ask_result",
+    ]
 
 
 def test_the_tool_name_flag_names_the_tool_that_answers(tmp_path: Path) -> None:
@@ -262,13 +266,21 @@ def test_the_tool_name_flag_names_the_tool_that_answers(tmp_path: Path) -> None:
     session.answer_to(1)
     session.send(INITIALIZED)
     session.send(request(2, "tools/list"))
-    assert [tool["name"] for tool in session.answer_to(2)["result"]["tools"]] == ["Ask-2"]
+    assert [tool["name"] for tool in session.answer_to(2)["result"]["tools"]] == [
+        "Ask-2",
+        "Ask-2_start",
+        "Ask-2_result",
+    ]
     session.send(request(3, "tools/call", {"name": "ask_user", "arguments": {}}))
     assert session.answer_to(3)["result"]["isError"] is True
     session.send(request(4, "tools/call", {"name": "Ask-2", "arguments": {"questions": []}}))
     assert session.answer_to(4)["result"]["structuredContent"]["error"]["kind"] == "invalid_input"
     session.send(request(5, "tools/list"))
-    assert [tool["name"] for tool in session.answer_to(5)["result"]["tools"]] == ["Ask-2"]
+    assert [tool["name"] for tool in session.answer_to(5)["result"]["tools"]] == [
+        "Ask-2",
+        "Ask-2_start",
+        "Ask-2_result",
+    ]
     assert session.close()[0] == 0
 
 

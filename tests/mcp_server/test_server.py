@@ -42,7 +42,7 @@ async def ask(
 async def test_the_tool_is_listed_with_the_contract_schemas(server: AskUserServer) -> None:
     async with Client(server.server) as client:
         tools = (await client.list_tools()).tools
-    assert [tool.name for tool in tools] == ["ask_user"]
+    assert [tool.name for tool in tools] == ["ask_user", "ask_user_start", "ask_user_result"]
     tool = tools[0]
     # What `pi-ask tool --format mcp` prints is what the server advertises.
     assert tool.model_dump(by_alias=True, exclude_none=True, exclude={"annotations"}) == (
@@ -256,7 +256,11 @@ async def test_a_client_cancel_mid_wait_closes_the_form_and_keeps_the_ask(
         with anyio.fail_after(WAIT_CAP_S):
             await host.closed.wait()  # the server withdrew its form
         # The server keeps serving.
-        assert [tool.name for tool in (await client.list_tools()).tools] == ["ask_user"]
+        assert [tool.name for tool in (await client.list_tools()).tools] == [
+            "ask_user",
+            "ask_user_start",
+            "ask_user_result",
+        ]
     assert log_types() == [PAYLOAD_TYPE]  # aborted: still resumable
 
 
