@@ -280,7 +280,8 @@
     parts.push(view.review ? reviewPanel(view) : questionPanel(view));
     if (view.notice) parts.push(el("p", { className: "notice", role: "alert", text: view.notice }));
     parts.push(el("div", { className: "actions" },
-      el("button", { id: "cancel-ask", onclick: () => act({ do: "cancel" }), text: "Cancel the ask" }),
+      // The review has its own Cancel; elsewhere this one goes through the dirty guard.
+      view.review ? null : el("button", { id: "cancel-ask", onclick: () => act({ do: "cancel" }), text: "Cancel the ask" }),
       el("button", { id: "to-list", onclick: () => { location.hash = ""; }, text: "Back to the list" }),
     ));
     main.replaceChildren(...parts);
@@ -317,7 +318,7 @@
     if (q.promptHtml) panel.append(markdown("div", "prompt md", q.promptHtml));
     else if (q.prompt && q.prompt !== q.label) panel.append(el("p", { className: "prompt", text: q.prompt }));
     panel.append(el("p", { className: "muted", text: multi ? "Choose any number, then Next." : "Choose one." }));
-    const rows = el("ul", { className: "rows", role: multi ? "group" : "radiogroup", "aria-labelledby": "question-label" });
+    const rows = el("div", { className: "rows", role: multi ? "group" : "radiogroup", "aria-labelledby": "question-label" });
     let previewRow = null;
     for (const row of q.rows) {
       const parts = [el("span", { className: "label", text: (row.number ? row.number + ". " : "") + row.label },
@@ -332,7 +333,7 @@
         onclick: () => act({ do: "choose", row: row.row }),
         onmouseenter: () => showPreview(row), onfocus: () => showPreview(row),
       }, ...parts);
-      const item = el("li", {}, button);
+      const item = el("div", { className: "rowitem" }, button);
       if (!row.custom) {
         item.append(el("button", {
           id: "note-" + row.row, className: "note-button", "aria-label": `Note on ${row.label}`,
@@ -340,8 +341,8 @@
         }));
       }
       rows.append(item);
-      if (editor && editor.kind === "note" && editor.option === row.value) rows.append(el("li", {}, editorBox(editor, `Note on ${row.label}`)));
-      if (editor && editor.kind === "answer" && row.custom) rows.append(el("li", {}, editorBox(editor, q.freeform ? "Your answer" : "Type your own answer")));
+      if (editor && editor.kind === "note" && editor.option === row.value) rows.append(editorBox(editor, `Note on ${row.label}`));
+      if (editor && editor.kind === "answer" && row.custom) rows.append(editorBox(editor, q.freeform ? "Your answer" : "Type your own answer"));
       if (row.preview && (previewRow === null || row.selected || row.row === q.cursor)) previewRow = row;
     }
     const hasPreview = q.rows.some((row) => row.preview);
