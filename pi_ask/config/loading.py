@@ -149,14 +149,8 @@ def _resolve_keymaps(document: object) -> "tuple[Keymaps, tuple[KeymapProblem, .
 
 
 def keymap_problems(found: "tuple[KeymapProblem, ...]") -> list[ConfigProblem]:
-    """Keymap problems as config problems; errors say the defaults are used instead."""
-    problems: list[ConfigProblem] = []
-    for problem in found:
-        message = problem.message
-        if problem.severity == "error":
-            message += "; using default keymaps for this session"
-        problems.append(ConfigProblem(problem.path, message, problem.severity))
-    return problems
+    """Keymap problems as config problems; each error already says what its action gets."""
+    return [ConfigProblem(problem.path, problem.message, problem.severity) for problem in found]
 
 
 def _fast_values(

@@ -1,8 +1,11 @@
 """``resolve_keymaps``: check a keymaps document and merge it with the defaults.
 
 The document is plain data (the ``keymaps`` table of the config, already unwrapped from
-TOML or JSON). Every problem is collected, none raised: the settings store decides what an
-error means (python-port.md §10: any error → default keymaps for the session).
+TOML or JSON). Every problem is collected, none raised. Every valid binding is kept; a broken
+one — a wrong value, a reserved digit, a key another action also has — falls back to its
+action's default alone, and when that default collides with a kept binding the action has no
+key for the session; each consequence is said in the problem (python-port.md §12, amending
+§4 and §10's "any error → default keymaps").
 
 Order of the checks, per context in canonical order: unknown actions, each action's
 binding (type, syntax, case, terminal availability), reserved digits, duplicates inside the
@@ -15,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TypeVar
 
-from pi_ask.keymaps.clashes import check_context_clashes, check_global_reuse
+from pi_ask.keymaps.clashes import check_context_clashes, check_global_reuse, clash_in_scope
 from pi_ask.keymaps.contexts import (
     CONTEXTS,
     ActionSpec,
@@ -57,8 +60,9 @@ class KeymapResolution:
 
     @property
     def session_keymaps(self) -> Keymaps:
-        """``DEFAULT_KEYMAPS`` when there is an error, else ``keymaps`` (python-port.md §10)."""
-        return DEFAULT_KEYMAPS if self.has_errors else self.keymaps
+        """The keymaps of the session: ``keymaps``, whose broken bindings already hold their
+        defaults or nothing (python-port.md §12)."""
+        return self.keymaps
 
 
 def resolve_keymaps(document: object, *, path: str = "keymaps") -> KeymapResolution:
@@ -88,13 +92,70 @@ def resolve_keymaps(document: object, *, path: str = "keymaps") -> KeymapResolut
         )
         return KeymapResolution(DEFAULT_KEYMAPS, tuple(found.problems))
     tables = _context_tables(document, path, found)
-    bindings: list[ActionBinding] = []
+    resolved: list[ActionBinding | None] = []
     for spec in CONTEXTS:
-        table = tables.get(spec.name)
-        bindings.extend(_resolve_context(spec, table, found))
-    keymaps = Keymaps.of(tuple(bindings))
-    check_global_reuse(keymaps, found)
+        resolved.extend(_resolve_context(spec, tables.get(spec.name), found))
+    # Clashes are looked for among the bindings that parsed and the defaults of the actions
+    # left out, never against the default a broken value would fall back to.
+    provisional = [
+        binding or ActionBinding(context.name, action.name, ())
+        for binding, (context, action) in zip(resolved, _ACTIONS, strict=True)
+    ]
+    involved: set[tuple[str, str]] = set()
+    for spec in CONTEXTS:
+        in_spec = [b for b in provisional if b.context == spec.name]
+        check_context_clashes(in_spec, found, involved)
+    check_global_reuse(Keymaps.of(tuple(provisional)), found, involved)
+    broken = {
+        (context.name, action.name)
+        for binding, (context, action) in zip(resolved, _ACTIONS, strict=True)
+        if binding is None
+    } | {pair for pair in involved if found.is_configured(*pair)}
+    keymaps = Keymaps.of(tuple(_fall_back(provisional, broken, found)))
     return KeymapResolution(keymaps, tuple(found.problems))
+
+
+_ACTIONS = tuple((context, action) for context in CONTEXTS for action in context.actions)
+
+
+def _fall_back(
+    bindings: list[ActionBinding], broken: set[tuple[str, str]], found: ProblemLog
+) -> list[ActionBinding]:
+    """Each broken binding replaced by its default, or by no key when that default collides
+    with a binding that is kept; the consequence is added to the action's problem."""
+    kept = [b for b in bindings if (b.context, b.action) not in broken]
+    result: list[ActionBinding] = []
+    for binding, (context, action) in zip(bindings, _ACTIONS, strict=True):
+        if (context.name, action.name) not in broken:
+            result.append(binding)
+            continue
+        defaults = action.default_keys
+        taken = clash_in_scope(context.name, defaults, kept)
+        keys_text = ", ".join(quote(key) for key in defaults)
+        if taken is None:
+            fallback = ActionBinding(context.name, action.name, defaults, binding.unavailable)
+            consequence = f"using its default {keys_text} for this session"
+        else:
+            fallback = ActionBinding(context.name, action.name, (), binding.unavailable)
+            other = found.path_of(taken.context, taken.action)
+            consequence = (
+                f"its default {keys_text} is bound to {other}, so "
+                f"{context.name}.{action.name} has no key for this session"
+            )
+        kept.append(fallback)
+        result.append(fallback)
+        _add_consequence(found, found.path_of(context.name, action.name), consequence)
+    return result
+
+
+def _add_consequence(found: ProblemLog, path: str, consequence: str) -> None:
+    """Append what happens to the action's first error, or say it on a line of its own."""
+    for index, problem in enumerate(found.problems):
+        if problem.path == path and problem.severity == "error":
+            message = f"{problem.message}; {consequence}"
+            found.problems[index] = KeymapProblem(path, problem.key, message, "error")
+            return
+    found.add(path, None, f"its keys clash with another action's (see above); {consequence}")
 
 
 def _context_tables(
@@ -166,17 +227,17 @@ def _resolve_context(
     spec: ContextSpec,
     entry: tuple[str, Mapping[object, object]] | None,
     found: ProblemLog,
-) -> list[ActionBinding]:
+) -> list[ActionBinding | None]:
+    """Each action's binding: configured, or its default; ``None`` when the value is wrong."""
     here, table = entry if entry is not None else (f"{found.root}.{spec.name}", {})
     values = _action_values(spec, table, here, found)
-    bindings: list[ActionBinding] = []
+    bindings: list[ActionBinding | None] = []
     for action in spec.actions:
         if action.name in values:
             path = found.path_of(spec.name, action.name)
             bindings.append(_resolve_action(spec, action, values[action.name], path, found))
         else:
             bindings.append(ActionBinding(spec.name, action.name, action.default_keys))
-    check_context_clashes(bindings, found)
     return bindings
 
 
@@ -207,10 +268,10 @@ def _action_values(
 
 def _resolve_action(
     spec: ContextSpec, action: ActionSpec, value: object, path: str, found: ProblemLog
-) -> ActionBinding:
+) -> ActionBinding | None:
     ids = _parse_binding(value, path, found)
     if ids is None:
-        return ActionBinding(spec.name, action.name, action.default_keys)
+        return None
     bound = tuple(key for key in ids if terminal_keys(key) is not None)
     unavailable = tuple(key for key in ids if terminal_keys(key) is None)
     for key in unavailable:

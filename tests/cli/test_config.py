@@ -92,7 +92,7 @@ def test_validate_lists_every_problem_and_fails_only_for_errors(
         'environment: error: PI_ASK_ANSWER__EXTRACTION_RETRIES: "lots" is not a whole number '
         "from 0 to 3; ignored",
         f'{config}: error: keymaps.main.confirm: "space" is also bound to keymaps.main.toggle '
-        "(its default); using default keymaps for this session",
+        '(its default); using its default "enter" for this session',
     ]
     monkeypatch.delenv("PI_ASK_ANSWER__EXTRACTION_RETRIES")
     write(config, "[behaviour]\nunknown = 1\n")

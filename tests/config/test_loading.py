@@ -7,7 +7,6 @@ import pytest
 from pi_ask.config.channel_entries import CommandEntry, TableEntry
 from pi_ask.config.loading import evaluate, parse_text
 from pi_ask.config.settings import ModelEntry, Settings
-from pi_ask.keymaps.keymap import DEFAULT_KEYMAPS
 from tests.child_processes import python_output
 
 
@@ -157,15 +156,17 @@ def test_bad_model_entries_are_skipped_and_an_empty_list_stays_empty() -> None:
     assert load("[answer]\nextraction_models = []\n").settings.answer.extraction_models == ()
 
 
-def test_a_keymap_error_makes_every_keymap_default_but_keeps_other_settings() -> None:
+def test_a_keymap_error_drops_only_its_own_binding_and_keeps_other_settings() -> None:
+    """The last good settings stay: a broken binding falls back to its default alone."""
     result = load(
         "[behaviour]\nshow_footer_hints = false\n[keymaps.main]\nconfirm = 'space'\ncancel = 'q'\n"
     )
-    assert result.settings.keymaps == DEFAULT_KEYMAPS
+    assert result.settings.keymaps.keys("main", "cancel") == ("q",)
+    assert result.settings.keymaps.keys("main", "confirm") == ("enter",)
     assert result.settings.behaviour.show_footer_hints is False
     error = next(problem for problem in result.problems if problem.severity == "error")
     assert error.key == "keymaps.main.confirm"
-    assert error.message.endswith("; using default keymaps for this session")
+    assert error.message.endswith('; using its default "enter" for this session')
 
 
 def test_partial_keymap_tables_merge_with_the_defaults() -> None:
