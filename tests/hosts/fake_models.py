@@ -398,6 +398,7 @@ class FakeModel:
         self.calls: list[tuple[int, str, float]] = []  # (step, call id, when) as made
         self.answers: dict[str, str] = {}  # call id -> its result
         self.waited = False
+        self.errors: list[str] = []  # exceptions of the script, shown in summary()
         self.lock = threading.Lock()
         self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
         self.server.daemon_threads = True
@@ -479,6 +480,7 @@ class FakeModel:
         for recorded in self.requests[-6:]:
             lines.append(f"  {recorded.path} tools={self.dialect.tools(recorded.body)[:40]}")
         lines.extend(f"  result {n}: {text[:300]}" for n, text in enumerate(self.results, 1))
+        lines.extend(f"  script error: {error}" for error in self.errors)
         return "\n".join(lines)
 
 
@@ -507,7 +509,11 @@ def _handler(model: FakeModel) -> Callable[..., http.server.BaseHTTPRequestHandl
             if self.path.split("?")[0].endswith(("count_tokens", ":countTokens")):
                 self._json(200, {"input_tokens": 10, "totalTokens": 10})
                 return
-            reply = model.decide(self.path, body)
+            try:
+                reply = model.decide(self.path, body)
+            except Exception as error:  # a test's script failed: say so to the host and test
+                model.errors.append(repr(error))
+                reply = Reply(text=f"fake model error: {error!r}")
             if model.dialect.streams(self.path, body):
                 self._stream(model.dialect.events(reply, body))
             else:

@@ -150,8 +150,8 @@ def headless(
             # MCP tools offered up front, not behind Claude Code's deferred tool search.
             ENABLE_TOOL_SEARCH="false",
         )
-        tool = "mcp__pi-ask__" + _published(mcp_args)
-        return Headless([program, "-p", prompt, "--allowedTools", tool], env)
+        # -p asks for no permission: every tool of the server is allowed up front.
+        return Headless([program, "-p", prompt, "--allowedTools", "mcp__pi-ask"], env)
     if name == "gemini":
         gemini = home.root / ".gemini"
         gemini.mkdir()
@@ -190,9 +190,3 @@ def headless(
         env.update(OPENCODE_DISABLE_MODELS_FETCH="1", OPENCODE_DISABLE_AUTOUPDATE="1")
         return Headless([program, "run", prompt], env)
     raise ValueError(f"unknown host {key}")
-
-
-def _published(mcp_args: tuple[str, ...]) -> str:
-    if "--tool-name" in mcp_args:
-        return mcp_args[mcp_args.index("--tool-name") + 1]
-    return "ask_user"
