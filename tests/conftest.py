@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from pi_ask.i18n import use_language
+
 
 @pytest.fixture(autouse=True)
 def _own_user_folders(
@@ -21,6 +23,12 @@ def _own_user_folders(
     # Pending asks and inboxes of this test only; no tmux popup on the tester's own tmux.
     monkeypatch.setenv("PI_ASK_RUNTIME_DIR", str(home / "run"))
     monkeypatch.delenv("TMUX", raising=False)
+    # English whatever the tester's locale (a test wanting another language sets it), here
+    # and in every child process; the in-process language starts over for each test.
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    use_language("auto")
 
 
 @pytest.fixture(autouse=True)

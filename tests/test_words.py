@@ -38,7 +38,7 @@ def test_the_guard_names_the_live_keys() -> None:
     keys = remapped.keymaps
     text = dirty_guard(keys.label("main", "cancel"), keys.label("global", "dismiss"))
     assert text == "Unsaved ask answers or drafts. Press q or Ctrl+D again to discard."
-    assert "cancel/dismiss" not in render.NOTICE_TEXTS[DISMISS_NOTICE]
+    assert "cancel/dismiss" not in render.notice_text(DISMISS_NOTICE)
 
 
 def test_the_keymaps_page_holds_the_table() -> None:

@@ -24,6 +24,8 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, NamedTuple, cast
 
+from pi_ask.i18n import N_, gettext
+
 if TYPE_CHECKING:
     from pi_ask.ask.face import FaceRequest
     from pi_ask.config.settings import Settings
@@ -36,7 +38,7 @@ if TYPE_CHECKING:
     from pi_ask.notifications.dispatcher import Dispatch
 
 WATCH_INTERVAL_S = 0.25
-COUNTDOWN_TEXT = "Time left to answer: {seconds} s."
+COUNTDOWN_TEXT = N_("Time left to answer: {seconds} s.")
 
 Complete = Callable[["RemoteResponse"], "ToolResult | None"]
 
@@ -95,7 +97,7 @@ class Countdown:
         if not passed - self._said:
             return None
         self._said |= passed
-        return COUNTDOWN_TEXT.format(seconds=max(1, math.ceil(left_ms / 1000)))
+        return gettext(COUNTDOWN_TEXT).format(seconds=max(1, math.ceil(left_ms / 1000)))
 
     def wake_in_s(self, now: int) -> float:
         """Seconds until the next mark not said yet (none: a passed one), or the deadline."""

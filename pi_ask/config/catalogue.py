@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Literal, NamedTuple, TypeAlias
 
 from pi_ask.face_table import TERMINAL_FACES
+from pi_ask.i18n import LANGUAGE_PATTERN, N_
 
 TomlValue: TypeAlias = "bool | int | float | str | list[TomlValue] | Mapping[str, TomlValue]"
 """A value as TOML (and JSON) can hold it, after parsing."""
@@ -40,6 +41,7 @@ Kind = Literal[
     "port",
     "web_url",
     "path",
+    "language",
 ]
 """How a setting's value is checked: the fast loader and the model agree on each kind."""
 
@@ -370,6 +372,14 @@ KEYS: tuple[SettingKey, ...] = (
         _BOOL,
     ),
     SettingKey(
+        "ui.language",
+        "language",
+        "auto",
+        '"auto": the language of LANGUAGE, LC_ALL, LC_MESSAGES or LANG (the first set), or a\n'
+        'code: "en", "de", "es", "ja", "zh_CN". What the model reads stays English.',
+        '"auto" or a language code such as "de" or "zh_CN"',
+    ),
+    SettingKey(
         "inbox.tmux",
         "tmux",
         "popup",
@@ -428,80 +438,94 @@ KEYS_BY_NAME: Mapping[str, SettingKey] = {spec.key: spec for spec in KEYS}
 TOGGLE_ROWS: tuple[ToggleRow, ...] = (
     ToggleRow(
         "behaviour.auto_submit_when_answered_without_notes",
-        "Auto-submit when answered without notes",
-        "Auto-submit completed ask flows when no question or option notes were added.",
+        N_("Auto-submit when answered without notes"),
+        N_("Auto-submit completed ask flows when no question or option notes were added."),
         "Live settings",
     ),
     ToggleRow(
         "behaviour.confirm_dismiss_when_dirty",
-        "Confirm dismiss when dirty",
-        "Require a second cancel or dismiss action before discarding answered or drafted "
-        "ask content.",
+        N_("Confirm dismiss when dirty"),
+        N_(
+            "Require a second cancel or dismiss action before discarding answered or drafted "
+            "ask content."
+        ),
         "Live settings",
     ),
     ToggleRow(
         "behaviour.double_press_review_shortcuts",
-        "Double-press review shortcuts",
-        "Require pressing 1, 2, or 3 twice on the review tab before triggering Submit, "
-        "Elaborate, or Cancel.",
+        N_("Double-press review shortcuts"),
+        N_(
+            "Require pressing 1, 2, or 3 twice on the review tab before triggering Submit, "
+            "Elaborate, or Cancel."
+        ),
         "Live settings",
     ),
     ToggleRow(
         "notifications.enabled",
-        "Notifications",
-        "Emit one external notification when the ask flow opens and waits for input.",
+        N_("Notifications"),
+        N_("Emit one external notification when the ask flow opens and waits for input."),
         "Live settings",
     ),
     ToggleRow(
         "behaviour.show_footer_hints",
-        "Show footer hints",
-        "Show footer keymap hints at the bottom of the ask flow.",
+        N_("Show footer hints"),
+        N_("Show footer keymap hints at the bottom of the ask flow."),
         "Live settings",
     ),
     ToggleRow(
         "theme.name",
-        "Theme",
-        "Colours of the ask flow: dark, light, high-contrast, ansi (your terminal's own "
-        "palette), or auto (dark or light, as your terminal's background). Applies at once.",
+        N_("Theme"),
+        N_(
+            "Colours of the ask flow: dark, light, high-contrast, ansi (your terminal's own "
+            "palette), or auto (dark or light, as your terminal's background). Applies at once."
+        ),
         "Live settings",
         THEME_NAMES,
     ),
     ToggleRow(
         "behaviour.present_single_as_multi",
-        "Present single-select as multi-select",
-        "Default new and replayed ask flows to render single-select questions as "
-        "multi-select. This is not hot-applied to the current flow; use the type hotkey "
-        "there.",
+        N_("Present single-select as multi-select"),
+        N_(
+            "Default new and replayed ask flows to render single-select questions as "
+            "multi-select. This is not hot-applied to the current flow; use the type hotkey "
+            "there."
+        ),
         "Defaults for future asks",
     ),
     ToggleRow(
         "ui.face",
-        "Terminal face",
-        "tui: the full-screen flow; plain: one line at a time, no colour or cursor movement "
-        "(screen readers, Emacs shell). For new asks; TERM=dumb always gets plain.",
+        N_("Terminal face"),
+        N_(
+            "tui: the full-screen flow; plain: one line at a time, no colour or cursor movement "
+            "(screen readers, Emacs shell). For new asks; TERM=dumb always gets plain."
+        ),
         "Defaults for future asks",
         FACES,
     ),
     ToggleRow(
         "behaviour.no_terminal",
-        "With no terminal",
-        "answer: an ask with no terminal, inbox or tmux returns Needs user input at once; "
-        "wait: it waits for pi-ask attach.",
+        N_("With no terminal"),
+        N_(
+            "answer: an ask with no terminal, inbox or tmux returns Needs user input at once; "
+            "wait: it waits for pi-ask attach."
+        ),
         "Defaults for future asks",
         NO_TERMINAL_CHOICES,
     ),
     ToggleRow(
         "inbox.tmux",
-        "Inside tmux",
-        "How an ask with no terminal opens inside tmux: a popup over your pane, a new "
-        "window, or off.",
+        N_("Inside tmux"),
+        N_(
+            "How an ask with no terminal opens inside tmux: a popup over your pane, a new "
+            "window, or off."
+        ),
         "Defaults for future asks",
         TMUX_MODES,
     ),
 )
 """The settings overlay's toggle rows, in display order (behaviour.md §10)."""
 
-RESET_DESCRIPTION = (
+RESET_DESCRIPTION = N_(
     "Reset behaviour, keymaps, notifications, and extraction settings to defaults. "
     "Press twice quickly to confirm."
 )
@@ -580,6 +604,8 @@ def is_valid(kind: Kind, value: object) -> bool:
         return value == "" or is_web_url(value)
     if kind == "path":
         return isinstance(value, str) and len(value) <= MAX_TEXT_SETTING and "\0" not in value
+    if kind == "language":
+        return isinstance(value, str) and re.fullmatch(LANGUAGE_PATTERN, value) is not None
     if kind == "styles":
         return is_styles(value)
     return isinstance(value, list) and bool(value) and all(is_channel(item) for item in value)

@@ -66,6 +66,7 @@ from pi_ask.config.catalogue import (
     is_web_url,
 )
 from pi_ask.guarded_parse import TooDeep, load_json
+from pi_ask.i18n import LANGUAGE_PATTERN
 from pi_ask.keymaps.contexts import CONTEXTS
 from pi_ask.keymaps.key_ids import key_id_pattern
 
@@ -234,6 +235,7 @@ _TYPES: dict[Kind, Any] = {
     "port": Annotated[int, Field(ge=0, le=MAX_PORT)],
     "web_url": Annotated[str, AfterValidator(_check_web_url)],
     "path": Annotated[str, AfterValidator(_check_path)],
+    "language": Annotated[str, Field(pattern=f"^({LANGUAGE_PATTERN})$")],
     "styles": Annotated[dict[str, str], AfterValidator(_check_styles)],
 }
 _ENTRY_TYPES: dict[Kind, Any] = {"models": ExtractionModel, "channels": Channel}

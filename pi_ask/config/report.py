@@ -135,6 +135,7 @@ def _values(settings: Settings) -> Mapping[str, object]:
         "theme.styles": dict(settings.theme.styles),
         "ui.face": settings.ui.face,
         "ui.markdown": settings.ui.markdown,
+        "ui.language": settings.ui.language,
         "inbox.tmux": settings.routing.tmux,
         **{f"web.{name}": value for name, value in settings.web._asdict().items()},
     }

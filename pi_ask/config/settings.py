@@ -97,10 +97,12 @@ class UiSettings(NamedTuple):
     Attributes:
         face: ``tui``, or ``plain`` for the line-by-line face.
         markdown: Draw Markdown in payload text (``pi_ask.markdown``).
+        language: ``auto`` (gettext's environment order) or a language code.
     """
 
     face: Face = "tui"
     markdown: bool = True
+    language: str = "auto"
 
 
 NoTerminal = Literal["answer", "wait"]
@@ -234,6 +236,7 @@ def settings_from_values(values: Mapping[str, object], keymaps: Keymaps) -> Sett
     ui = UiSettings(
         face=cast(Face, values.get("ui.face", "tui")),
         markdown=bool(values.get("ui.markdown", True)),
+        language=str(values.get("ui.language", "auto")),
     )
     deadline = float(cast(float, values.get("behaviour.answer_timeout_s", 0)))
     routing = RoutingSettings(

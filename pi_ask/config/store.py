@@ -27,6 +27,7 @@ from pi_ask.config.problems import (
 from pi_ask.config.settings import Settings
 from pi_ask.config.toml_text import default_text
 from pi_ask.config.watcher import signature
+from pi_ask.i18n import use_language
 
 if TYPE_CHECKING:
     import asyncio
@@ -351,6 +352,9 @@ def open_store(path: Path | None = None, *, create: bool = True) -> SettingsStor
         if store is None:
             store = SettingsStore(resolved, create=create)
             _STORES[resolved] = store
+            # The process speaks the file's language from here on. Read once: a language
+            # changed while an ask is open applies to the next one, never half a screen.
+            use_language(store.snapshot().ui.language)
             return store
     if create and store.file_status == "absent":
         store.create_if_absent()

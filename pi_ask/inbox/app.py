@@ -20,6 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pi_ask.i18n import N_, gettext, ngettext
 from pi_ask.inbox.listing import lobby_lines
 from pi_ask.relay.asks import AskSummary, ask_folders
 from pi_ask.relay.client import list_pending
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
     from pi_ask.config.store import SettingsStore
     from pi_ask.face_table import TerminalFace
 
-DEFER_HINT = "Ctrl+D puts this one back"
+DEFER_HINT = N_("Ctrl+D puts this one back")
 _QUIT = "quit"
 _RESCAN = "rescan"
 
@@ -96,7 +97,7 @@ def _ring_for_new(found: list[AskSummary], seen: set[str], store: SettingsStore)
     from pi_ask.notifications.message import waiting_message
     from pi_ask.notifications.waiting import notify_waiting
 
-    subject = new[0].title or "a question from your agent"
+    subject = new[0].title or gettext("a question from your agent")
     notifications = store.snapshot().notifications
     notify_waiting(notifications, waiting_message(subject), write_terminal=_write_tty).close()
 
@@ -117,8 +118,10 @@ def _answer(info: AskSummary, asks: Path, store: SettingsStore, face: TerminalFa
         count = others.count()
         if not count:
             return None
-        hint = f" ({DEFER_HINT})" if face == "tui" else ""
-        return f"{count} more waiting in the inbox.{hint}"
+        text = ngettext(
+            "{count} more waiting in the inbox.", "{count} more waiting in the inbox.", count
+        ).format(count=count)
+        return text + (f" ({gettext(DEFER_HINT)})" if face == "tui" else "")
 
     deferred = threading.Event()
     try:

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from pi_ask.ask.face import FaceRequest, load_face
+from pi_ask.i18n import gettext
 from pi_ask.relay import forms
 from pi_ask.relay.client import AskGone, Session
 
@@ -80,10 +81,12 @@ def answer_one(
             return EXIT_NOT_ANSWERED
         outcome = outcome_of(final)
         if session.why is not None or outcome is None:
-            print(f"pi-ask: {session.why or 'the ask was not answered'}", file=sys.stderr)
+            why = session.why or gettext("the ask was not answered")
+            print(f"pi-ask: {why}", file=sys.stderr)
             return EXIT_NOT_ANSWERED
         if not session.send_answer(final, outcome):
-            print(f"pi-ask: {session.why or 'answered elsewhere'}", file=sys.stderr)
+            why = session.why or gettext("answered elsewhere")
+            print(f"pi-ask: {why}", file=sys.stderr)
             return EXIT_NOT_ANSWERED
         return EXIT_ANSWERED
     finally:

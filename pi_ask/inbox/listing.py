@@ -5,12 +5,13 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
+from pi_ask.i18n import N_, gettext, ngettext
 from pi_ask.terminal_text import clean_line
 
 if TYPE_CHECKING:
     from pi_ask.relay.asks import AskSummary
 
-IDLE_TEXT = "pi-ask inbox: waiting for questions from your agents. Press q or Ctrl+C to quit."
+IDLE_TEXT = N_("pi-ask inbox: waiting for questions from your agents. Press q or Ctrl+C to quit.")
 
 
 def listing_lines(found: list[AskSummary]) -> list[str]:
@@ -37,13 +38,19 @@ def age_text(ms: int) -> str:
 def lobby_lines(found: list[AskSummary]) -> list[str]:
     """The waiting screen: the idle line, or the numbered list of several asks."""
     if not found:
-        return [IDLE_TEXT]
+        return [gettext(IDLE_TEXT)]
     now_ms = time.time_ns() // 1_000_000
-    count = f"{len(found)} questions" if len(found) > 1 else "1 question"
-    lines = [f"pi-ask inbox: {count} waiting, oldest first:"]
+    header = ngettext(
+        "pi-ask inbox: {count} question waiting, oldest first:",
+        "pi-ask inbox: {count} questions waiting, oldest first:",
+        len(found),
+    )
+    lines = [header.format(count=len(found))]
     for number, info in enumerate(found, start=1):
-        title = clean_line(info.title) if info.title else "(untitled)"
-        age = age_text(now_ms - info.created_ms)
-        lines.append(f"  {number}. {title}  ({clean_line(info.cwd)}, {age} ago)")
-    lines.append("Enter opens the highlighted one (the oldest at first), 1-9 that one, q quits.")
+        title = clean_line(info.title) if info.title else gettext("(untitled)")
+        age = gettext("{age} ago").format(age=age_text(now_ms - info.created_ms))
+        lines.append(f"  {number}. {title}  ({clean_line(info.cwd)}, {age})")
+    lines.append(
+        gettext("Enter opens the highlighted one (the oldest at first), 1-9 that one, q quits.")
+    )
     return lines

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pi_ask.i18n import gettext
 from pi_ask.terminal_text import clean_line, truncate
 
 TITLE = "pi ask"
@@ -46,7 +47,8 @@ def reminder_message(subject: str) -> str:
         >>> reminder_message("Which database?")
         'Still waiting: Which database?'
     """
-    return truncate(clean_line(f"Still waiting: {subject}"), MESSAGE_LIMIT)
+    text = gettext("Still waiting: {subject}").format(subject=subject)
+    return truncate(clean_line(text), MESSAGE_LIMIT)
 
 
 def waiting_message(subject: str) -> str:
@@ -63,4 +65,5 @@ def waiting_message(subject: str) -> str:
         >>> waiting_message("  Pick\\n a  database ")
         'Question waiting: Pick a database'
     """
-    return truncate(clean_line(f"Question waiting: {subject}"), MESSAGE_LIMIT)
+    text = gettext("Question waiting: {subject}").format(subject=subject)
+    return truncate(clean_line(text), MESSAGE_LIMIT)

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pi_ask.contract.kinds import JsonObject
+from pi_ask.i18n import gettext
 from pi_ask.session.entries import (
     COMPACT_ABOVE,
     DISMISSED_TYPE,
@@ -171,4 +172,4 @@ class AskRecorder:
     def _stop(self, err: OSError) -> None:
         self._log = None
         self.write_error = str(err)
-        self.notice = f"Drafts are off: {err}"
+        self.notice = gettext("Drafts are off: {error}").format(error=err)

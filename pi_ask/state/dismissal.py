@@ -5,10 +5,10 @@ from __future__ import annotations
 from pi_ask.contract.kinds import CancelReason
 from pi_ask.state.model import AskState, Behaviour
 from pi_ask.state.selectors import is_dirty
-from pi_ask.words import dirty_guard
+from pi_ask.words import english_dirty_guard
 
 # Named with the default keys; a face that knows the live keymaps names those instead.
-DISMISS_NOTICE = dirty_guard("Esc", "Ctrl+C")
+DISMISS_NOTICE = english_dirty_guard("Esc", "Ctrl+C")
 
 
 def request_cancel(state: AskState, editor_text: str, behaviour: Behaviour) -> AskState:

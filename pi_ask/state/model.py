@@ -7,15 +7,18 @@ confirmations (dirty dismiss, destructive type change, review double-press).
 
 from typing import Literal, NamedTuple
 
+# The English words of the synthetic rows and the review's actions (a face shows them with
+# ``pi_ask.words.shown``); named here too because the engine and its tests read them here.
 from pi_ask.contract.kinds import CancelReason, Mode
 from pi_ask.contract.payload import Question
+from pi_ask.words import CUSTOM_LABEL as _CUSTOM_LABEL
+from pi_ask.words import FREEFORM_LABEL as _FREEFORM_LABEL
+from pi_ask.words import REVIEW_ACTIONS as _REVIEW_ACTIONS
 
 CUSTOM_VALUE = "__other__"
-CUSTOM_LABEL = "Type your own"
-FREEFORM_LABEL = "Type your answer:"
-
-# The review tab's actions, in row order (digits 1-3 pick them).
-REVIEW_ACTIONS: tuple[str, ...] = ("Submit", "Elaborate", "Cancel")
+CUSTOM_LABEL = _CUSTOM_LABEL
+FREEFORM_LABEL = _FREEFORM_LABEL
+REVIEW_ACTIONS: tuple[str, ...] = _REVIEW_ACTIONS
 
 
 class Behaviour(NamedTuple):

@@ -6,11 +6,9 @@ from pi_ask.contract.payload import Question, QuestionType
 from pi_ask.state.answers import committed_count, keep_custom_only, update_answer
 from pi_ask.state.model import AskState
 from pi_ask.state.selectors import answer_for, current_question
+from pi_ask.words import TYPE_CHANGE_CONFIRM, TYPE_CHANGED
 
-TYPE_CHANGE_CONFIRM_NOTICE = (
-    "Switching to single-select will clear selected options for this question. "
-    "Press the type key again to confirm."
-)
+TYPE_CHANGE_CONFIRM_NOTICE = TYPE_CHANGE_CONFIRM
 
 
 def next_question_type(question: Question) -> QuestionType:
@@ -22,7 +20,7 @@ def next_question_type(question: Question) -> QuestionType:
 
 def type_changed_notice(old: QuestionType, new: QuestionType) -> str:
     """The notice shown after any applied type change."""
-    return f"Question type changed from {old} to {new}."
+    return TYPE_CHANGED.format(old=old, new=new)
 
 
 def change_question_type(state: AskState) -> AskState:

@@ -14,8 +14,7 @@ from pi_ask.state.model import (
     EditAnswer,
     EditNote,
 )
-
-REVIEW_IDLE_HINT = "Press 1, 2, or 3 twice to confirm a review action."
+from pi_ask.words import REVIEW_IDLE_HINT, REVIEW_PENDING_HINT, REVIEW_TAB
 
 
 class Row(NamedTuple):
@@ -137,7 +136,7 @@ def tab_states(state: AskState) -> tuple[TabState, ...]:
         TabState(question.label, is_answered(state, question.id), index == state.tab)
         for index, question in enumerate(state.questions)
     )
-    review = TabState("Review", False, is_review_tab(state), is_review=True)
+    review = TabState(REVIEW_TAB, False, is_review_tab(state), is_review=True)
     return (*tabs, review)
 
 
@@ -153,7 +152,7 @@ def review_hint(state: AskState, behaviour: Behaviour) -> str | None:
     digit = state.pending_review_digit
     if digit is None:
         return REVIEW_IDLE_HINT
-    return f"Press {digit} again to {REVIEW_ACTIONS[digit - 1]}."
+    return REVIEW_PENDING_HINT.format(digit=digit, action=REVIEW_ACTIONS[digit - 1])
 
 
 def is_draft_change(before: AskState, after: AskState) -> bool:

@@ -1,11 +1,14 @@
 """Result text: the summary handed to the agent (§4.6) and the transcript lines (§4.7).
 
 Both read only the result details, so every face (TUI, RPC dialogs, remote) shares them.
+The summary is for the agent and stays English whatever the user's language; the transcript
+is for the user, and a face hands ``transcript_lines`` its ``gettext`` to word it.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Literal
 
 from pi_ask.contract.payload import Question
@@ -60,20 +63,33 @@ def summary_text(details: ResultDetails) -> str:
     return "\n".join(_submit_lines(details)) or "User submitted the ask flow"
 
 
-def transcript_lines(result: ToolResult) -> tuple[TranscriptLine, ...]:
-    """How a result is shown in a transcript, as (style role, text) lines (§4.7)."""
+def _english(message: str) -> str:
+    return message
+
+
+def transcript_lines(
+    result: ToolResult, gettext: Callable[[str], str] = _english
+) -> tuple[TranscriptLine, ...]:
+    """How a result is shown in a transcript, as (style role, text) lines (§4.7).
+
+    ``gettext`` words the fixed text in the user's language (the face passes
+    ``pi_ask.i18n.gettext``; the engine itself reads no catalogue). The elaboration lines
+    are the agent's summary lines and stay English.
+    """
     details = result.details
     if details.error_issues is not None:
-        return (("warning", "Invalid tool payload"),)
+        return (("warning", gettext("Invalid tool payload")),)
     if details.cancelled:
-        return (("warning", _TRANSCRIPT_REASONS.get(details.reason or "", "Cancelled")),)
+        reasons = {
+            "timeout": gettext("Timed out"),
+            "aborted": gettext("Aborted"),
+            "no_terminal": gettext("Not asked"),
+        }
+        return (("warning", reasons.get(details.reason or "", gettext("Cancelled"))),)
     if details.mode == "elaborate":
         lines: list[TranscriptLine] = [("text", line) for line in _elaborate_lines(details)]
-        return tuple(lines) or (("text", "Elaboration requested"),)
-    return _submit_transcript(details) or (("text", "Submitted"),)
-
-
-_TRANSCRIPT_REASONS = {"timeout": "Timed out", "aborted": "Aborted", "no_terminal": "Not asked"}
+        return tuple(lines) or (("text", gettext("Elaboration requested")),)
+    return _submit_transcript(details, gettext) or (("text", gettext("Submitted")),)
 
 
 def _cancelled_text(details: ResultDetails) -> str:
@@ -111,25 +127,29 @@ def _submit_lines(details: ResultDetails) -> list[str]:
     return lines
 
 
-def _submit_transcript(details: ResultDetails) -> tuple[TranscriptLine, ...]:
+def _submit_transcript(
+    details: ResultDetails, gettext: Callable[[str], str]
+) -> tuple[TranscriptLine, ...]:
     lines: list[TranscriptLine] = []
     for question in details.questions:
         record = details.answer(question.id)
         if record is not None and record.labels:
-            wrote = "(wrote) " if not record.indices and record.custom_text else ""
+            wrote = gettext("(wrote)") + " " if not record.indices and record.custom_text else ""
             lines.append(("success", f"✓ {question.label}: {wrote}{', '.join(record.labels)}"))
         else:
-            lines.append(("muted", f"? {question.label}: (no answer)"))
+            lines.append(("muted", f"? {question.label}: " + gettext("(no answer)")))
         if record is None:
             continue
         if record.note is not None:
-            lines.append(("muted", f"  note: {record.note}"))
+            lines.append(("muted", "  " + gettext("note: {note}").format(note=record.note)))
         lines.extend(
-            ("muted", f"  {label} note: {note}")
+            ("muted", "  " + gettext("{option} note: {note}").format(option=label, note=note))
             for label, note in _selected_option_notes(question, record)
         )
     if _has_presentation_override(details):
-        lines.append(("muted", f"  {PRESENTATION_NOTE}"))
+        # PRESENTATION_NOTE's words, for the user (the agent's summary keeps them English).
+        note = gettext("Note: Some questions were presented as multi-select by user preference.")
+        lines.append(("muted", f"  {note}"))
     return tuple(lines)
 
 

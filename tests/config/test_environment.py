@@ -43,6 +43,7 @@ _RAW: dict[str, st.SearchStrategy[str]] = {
     "port": st.sampled_from(["0", "8787", "65535", "65536", "-1", "http"]),
     "web_url": st.sampled_from(["", "https://box.example/", "http://h:8/p", "ftp://h", "x"]),
     "path": st.sampled_from(["", "/etc/ssl/me.pem", "cert.pem", "~/c.pem"]),
+    "language": st.sampled_from(["auto", "de", "zh_CN", "x-pseudo", "German", "de_DE.UTF-8"]),
     "styles": st.sampled_from(
         [
             json.dumps({"accent": "#005f87 bold"}),
@@ -129,6 +130,7 @@ def test_each_setting_is_read_on_the_fast_path(spec: SettingKey) -> None:
         "port": "8787",
         "web_url": "https://box.example/",
         "path": "/tmp/cert.pem",
+        "language": "ja",
         "styles": json.dumps({"accent": "bold"}),
         "models": json.dumps([{"provider": "ollama", "id": "llama"}]),
         "channels": json.dumps(["osc9"]),

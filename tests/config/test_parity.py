@@ -70,6 +70,7 @@ _VALID: dict[str, st.SearchStrategy[object]] = {
     "port": st.integers(0, 65535),
     "web_url": st.sampled_from(["", "https://box.example/", "http://127.0.0.1:8787"]),
     "path": st.sampled_from(["", "/etc/ssl/me.pem", "cert.pem"]),
+    "language": st.sampled_from(["auto", "en", "de", "es", "ja", "zh_CN", "x-pseudo"]),
     "styles": st.dictionaries(
         st.sampled_from(["accent", "muted", "syntax_string", "selected-bg"]),
         st.sampled_from(["bold", "#005f87", "bg:ansiblue underline", "fg:#fff nobold"]),

@@ -22,6 +22,7 @@ from pi_ask.faces.plain.lines import (
     parse_line,
     split_number,
 )
+from pi_ask.i18n import gettext
 from pi_ask.state.commands import (
     Cancel,
     ChangeQuestionType,
@@ -78,7 +79,11 @@ class LineAnswers:
                     self._typed_text(line)
                     return
             if isinstance(typed, Unknown):
-                raise _Problem(f"There is no command {typed.word}; /help lists them.")
+                raise _Problem(
+                    gettext("There is no command {command}; /help lists them.").format(
+                        command=typed.word
+                    )
+                )
             if isinstance(typed, Slash):
                 self._command(typed)
             elif is_review_tab(self.state):
@@ -104,7 +109,9 @@ class LineAnswers:
         if isinstance(typed, Numbers) and len(typed.values) == 1 and 1 <= typed.values[0] <= 3:
             self._send(MoveOption(typed.values[0] - 1 - self.state.action), Confirm())
             return
-        raise _Problem("Type 1 to submit, 2 to ask for elaboration, 3 to cancel; /help for more.")
+        raise _Problem(
+            gettext("Type 1 to submit, 2 to ask for elaboration, 3 to cancel; /help for more.")
+        )
 
     def _typed_text(self, line: str) -> None:
         """The line after choosing ``Type your own``: the text, or empty for none."""
@@ -120,7 +127,7 @@ class LineAnswers:
     def _question(self) -> Question:
         question = current_question(self.state)
         if question is None:
-            raise _Problem("That works on a question: /back goes to the last one.")
+            raise _Problem(gettext("That works on a question: /back goes to the last one."))
         return question
 
     def _leave_editor(self) -> None:
@@ -147,12 +154,16 @@ class LineAnswers:
         rows = question_rows(question)
         wrong = [n for n in numbers if not 1 <= n <= len(rows)]
         if wrong:
-            raise _Problem(f"There is no option {wrong[0]}: type a number from 1 to {len(rows)}.")
+            raise _Problem(
+                gettext("There is no option {number}: type a number from 1 to {last}.").format(
+                    number=wrong[0], last=len(rows)
+                )
+            )
         if question.type == "multi":
             self._choose_several(question, numbers)
         elif len(numbers) > 1:
             raise _Problem(
-                "This question takes one answer: type one number (/type allows several)."
+                gettext("This question takes one answer: type one number (/type allows several).")
             )
         elif numbers[0] == len(rows):
             self._choose_own(question)
@@ -171,7 +182,7 @@ class LineAnswers:
 
     def _ask_for_text(self) -> None:
         self._awaiting_text = True
-        self._say("Type your answer (an empty line goes on without one).")
+        self._say(gettext("Type your answer (an empty line goes on without one)."))
 
     def _choose_several(self, question: Question, numbers: tuple[int, ...]) -> None:
         """Make the chosen options exactly ``numbers`` (in that order), by toggling rows."""
@@ -217,7 +228,7 @@ class LineAnswers:
     def _command(self, typed: Slash) -> None:
         name, rest = typed.name, typed.rest
         if name == "help":
-            self._say(render.HELP)
+            self._say(gettext(render.HELP))
         elif name == "cancel":
             self._send(Cancel())
         elif name == "review":
@@ -226,7 +237,7 @@ class LineAnswers:
             self._send(MoveTab(len(self.state.questions) - self.state.tab))
         elif name == "back":
             if self.state.tab == 0:
-                raise _Problem("This is the first question.")
+                raise _Problem(gettext("This is the first question."))
             self._leave_editor()
             self._send(MoveTab(-1))
         elif name == "skip":
@@ -246,7 +257,7 @@ class LineAnswers:
         self._question()
         self._leave_editor()
         self._send(OpenQuestionNote(), SubmitEditor(text))
-        self._say("Question note saved." if text else "Question note removed.")
+        self._say(gettext("Question note saved.") if text else gettext("Question note removed."))
 
     def _option_note(self, rest: str) -> None:
         question = self._question()
@@ -254,12 +265,24 @@ class LineAnswers:
         options = len(question_rows(question)) - 1
         if question.is_freeform or number is None or not 1 <= number <= options:
             if question.is_freeform or options < 1:
-                raise _Problem("This question has no options to note; /qnote notes the question.")
-            raise _Problem(f"Type /note, an option number from 1 to {options}, then the note.")
+                raise _Problem(
+                    gettext("This question has no options to note; /qnote notes the question.")
+                )
+            raise _Problem(
+                gettext("Type /note, an option number from 1 to {last}, then the note.").format(
+                    last=options
+                )
+            )
         self._leave_editor()
         self._go_to_row(number - 1)
         self._send(OpenOptionNote(), SubmitEditor(text))
-        self._say(f"Note saved on option {number}." if text else f"Note removed from {number}.")
+        self._say(
+            (
+                gettext("Note saved on option {number}.")
+                if text
+                else gettext("Note removed from {number}.")
+            ).format(number=number)
+        )
 
     def _preview(self, rest: str) -> None:
         question = self._question()
@@ -269,7 +292,11 @@ class LineAnswers:
         if row is None or row.option is None or not row.option.preview:
             with_preview = [r.number for r in rows if r.option is not None and r.option.preview]
             if not with_preview:
-                raise _Problem("No option of this question has a preview.")
+                raise _Problem(gettext("No option of this question has a preview."))
             listed = ", ".join(str(n) for n in with_preview)
-            raise _Problem(f"Type /preview and the number of an option with one: {listed}.")
+            raise _Problem(
+                gettext("Type /preview and the number of an option with one: {listed}.").format(
+                    listed=listed
+                )
+            )
         self._say(*render.preview_lines(row.option, number or 0, None))

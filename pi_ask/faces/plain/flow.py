@@ -31,6 +31,7 @@ from pi_ask.faces.plain.terminal import (
     TimedOut,
     Woken,
 )
+from pi_ask.i18n import gettext
 from pi_ask.markdown.switch import set_markdown_enabled
 from pi_ask.state.commands import Abort, BehaviourChanged, Command, Dismiss
 from pi_ask.state.dispatcher import apply
@@ -117,7 +118,7 @@ class PlainFlow(LineAnswers):
             # Submissions still waiting get no result: the flow is over.
             handoff.drain(lambda _response: None)
             self.services.stop(result)
-        self._say("", *(sanitize_block(text) for _role, text in transcript_lines(result)))
+        self._say("", *(sanitize_block(text) for _role, text in transcript_lines(result, gettext)))
         return result
 
     def _ask(self) -> None:
@@ -162,7 +163,7 @@ class PlainFlow(LineAnswers):
         if self._request.live_notice is not None:
             notice = self._request.live_notice()
             if notice and notice != self._live_said:
-                self._say("", f"Notice: {sanitize_line(notice)}")
+                self._say("", gettext("Notice: ") + sanitize_line(notice))
             self._live_said = notice
         if self._countdown is not None:
             self._tick_deadline(self._countdown)
@@ -176,7 +177,7 @@ class PlainFlow(LineAnswers):
         text = countdown.due(now)
         if text is not None:
             # On a line of its own: the user may be half-way through typing one.
-            self._say("", f"Notice: {text}")
+            self._say("", gettext("Notice: ") + text)
 
     # --- the event bus (the services register the flow) ---------------------------------------
 
@@ -197,15 +198,14 @@ class PlainFlow(LineAnswers):
 
     def _prompt(self) -> str:
         if is_review_tab(self.state):
-            return render.REVIEW_PROMPT
-        return render.TEXT_PROMPT if self._awaiting_text else render.QUESTION_PROMPT
+            return gettext(render.REVIEW_PROMPT)
+        return gettext(render.TEXT_PROMPT if self._awaiting_text else render.QUESTION_PROMPT)
 
     def _show(self) -> None:
         """Print the question or the review when it changed, and any new notice."""
         notice = footer_notice(self.state)
         if notice is not None and notice != self._said_notice:
-            text = render.NOTICE_TEXTS.get(notice, notice)
-            self._say(f"Notice: {sanitize_line(text)}{render.NOTICE_HINTS.get(notice, '')}")
+            self._say(gettext("Notice: ") + sanitize_line(render.notice_text(notice)))
         self._said_notice = notice
         if self.state.completed:
             return

@@ -10,10 +10,11 @@ from typing import NamedTuple
 
 from pi_ask.faces.tui import theme
 from pi_ask.faces.tui.styled_text import Line, join, pad, span, text_width, truncate
+from pi_ask.i18n import N_, gettext
 from pi_ask.terminal_text import escape_controls
 
-ANSWER_PLACEHOLDER = "Type answer..."
-NOTE_PLACEHOLDER = "Add a note..."
+ANSWER_PLACEHOLDER = N_("Type answer...")
+NOTE_PLACEHOLDER = N_("Add a note...")
 _MENU_ROWS = 5
 
 
@@ -84,7 +85,7 @@ def render_editor(editor: EditorView, width: int, indent: str, placeholder: str)
     """
     inner = max(4, width - len(indent) - 2)
     if not editor.text:
-        lines = [_bar(span(theme.MUTED, placeholder), inner, indent, width)]
+        lines = [_bar(span(theme.MUTED, gettext(placeholder)), inner, indent, width)]
     else:
         rows = _text_rows(editor.text, editor.cursor, inner)
         lines = [_bar(row, inner, indent, width) for row in rows]

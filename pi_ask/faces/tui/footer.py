@@ -10,6 +10,7 @@ from typing import Literal
 
 from pi_ask.faces.tui.styled_text import text_width
 from pi_ask.faces.tui.wrapping import wrap_text
+from pi_ask.i18n import gettext
 from pi_ask.keymaps.contexts import Action, Context
 from pi_ask.keymaps.keymap import Keymaps
 from pi_ask.words import CONTINUE, HOTKEYS, action_word, hint
@@ -32,13 +33,13 @@ def footer_chunks(kind: FooterKind, keymaps: Keymaps) -> list[str]:
         return [chunk("note_editor", "save"), chunk("note_editor", "close"), settings]
     if kind == "review":
         return [
-            hint(DIGITS_LABEL, HOTKEYS.text),
+            hint(DIGITS_LABEL, gettext(HOTKEYS.text)),
             chunk("main", "confirm"),
             chunk("main", "cancel"),
             settings,
         ]
     notes = f"{keymaps.label('main', 'option_note')}/{keymaps.label('main', 'question_note')}"
-    confirm = CONTINUE.text if kind == "multi" else action_word("main", "confirm")
+    confirm = gettext(CONTINUE.text) if kind == "multi" else action_word("main", "confirm")
     chunks = [
         hint(keymaps.ids_label("main", "change_question_type"),
              action_word("main", "change_question_type")),

@@ -21,15 +21,25 @@ from pi_ask.faces.tui.footer import FooterKind, footer_text, wrap_footer
 from pi_ask.faces.tui.preview_pane import TOP, ScrollPosition, render_preview_box
 from pi_ask.faces.tui.question_screen import PreviewWindow, place_preview, render_question
 from pi_ask.faces.tui.scrolling import Scroll, Window, fit, more_label
-from pi_ask.faces.tui.styled_text import EMPTY, Line, join, span, truncate, two_columns
+from pi_ask.faces.tui.styled_text import (
+    EMPTY,
+    Line,
+    join,
+    span,
+    take_width,
+    text_width,
+    truncate,
+    two_columns,
+)
 from pi_ask.faces.tui.tab_row import render_tab_row
 from pi_ask.faces.tui.wrapping import wrap_text
+from pi_ask.i18n import gettext
 from pi_ask.keymaps.keymap import Keymaps
 from pi_ask.state.dismissal import DISMISS_NOTICE
 from pi_ask.state.model import AskState, Behaviour, EditAnswer, EditNote
 from pi_ask.state.selectors import current_question, footer_notice, review_hint, tab_states
 from pi_ask.terminal_text import sanitize_block, sanitize_line
-from pi_ask.words import dirty_guard
+from pi_ask.words import dirty_guard, shown
 
 _MIN_PREVIEW_ROWS = 3
 MIN_COLUMNS = 20
@@ -104,13 +114,15 @@ def _rule(width: int, label: str = "") -> Line:
     """A full-width rule; ``label`` (a "more" marker) sits in it like in a box border."""
     width = max(1, width)
     head = f"{glyphs.RULE} {label} " if label else ""
-    text = head + glyphs.RULE * max(0, width - len(head))
-    return span(theme.ACCENT, text[:width])
+    text = head + glyphs.RULE * max(0, width - text_width(head))
+    return span(theme.ACCENT, take_width(text, width)[0])
 
 
 def too_small(width: int, height: int) -> Line:
     """The one line drawn instead of a frame that cannot fit."""
-    text = f"Enlarge the terminal: pi-ask needs {MIN_COLUMNS}x{MIN_ROWS} (now {width}x{height})"
+    text = gettext("Enlarge the terminal: pi-ask needs {needed} (now {size})").format(
+        needed=f"{MIN_COLUMNS}x{MIN_ROWS}", size=f"{width}x{height}"
+    )
     return truncate(span(theme.WARNING, text), max(1, width))
 
 
@@ -121,6 +133,8 @@ def _bottom_lines(view: FlowView, width: int) -> tuple[list[Line], list[Line]]:
         # The engine's guard names the default keys; the live keymaps may differ.
         keys = view.keymaps
         notice = dirty_guard(keys.label("main", "cancel"), keys.label("global", "dismiss"))
+    elif notice:
+        notice = shown(notice)
     notices = (
         [span(theme.WARNING, line) for line in wrap_text(sanitize_block(notice), width)]
         if notice

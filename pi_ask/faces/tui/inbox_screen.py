@@ -21,7 +21,7 @@ from prompt_toolkit.layout import Layout
 from prompt_toolkit.layout.containers import Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 
-from pi_ask.faces.tui import glyphs
+from pi_ask.faces.tui.scrolling import more_label
 from pi_ask.faces.tui.terminal import open_terminal
 
 Choice = int | Literal["quit", "rescan"]
@@ -145,13 +145,13 @@ class _ListView:
         out: StyleAndTextTuples = [("", self._header + "\n")]
         scrolls = shown < len(self._entries)
         if scrolls:
-            out.append(("", f"  {glyphs.ARROW_UP} {self._top} more\n" if self._top else "\n"))
+            out.append(("", f"  {more_label('up', self._top)}\n" if self._top else "\n"))
         for index in range(self._top, self._top + shown):
             style = "reverse" if index == self.selected and len(self._entries) > 1 else ""
             out.append((style, self._entries[index]))
             out.append(("", "\n"))
         if scrolls:
             below = len(self._entries) - self._top - shown
-            out.append(("", f"  {glyphs.ARROW_DOWN} {below} more\n" if below else "\n"))
+            out.append(("", f"  {more_label('down', below)}\n" if below else "\n"))
         out.append(("", self._hint))
         return out

@@ -19,14 +19,16 @@ from typing import TYPE_CHECKING
 from pi_ask.contract.payload import Option
 from pi_ask.faces.tui import theme
 from pi_ask.faces.tui.markdown_lines import markdown_block, markdown_on, use_markdown
-from pi_ask.faces.tui.styled_text import Line, join, pad, span, truncate
+from pi_ask.faces.tui.scrolling import more_label
+from pi_ask.faces.tui.styled_text import Line, join, pad, span, take_width, text_width, truncate
 from pi_ask.faces.tui.wrapping import wrap_paragraph
+from pi_ask.i18n import N_, active_language, gettext
 from pi_ask.terminal_text import sanitize_block, sanitize_line
 
 if TYPE_CHECKING:
     from pi_ask.markdown.document import Outline
 
-NO_PREVIEW = "No preview available"
+NO_PREVIEW = N_("No preview available")
 SCROLL_HINT = "PgUp/PgDn"
 _BOX_MIN_WIDTH = 10
 
@@ -72,13 +74,14 @@ def _plain_rows(paragraph: Paragraph, inner: int) -> tuple[Line, ...]:
 
 def preview_paragraphs(option: Option | None) -> PreviewContent:
     """The box content of ``option``, sanitized (Markdown when ``[ui] markdown`` is on)."""
-    return _content(option, markdown_on())
+    return _content(option, markdown_on(), active_language())
 
 
 @lru_cache(maxsize=16)
-def _content(option: Option | None, markdown: bool) -> PreviewContent:
+def _content(option: Option | None, markdown: bool, language: str) -> PreviewContent:
+    # ``language`` keys the cache: the "no preview" text is in it.
     if option is None:
-        return PreviewContent(((theme.DIM, NO_PREVIEW),))
+        return PreviewContent(((theme.DIM, gettext(NO_PREVIEW)),))
     items: list[Paragraph] = [(theme.ACCENT, sanitize_line(option.label))]
     if option.description:
         items += [(theme.MUTED, p) for p in sanitize_block(option.description).split("\n")]
@@ -90,7 +93,7 @@ def _content(option: Option | None, markdown: bool) -> PreviewContent:
     if option.preview:
         items += [(theme.TEXT, p) for p in sanitize_block(option.preview).split("\n")]
     else:
-        items.append((theme.DIM, NO_PREVIEW))
+        items.append((theme.DIM, gettext(NO_PREVIEW)))
     return PreviewContent(tuple(items))
 
 
@@ -143,8 +146,10 @@ def scroll_by(
 
 def _border(left: str, right: str, inner: int, label: str) -> Line:
     rule = f"─ {label} " if label else ""
-    fill = "─" * max(0, inner - len(rule))
-    return span(theme.ACCENT, f"{left}{rule}{fill}{right}"[: inner + 2])
+    fill = "─" * max(0, inner - text_width(rule))
+    # Cut by cells, not characters: a translated label may hold two-cell characters.
+    cut, _used = take_width(f"{left}{rule}{fill}{right}", inner + 2)
+    return span(theme.ACCENT, cut)
 
 
 def render_preview_box(
@@ -161,15 +166,22 @@ def render_preview_box(
         rows: Most content lines to draw (at least one is drawn).
         scroll: The first paragraph shown and its wrapped rows scrolled past.
     """
-    return _box(option, width, rows, scroll, markdown_on())
+    return _box(option, width, rows, scroll, markdown=markdown_on(), language=active_language())
 
 
 @lru_cache(maxsize=64)
 def _box(
-    option: Option | None, width: int, rows: int, scroll: ScrollPosition, markdown: bool
+    option: Option | None,
+    width: int,
+    rows: int,
+    scroll: ScrollPosition,
+    *,
+    markdown: bool,
+    language: str,
 ) -> tuple[Line, ...]:
+    # ``language`` keys the cache: the borders' words are in it.
     inner = _inner(width)
-    items = _content(option, markdown)
+    items = _content(option, markdown, language)
     first = max(0, min(scroll[0], len(items) - 1))
     skip = max(0, scroll[1])
     rows = max(1, rows)
@@ -187,7 +199,9 @@ def _box(
     below = len(items) - next_item + cut
     above = first + (skip > 0)
     edge = span(theme.ACCENT, "│")
-    top = _border("┌", "┐", inner, f"↑ {above} more" if above else "")
-    bottom = _border("└", "┘", inner, f"↓ {below} more · {SCROLL_HINT}" if below else "")
+    top = _border("┌", "┐", inner, more_label("up", above) if above else "")
+    bottom = _border(
+        "└", "┘", inner, f"{more_label('down', below)} · {SCROLL_HINT}" if below else ""
+    )
     body = [join(edge, pad(truncate(line, inner), inner), edge) for line in content]
     return (top, *body, bottom)

@@ -21,12 +21,14 @@ from pi_ask.faces.tui.markdown_lines import markdown_block, text_block, use_mark
 from pi_ask.faces.tui.preview_pane import TOP, ScrollPosition, render_preview_box
 from pi_ask.faces.tui.styled_text import EMPTY, Line, join, span, text_width, truncate, two_columns
 from pi_ask.faces.tui.wrapping import wrap_text, wrapped
+from pi_ask.i18n import N_, gettext
 from pi_ask.state.model import AskState, EditAnswer, EditNote
 from pi_ask.state.selectors import Row, answer_for, is_row_selected, question_rows
 from pi_ask.terminal_text import sanitize_block, sanitize_line
+from pi_ask.words import shown
 
-RECOMMENDED = "(recommended)"
-NOTE_TITLE = "Note:"
+RECOMMENDED = N_("(recommended)")
+NOTE_TITLE = N_("Note:")
 POINTER = "❯ "
 DETAIL_INDENT = "     "
 PREVIEW_WIDE_MIN_WIDTH = 90
@@ -50,7 +52,7 @@ class _Detail(NamedTuple):
 
 def saved_note(note: str, width: int, indent: str, label: str | None = None) -> tuple[Line, ...]:
     """``Note: <text>`` (``<label> Note:`` for another option's note), wrapped under itself."""
-    title = f"{sanitize_line(label)} {NOTE_TITLE}" if label else NOTE_TITLE
+    title = f"{sanitize_line(label)} {gettext(NOTE_TITLE)}" if label else gettext(NOTE_TITLE)
     prefix = join(span(theme.UNSTYLED, indent), span(theme.SYNTAX_STRING, title), span("", " "))
     continuation = span(theme.UNSTYLED, indent + " " * (text_width(title) + 1))
     return text_block(note, width, theme.MUTED, prefix, continuation)
@@ -58,34 +60,40 @@ def saved_note(note: str, width: int, indent: str, label: str | None = None) -> 
 
 def subtitle(description: str | None, recommended: bool, width: int) -> tuple[Line, ...]:
     """The muted description under a row, after a warning ``(recommended)`` when flagged."""
+    marker = gettext(RECOMMENDED)
     if description and use_markdown(description):
-        return _markdown_subtitle(description, recommended, width)
-    return _subtitle(description, recommended, width)
+        return _markdown_subtitle(description, recommended, width, marker)
+    return _subtitle(description, recommended, width, marker)
 
 
 @lru_cache(maxsize=1024)
-def _markdown_subtitle(description: str, recommended: bool, width: int) -> tuple[Line, ...]:
+def _markdown_subtitle(
+    description: str, recommended: bool, width: int, marker: str
+) -> tuple[Line, ...]:
     from pi_ask.markdown.document import render
 
     lines = render(description)
     if recommended and lines:
-        marked = (("recommended", RECOMMENDED), ("", " | "), *lines[0].runs)
+        marked = (("recommended", marker), ("", " | "), *lines[0].runs)
         lines = (lines[0]._replace(runs=marked), *lines[1:])
     return markdown_block(lines, width, theme.MUTED, span("", DETAIL_INDENT))
 
 
 @lru_cache(maxsize=1024)
-def _subtitle(description: str | None, recommended: bool, width: int) -> tuple[Line, ...]:
+def _subtitle(
+    description: str | None, recommended: bool, width: int, marker: str
+) -> tuple[Line, ...]:
+    # ``marker`` is ``(recommended)`` in the user's language; it keys the caches too.
     if not recommended:
         if not description:
             return ()
         return wrapped(sanitize_block(description), width, theme.MUTED, span("", DETAIL_INDENT))
     # Wrap the marker and the description as one text, then colour the marker back in.
-    text = RECOMMENDED + (f" | {sanitize_block(description)}" if description else "")
+    text = marker + (f" | {sanitize_block(description)}" if description else "")
     lines: list[Line] = []
     consumed = 0
     for piece in wrap_text(text, max(1, width - len(DETAIL_INDENT))):
-        rest = RECOMMENDED[consumed:]
+        rest = marker[consumed:]
         head = piece[: len(rest)] if rest and rest.startswith(piece[: len(rest)]) else ""
         consumed += len(head)
         tail = piece[len(head) :]
@@ -95,10 +103,11 @@ def _subtitle(description: str | None, recommended: bool, width: int) -> tuple[L
 
 
 def _row_text(question: Question, row: Row, selected: bool) -> str:
+    label = shown(row.label) if row.is_custom else sanitize_line(row.label)
     if row.number is None:
-        return row.label
+        return label
     box = ("[x] " if selected else "[ ] ") if question.type == "multi" else ""
-    return f"{row.number}. {box}{sanitize_line(row.label)}"
+    return f"{row.number}. {box}{label}"
 
 
 def _row_style(selected: bool, under_cursor: bool) -> str:
@@ -276,7 +285,7 @@ def preview_left_width(question: Question, width: int) -> int:
     for number, option in enumerate(question.options, start=1):
         description = option.description and sanitize_block(option.description)
         if option.recommended:
-            description = RECOMMENDED + (f" | {description}" if description else "")
+            description = gettext(RECOMMENDED) + (f" | {description}" if description else "")
         widest = max(
             widest,
             text_width(f"{number}. {sanitize_line(option.label)}"),

@@ -11,13 +11,14 @@ from pi_ask.faces.tui.body import Body
 from pi_ask.faces.tui.question_screen import POINTER, saved_note
 from pi_ask.faces.tui.styled_text import EMPTY, Line, join, span, text_width, truncate
 from pi_ask.faces.tui.wrapping import wrapped
+from pi_ask.i18n import N_, gettext
 from pi_ask.state.model import REVIEW_ACTIONS, AskState
 from pi_ask.state.review_tab import ReviewEntry, review_entries
 from pi_ask.terminal_text import sanitize_block, sanitize_line
-from pi_ask.words import NOT_SENT
+from pi_ask.words import NOT_SENT, shown
 
-REVIEW_TITLE = "Review answers"
-UNANSWERED = "→ unanswered"
+REVIEW_TITLE = N_("Review answers")
+UNANSWERED = N_("unanswered")
 WIDE_MIN_WIDTH = 64
 _MIN_REVIEW_WIDTH = 24
 _NOTE_INDENT = "     "
@@ -26,14 +27,16 @@ _NOTE_INDENT = "     "
 def action_column_width() -> int:
     """Width of the widest action row (`❯ 2. Elaborate`)."""
     return max(
-        text_width(f"{POINTER}{n}. {label}") for n, label in enumerate(REVIEW_ACTIONS, start=1)
+        text_width(f"{POINTER}{n}. {shown(label)}")
+        for n, label in enumerate(REVIEW_ACTIONS, start=1)
     )
 
 
 def _entry_lines(entry: ReviewEntry, width: int) -> list[Line]:
     lines = list(wrapped(sanitize_line(entry.label), width, theme.TEXT, span("", " ")))
     if entry.is_unanswered:
-        lines.append(truncate(join(span("", "   "), span(theme.DIM, UNANSWERED)), width))
+        unanswered = span(theme.DIM, f"→ {gettext(UNANSWERED)}")
+        lines.append(truncate(join(span("", "   "), unanswered), width))
         return [*lines, *_unsent_lines(entry, width)]
     if entry.note:
         lines += saved_note(entry.note, width, _NOTE_INDENT)
@@ -58,13 +61,13 @@ def _unsent_lines(entry: ReviewEntry, width: int) -> list[Line]:
     mark = span("", _NOTE_INDENT + "  ")
     for label, note in entry.unsent_notes:
         lines += saved_note(note, width, _NOTE_INDENT, label=label)
-        lines += wrapped(f"({NOT_SENT})", width, theme.DIM, mark)
+        lines += wrapped(f"({gettext(NOT_SENT)})", width, theme.DIM, mark)
     return lines
 
 
 def review_lines(state: AskState, width: int) -> list[Line]:
     """`` Review answers``, a blank line, then each question's entry, blank-separated."""
-    lines = list(wrapped(REVIEW_TITLE, width, theme.ACCENT, span("", " ")))
+    lines = list(wrapped(gettext(REVIEW_TITLE), width, theme.ACCENT, span("", " ")))
     lines.append(EMPTY)
     entries = review_entries(state)
     for index, entry in enumerate(entries):
@@ -81,7 +84,7 @@ def action_lines(state: AskState, width: int) -> list[Line]:
         chosen = index == state.action
         prefix = span("", POINTER if chosen else "  ")
         style = theme.ACCENT if chosen else theme.TEXT
-        lines += wrapped(f"{index + 1}. {label}", width, style, prefix)
+        lines += wrapped(f"{index + 1}. {shown(label)}", width, style, prefix)
     return lines
 
 
@@ -92,7 +95,7 @@ def render_review(state: AskState, width: int, hint: str | None) -> Body:
     hint do not, so the cursor and the hint stay on screen however long the review is.
     """
     left = action_column_width()
-    hint_lines = [EMPTY, *wrapped(hint, width, theme.DIM, span("", " "))] if hint else []
+    hint_lines = [EMPTY, *wrapped(shown(hint), width, theme.DIM, span("", " "))] if hint else []
     if width >= WIDE_MIN_WIDTH and width - left - 2 >= _MIN_REVIEW_WIDTH:
         actions = tuple(action_lines(state, left))
         reviews = review_lines(state, max(1, width - left - 2))

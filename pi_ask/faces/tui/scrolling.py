@@ -14,6 +14,7 @@ from typing import NamedTuple
 
 from pi_ask.faces.tui import glyphs, theme
 from pi_ask.faces.tui.styled_text import Line, span
+from pi_ask.i18n import ngettext
 
 Focus = tuple[int, int] | None
 
@@ -53,7 +54,7 @@ class Window(NamedTuple):
 def more_label(direction: str, count: int) -> str:
     """``↑ 3 more`` / ``↓ 3 more``."""
     arrow = glyphs.ARROW_UP if direction == "up" else glyphs.ARROW_DOWN
-    return f"{arrow} {count} more"
+    return f"{arrow} " + ngettext("{count} more", "{count} more", count).format(count=count)
 
 
 def follow_offset(focus: Focus, total: int, rows: int, previous: int) -> int:

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pi_ask.config.store import SettingsStore
 from pi_ask.faces.tui.settings_rows import SETTING_ROWS, next_value, toggle_value, toggle_values
 from pi_ask.faces.tui.settings_screen import OverlayView
+from pi_ask.i18n import gettext
 
 
 class SettingsPanel:
@@ -42,7 +43,9 @@ class SettingsPanel:
             if reset.status == "failed":
                 self.error = reset.error
             elif reset.status == "reset" and reset.backup is not None:
-                self.info = f"The unreadable file was kept as {reset.backup}."
+                self.info = gettext("The unreadable file was kept as {path}.").format(
+                    path=reset.backup
+                )
             return
         current = toggle_value(self.store.snapshot(), row.key)
         saved = self.store.set(row.key, next_value(row, current))

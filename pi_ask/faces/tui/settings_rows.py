@@ -10,8 +10,11 @@ from typing import Literal, NamedTuple
 
 from pi_ask.config.catalogue import RESET_DESCRIPTION, TOGGLE_ROWS
 from pi_ask.config.settings import Settings
+from pi_ask.i18n import N_
 
-ACTIONS = "Actions"
+ACTIONS = N_("Actions")
+# The overlay's section names (``ToggleRow.group``), marked here for the catalogues.
+SECTIONS = (N_("Live settings"), N_("Defaults for future asks"), ACTIONS)
 
 
 class SettingRow(NamedTuple):
@@ -39,7 +42,7 @@ SETTING_ROWS: tuple[SettingRow, ...] = (
         SettingRow(row.key, row.label, row.group, row.description, choices=row.choices)
         for row in TOGGLE_ROWS
     ),
-    SettingRow("", "Reset config to defaults", ACTIONS, RESET_DESCRIPTION, kind="reset"),
+    SettingRow("", N_("Reset config to defaults"), ACTIONS, RESET_DESCRIPTION, kind="reset"),
 )
 
 

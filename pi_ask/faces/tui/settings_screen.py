@@ -21,16 +21,18 @@ from pi_ask.faces.tui.styled_text import (
     line_width,
     pad,
     span,
+    take_width,
     text_width,
     truncate,
 )
 from pi_ask.faces.tui.wrapping import wrap_text
+from pi_ask.i18n import N_, gettext
 from pi_ask.keymaps.key_ids import keys_label
 from pi_ask.keymaps.keymap import Keymaps
 from pi_ask.terminal_text import sanitize_block, sanitize_line
 
-TITLE = "pi-ask settings"
-INTRO = "Edit this config file to customize keymaps, notifications, and extraction settings:"
+TITLE = N_("pi-ask settings")
+INTRO = N_("Edit this config file to customize keymaps, notifications, and extraction settings:")
 OVERLAY_WIDTH = 72
 OVERLAY_MIN_WIDTH = 26
 _COMPACT_INNER = 40
@@ -75,15 +77,15 @@ def _value(text: str, focused: bool) -> Line:
 
 def _row_lines(row: SettingRow, view: OverlayView, focused: bool, inner: int) -> list[Line]:
     if row.kind == "reset":
-        label = "confirm reset" if view.reset_armed else "reset all"
+        label = gettext("confirm reset") if view.reset_armed else gettext("reset all")
         return [_center(_value(label, focused), inner)]
     current = view.values.get(row.key, False)
-    text = current if isinstance(current, str) else ("on" if current else "off")
+    text = current if isinstance(current, str) else (gettext("on") if current else gettext("off"))
     value = _value(text, focused)
     prefix = span(theme.ACCENT, "❯ ") if focused else span("", "  ")
     label_width = max(1, inner - 2 - line_width(value) - 2)
-    pieces = wrap_text(row.label, label_width)
-    gap = " " * max(1, label_width - len(pieces[0]) + 1)
+    pieces = wrap_text(gettext(row.label), label_width)
+    gap = " " * max(1, label_width - text_width(pieces[0]) + 1)
     first = join(prefix, span("", pieces[0] + gap), value)
     return [first, *(span("", "  " + piece) for piece in pieces[1:])]
 
@@ -102,9 +104,9 @@ class _Part(NamedTuple):
 
 
 def _parts(view: OverlayView, inner: int, *, spacing: bool, description_lines: int) -> _Part:
-    head: list[Line] = [_center(span(theme.ACCENT, TITLE), inner)]
+    head: list[Line] = [_center(span(theme.ACCENT, gettext(TITLE)), inner)]
     head += [EMPTY] if spacing else []
-    head += _indented(INTRO, theme.MUTED, inner)
+    head += _indented(gettext(INTRO), theme.MUTED, inner)
     head += [
         _center(span(theme.ACCENT, p), inner)
         for p in wrap_text(sanitize_line(view.config_path), inner - 2)
@@ -117,7 +119,7 @@ def _parts(view: OverlayView, inner: int, *, spacing: bool, description_lines: i
         if row.section != section:
             if section is not None and spacing:
                 rows.append(EMPTY)
-            rows.append(span(theme.ACCENT, " " + row.section))
+            rows.append(span(theme.ACCENT, " " + gettext(row.section)))
             section = row.section
         first = len(rows)
         rows += _row_lines(row, view, index == view.focus, inner)
@@ -126,7 +128,7 @@ def _parts(view: OverlayView, inner: int, *, spacing: bool, description_lines: i
         if spacing and inner < _COMPACT_INNER and index < len(SETTING_ROWS) - 1:
             rows.append(EMPTY)
     tail: list[Line] = [EMPTY]
-    description = SETTING_ROWS[view.focus].description
+    description = gettext(SETTING_ROWS[view.focus].description)
     described = _indented(description, theme.MUTED, inner)[:description_lines]
     tail += described + [EMPTY] * (description_lines - len(described))
     if view.notice:
@@ -144,7 +146,9 @@ def _footer(view: OverlayView, inner: int, *, short: bool = False) -> list[Line]
     close = view.keymaps.keys("settings_modal", "close")
     if short:
         change, close = change[:1], close[:1]
-    text = f"{keys_label(change)} to change · {keys_label(close)} to close"
+    text = gettext("{change_keys} to change · {close_keys} to close").format(
+        change_keys=keys_label(change), close_keys=keys_label(close)
+    )
     return _indented(text, theme.DIM, inner)
 
 
@@ -155,8 +159,8 @@ def _boxed(
 
     def border(left: str, right: str, label: str) -> Line:
         head = f"{glyphs.RULE} {label} " if label else ""
-        fill = glyphs.RULE * max(0, inner - len(head))
-        return span(theme.MUTED, f"{left}{head}{fill}"[: inner + 1] + right)
+        fill = glyphs.RULE * max(0, inner - text_width(head))
+        return span(theme.MUTED, take_width(f"{left}{head}{fill}", inner + 1)[0] + right)
 
     lines = [border(glyphs.ROUND_TOP_LEFT, glyphs.ROUND_TOP_RIGHT, up)]
     lines += [join(edge, pad(truncate(line, inner, _CLIP), inner), edge) for line in content]

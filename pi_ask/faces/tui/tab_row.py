@@ -15,6 +15,7 @@ from pi_ask.faces.tui import glyphs, theme
 from pi_ask.faces.tui.styled_text import Line, join, span, text_width, truncate
 from pi_ask.state.selectors import TabState
 from pi_ask.terminal_text import sanitize_line
+from pi_ask.words import shown
 
 _ARROWS_WIDTH = 5  # " ← " before the tabs and " →" after them
 
@@ -22,7 +23,7 @@ _ARROWS_WIDTH = 5  # " ← " before the tabs and " →" after them
 def tab_text(tab: TabState) -> str:
     """`` ☐ <label> `` for a question, `` ≡ Review `` for the review tab."""
     if tab.is_review:
-        return f" {glyphs.TAB_REVIEW} Review "
+        return f" {glyphs.TAB_REVIEW} {shown(tab.label)} "
     mark = glyphs.TAB_ANSWERED if tab.answered else glyphs.TAB_OPEN
     return f" {mark} {sanitize_line(tab.label)} "
 

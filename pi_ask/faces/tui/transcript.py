@@ -14,6 +14,7 @@ from prompt_toolkit.styles import BaseStyle
 from pi_ask.contract.results import ToolResult
 from pi_ask.faces.tui import theme
 from pi_ask.faces.tui.styled_text import Line, span
+from pi_ask.i18n import gettext
 from pi_ask.state.summary import TranscriptRole, transcript_lines
 from pi_ask.terminal_text import sanitize_block
 from pi_ask.words import DEFERRED
@@ -29,7 +30,7 @@ _ROLE_STYLE: dict[TranscriptRole, str] = {
 def transcript(result: ToolResult) -> list[Line]:
     """The result's transcript as styled, sanitized lines (one per text line)."""
     lines: list[Line] = []
-    for role, text in transcript_lines(result):
+    for role, text in transcript_lines(result, gettext):
         style = _ROLE_STYLE.get(role, theme.TEXT)
         lines += [span(style, part) for part in sanitize_block(text).split("\n")]
     return lines
@@ -44,7 +45,7 @@ def print_transcript(
     the line says so instead of the abort that closed the flow.
     """
     fragments: list[tuple[str, str]] = []
-    lines = [span(theme.WARNING, DEFERRED)] if deferred else transcript(result)
+    lines = [span(theme.WARNING, gettext(DEFERRED))] if deferred else transcript(result)
     for line in lines:
         fragments += [*line, ("", "\n")]
     if fragments:
