@@ -26,7 +26,7 @@ from pi_ask.config.store import SettingsStore, open_store
 
 ROOT = Path(__file__).resolve().parents[1]
 LOCALE = ROOT / "pi_ask" / "locale"
-TEMPLATE = LOCALE / "pi_ask.pot"
+TEMPLATE = LOCALE / "messages.pot"
 CATALOGUES = sorted(LOCALE.glob("*/LC_MESSAGES/pi_ask.po"))
 LANGUAGES = [path.parts[-3] for path in CATALOGUES]
 MessageId = str | tuple[str, ...]
