@@ -193,7 +193,7 @@ def _run_edit(args: argparse.Namespace) -> int:
 def _run_reset(args: argparse.Namespace) -> int:
     import sys
 
-    from pi_ask.config.reset import reset_file
+    from pi_ask.config.reset import backup_names, reset_file
     from pi_ask.errors import UsageError
 
     path = _path_of(args)
@@ -213,7 +213,9 @@ def _run_reset(args: argparse.Namespace) -> int:
             return 1
     backup = reset_file(path)
     if backup is not None:
-        print(f"{path}: was not valid TOML; kept it as {backup}")
+        older = [name.name for name in backup_names(path)[1:] if name.is_file()]
+        kept = f" (earlier copies: {', '.join(older)})" if older else ""
+        print(f"{path}: was not valid TOML; kept it as {backup}{kept}")
     print(f"{path}: every setting is back to its default")
     return 0
 

@@ -250,3 +250,21 @@ def test_through_the_pi_ask_command_bad_input_is_one_line_and_status_2(config: P
     assert result.stdout == ""
     assert result.stderr.count("\n") == 1
     assert "No such file or directory" in result.stderr
+
+
+def test_each_reset_of_a_broken_file_keeps_the_earlier_backups(
+    config: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``.bak`` is the newest, then ``.bak.1`` .. ``.bak.4``; the line says which was written."""
+    backup = config.with_name("config.toml.bak")
+    for attempt in range(1, 7):
+        write(config, f"broken {attempt} = = toml")
+        assert run(["config", "reset", "--yes"]) == 0
+        said = capsys.readouterr().out.splitlines()[0]
+        assert said.startswith(f"{config}: was not valid TOML; kept it as {backup}")
+    assert "(earlier copies: config.toml.bak.1, config.toml.bak.2, config.toml.bak.3, " in said
+    kept = [backup, *(config.with_name(f"config.toml.bak.{n}") for n in range(1, 5))]
+    assert [path.read_text() for path in kept] == [
+        f"broken {attempt} = = toml" for attempt in (6, 5, 4, 3, 2)
+    ]
+    assert not config.with_name("config.toml.bak.5").exists()
