@@ -424,6 +424,7 @@ def _run_face(
         on_first_frame=recorder.sync,
         notice=recorder.notice,
         deadline_ms=None if timeout is None else now_ms() + int(timeout * 1000),
+        attachments_folder=_attachments_folder(ask_id),
     )
     try:
         final, signum = (
@@ -479,3 +480,15 @@ def _open_store(config: Path | None) -> SettingsStore:
     from pi_ask.config.store import open_store
 
     return open_store(config)
+
+
+def _attachments_folder(ask_id: str) -> Path:
+    """Where this ask's attached files go: ``<state>/attachments/<ask id>/`` (created 0700 on
+    the first attach; an ask run here has no relay folder of its own)."""
+    from pi_ask.config.paths import state_dir
+
+    return (
+        state_dir()
+        / "attachments"
+        / ("".join(c if c.isalnum() or c in "-_." else "_" for c in ask_id).lstrip(".") or "ask")
+    )

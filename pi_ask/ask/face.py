@@ -15,6 +15,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple, Protocol, cast
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from pi_ask.config.store import SettingsStore
     from pi_ask.face_table import FaceName
     from pi_ask.state.model import AskState
@@ -40,6 +42,9 @@ class FaceRequest(NamedTuple):
         live_notice: Asked now and then for a notice to show ("2 more waiting").
         deferred: Given by the inbox: the face's defer key sets it and ends the flow (the
             ask goes back, still pending).
+        attachments_folder: Where files attached to answers are copied (the ask's private
+            folder, python-port.md §12); ``None``: this host cannot carry attachments, and
+            the face's attach action says so.
     """
 
     store: "SettingsStore"
@@ -52,6 +57,7 @@ class FaceRequest(NamedTuple):
     stop: threading.Event | None = None
     live_notice: Callable[[], str | None] | None = None
     deferred: threading.Event | None = None
+    attachments_folder: "Path | None" = None
 
 
 class FlowInterrupted(Exception):

@@ -42,6 +42,8 @@ Kind = Literal[
     "web_url",
     "path",
     "language",
+    "files",
+    "megabytes",
 ]
 """How a setting's value is checked: the fast loader and the model agree on each kind."""
 
@@ -55,8 +57,12 @@ SECTIONS = (
     "ui",
     "inbox",
     "web",
+    "attachments",
 )
 """The tables of the file, in file order."""
+
+MAX_ATTACHED_FILES = 100
+MAX_ATTACHED_MB = 1024
 
 CURRENT_SCHEMA_VERSION = 1
 """The ``schema_version`` this pi-ask writes; older files are migrated in memory."""
@@ -430,6 +436,21 @@ KEYS: tuple[SettingKey, ...] = (
         "headers counts as paired (Tailscale checked who it is).",
         _BOOL,
     ),
+    SettingKey(
+        "attachments.max_files",
+        "files",
+        10,
+        "Files an ask's answers may carry in all (the plain face's /attach PATH);\n"
+        "copies live in the ask's private folder.",
+        f"a whole number from 1 to {MAX_ATTACHED_FILES}",
+    ),
+    SettingKey(
+        "attachments.max_mb",
+        "megabytes",
+        20,
+        "Megabytes (10^6 bytes) the attached files of one ask may take in all.",
+        f"a whole number from 1 to {MAX_ATTACHED_MB}",
+    ),
 )
 """Every non-keymap setting, in file order."""
 
@@ -606,6 +627,10 @@ def is_valid(kind: Kind, value: object) -> bool:
         return isinstance(value, str) and len(value) <= MAX_TEXT_SETTING and "\0" not in value
     if kind == "language":
         return isinstance(value, str) and re.fullmatch(LANGUAGE_PATTERN, value) is not None
+    if kind == "files":
+        return type(value) is int and 1 <= value <= MAX_ATTACHED_FILES
+    if kind == "megabytes":
+        return type(value) is int and 1 <= value <= MAX_ATTACHED_MB
     if kind == "styles":
         return is_styles(value)
     return isinstance(value, list) and bool(value) and all(is_channel(item) for item in value)

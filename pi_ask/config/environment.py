@@ -49,7 +49,16 @@ def decode(kind: Kind, raw: str) -> object:
     if kind == "bool":
         word = raw.lower()
         return True if word in _TRUE else False if word in _FALSE else _UNDECODED
-    if kind in ("schema_version", "milliseconds", "retries", "reminders", "port", "human_ms"):
+    if kind in (
+        "schema_version",
+        "milliseconds",
+        "retries",
+        "reminders",
+        "port",
+        "human_ms",
+        "files",
+        "megabytes",
+    ):
         return int(raw) if _is_digits(raw) else _UNDECODED
     if kind in ("seconds", "interval", "deadline"):
         whole, point, fraction = raw.partition(".")

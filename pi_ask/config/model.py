@@ -41,6 +41,8 @@ from pi_ask.config.catalogue import (
     EXTRACTORS,
     FACES,
     KEYS,
+    MAX_ATTACHED_FILES,
+    MAX_ATTACHED_MB,
     MAX_DEADLINE_S,
     MAX_HUMAN_MS,
     MAX_INTERVAL_S,
@@ -237,6 +239,8 @@ _TYPES: dict[Kind, Any] = {
     "path": Annotated[str, AfterValidator(_check_path)],
     "language": Annotated[str, Field(pattern=f"^({LANGUAGE_PATTERN})$")],
     "styles": Annotated[dict[str, str], AfterValidator(_check_styles)],
+    "files": Annotated[int, Field(ge=1, le=MAX_ATTACHED_FILES)],
+    "megabytes": Annotated[int, Field(ge=1, le=MAX_ATTACHED_MB)],
 }
 _ENTRY_TYPES: dict[Kind, Any] = {"models": ExtractionModel, "channels": Channel}
 

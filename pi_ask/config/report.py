@@ -138,6 +138,8 @@ def _values(settings: Settings) -> Mapping[str, object]:
         "ui.language": settings.ui.language,
         "inbox.tmux": settings.routing.tmux,
         **{f"web.{name}": value for name, value in settings.web._asdict().items()},
+        "attachments.max_files": settings.attachments.max_files,
+        "attachments.max_mb": settings.attachments.max_mb,
     }
 
 

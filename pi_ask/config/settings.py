@@ -160,6 +160,22 @@ class WebSettings(NamedTuple):
     trust_tailscale_headers: bool = False
 
 
+class AttachmentSettings(NamedTuple):
+    """The ``[attachments]`` table: how much one ask's answers may carry.
+
+    Attributes:
+        max_files: Files in all.
+        max_mb: Megabytes (10^6 bytes) in all.
+    """
+
+    max_files: int = 10
+    max_mb: int = 20
+
+    @property
+    def max_bytes(self) -> int:
+        return self.max_mb * 1_000_000
+
+
 class Settings(NamedTuple):
     """Every effective setting.
 
@@ -174,6 +190,7 @@ class Settings(NamedTuple):
         ui: Which face ``--ui auto`` opens on a terminal.
         routing: Where an ask with no terminal goes, and its deadline.
         web: ``pi-ask web`` settings.
+        attachments: The limits on files attached to answers.
     """
 
     behaviour: Behaviour = Behaviour()
@@ -186,6 +203,7 @@ class Settings(NamedTuple):
     ui: UiSettings = UiSettings()
     routing: RoutingSettings = RoutingSettings()
     web: WebSettings = WebSettings()
+    attachments: AttachmentSettings = AttachmentSettings()
 
 
 _CHANNELS = "notifications.channels"
@@ -263,6 +281,10 @@ def settings_from_values(values: Mapping[str, object], keymaps: Keymaps) -> Sett
         ui=ui,
         routing=routing,
         web=web,
+        attachments=AttachmentSettings(
+            max_files=cast(int, values.get("attachments.max_files", 10)),
+            max_mb=cast(int, values.get("attachments.max_mb", 20)),
+        ),
     )
 
 

@@ -11,6 +11,7 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar, cast
 
+from pi_ask.contract.attachments import Attachment
 from pi_ask.contract.kinds import CANCEL_REASONS, Issue, QuestionStatus
 from pi_ask.contract.payload import QUESTION_TYPES, Option, Question, QuestionType
 from pi_ask.contract.results import (
@@ -113,6 +114,23 @@ def _answer(value: object, where: str) -> AnswerRecord:
         custom_text=_optional(record, "customText", where, _str),
         note=_optional(record, "note", where, _str),
         option_notes=tuple((k, _str(v, f"{where}.optionNotes.{k}")) for k, v in notes.items()),
+        attachments=tuple(
+            _attachment(item, f"{where}.attachments[{n}]")
+            for n, item in enumerate(_list(record.get("attachments", []), f"{where}.attachments"))
+        ),
+    )
+
+
+def _attachment(value: object, where: str) -> Attachment:
+    item = _object(value, where)
+    size = item.get("size")
+    if not isinstance(size, int) or isinstance(size, bool) or size < 0:
+        raise ValueError(f"{where}.size: expected a whole number of bytes")
+    return Attachment(
+        path=_str(item.get("path"), f"{where}.path"),
+        name=_str(item.get("name"), f"{where}.name"),
+        size=size,
+        media_type=_str(item.get("media_type"), f"{where}.media_type"),
     )
 
 

@@ -35,6 +35,24 @@ _ANSWER: Final[JsonObject] = {
             "additionalProperties": {"type": "string"},
             "description": "Notes on chosen options, by option value.",
         },
+        "attachments": {
+            "type": "array",
+            "description": (
+                "Files the user attached (a pi-ask extension): copies in the ask's private "
+                "folder, in the order attached."
+            ),
+            "items": {
+                "type": "object",
+                "properties": {
+                    "path": {"type": "string", "description": "The copy's absolute path."},
+                    "name": {"type": "string", "description": "The file's own name."},
+                    "size": {"type": "integer", "minimum": 0, "description": "In bytes."},
+                    "media_type": {"type": "string", "description": "e.g. image/png."},
+                },
+                "required": ["path", "name", "size", "media_type"],
+                "additionalProperties": False,
+            },
+        },
     },
     "required": ["values", "labels", "indices"],
 }

@@ -9,6 +9,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from pi_ask.contract.attachments import Attachment
+
 # In ``kinds`` (the first frame needs them, not the classes below); named here too, so
 # ``from pi_ask.contract.results import JsonObject`` keeps working (explicit re-exports).
 from pi_ask.contract.kinds import CANCEL_REASONS as CANCEL_REASONS  # noqa: PLC0414
@@ -38,6 +40,8 @@ class AnswerRecord:
     note: str | None = None
     # (option value, note) pairs in selection order; only selected options.
     option_notes: tuple[tuple[str, str], ...] = ()
+    # Files the user attached (python-port.md §12), in the order attached.
+    attachments: tuple[Attachment, ...] = ()
 
     @property
     def is_empty(self) -> bool:
@@ -48,6 +52,7 @@ class AnswerRecord:
             or self.custom_text
             or self.note
             or self.option_notes
+            or self.attachments
         )
 
     @property
@@ -67,6 +72,8 @@ class AnswerRecord:
             out["note"] = self.note
         if self.option_notes:
             out["optionNotes"] = dict(self.option_notes)
+        if self.attachments:
+            out["attachments"] = [item.to_json() for item in self.attachments]
         return out
 
 

@@ -9,6 +9,7 @@ the ``toolCallId`` of its drafts and of its dismissal.
 import time
 from typing import Literal, NamedTuple
 
+from pi_ask.contract.attachments import Attachment
 from pi_ask.contract.kinds import JsonObject
 from pi_ask.contract.payload import QUESTION_TYPES, QuestionType
 from pi_ask.session.log import Entry
@@ -115,7 +116,26 @@ def answer_to_json(answer: Answer) -> JsonObject:
         out["note"] = answer.note
     if answer.option_notes:
         out["optionNotes"] = [[value, note] for value, note in answer.option_notes]
+    if answer.attachments:
+        out["attachments"] = [item.to_json() for item in answer.attachments]
     return out
+
+
+def _attachments(value: object) -> tuple[Attachment, ...] | None:
+    """A draft's attachment records, or ``None`` when they are not that shape."""
+    if not isinstance(value, list):
+        return None
+    out: list[Attachment] = []
+    for item in value:
+        if not isinstance(item, dict):
+            return None
+        path, name, size, media = (item.get(k) for k in ("path", "name", "size", "media_type"))
+        if not (isinstance(path, str) and isinstance(name, str) and isinstance(media, str)):
+            return None
+        if type(size) is not int or size < 0:
+            return None
+        out.append(Attachment(path, name, size, media))
+    return tuple(out)
 
 
 def answer_from_json(value: object) -> Answer | None:
@@ -138,7 +158,8 @@ def answer_from_json(value: object) -> Answer | None:
     if not (_optional_str(custom_text) and _optional_str(note)):
         return None
     notes = _option_notes(value.get("optionNotes", []))
-    if notes is None:
+    attached = _attachments(value.get("attachments", []))
+    if notes is None or attached is None:
         return None
     return Answer(
         selected=tuple(selections),
@@ -146,6 +167,7 @@ def answer_from_json(value: object) -> Answer | None:
         custom_selected=value.get("customSelected") is True,
         note=note if isinstance(note, str) else None,
         option_notes=notes,
+        attachments=attached,
     )
 
 

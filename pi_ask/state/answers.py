@@ -28,7 +28,12 @@ def update_answer(
 
 def select_only(answer: Answer, selection: Selection) -> Answer:
     """Single-choice select: only ``selection`` stays; custom text is discarded, notes kept."""
-    return Answer(selected=(selection,), note=answer.note, option_notes=answer.option_notes)
+    return Answer(
+        selected=(selection,),
+        note=answer.note,
+        option_notes=answer.option_notes,
+        attachments=answer.attachments,
+    )
 
 
 def clear_selection(answer: Answer) -> Answer:

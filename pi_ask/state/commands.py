@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pi_ask.contract.attachments import Attachment
 from pi_ask.contract.kinds import CancelReason, Mode
 
 
@@ -156,6 +157,24 @@ class TypeAnswer:
 
 
 @dataclass(frozen=True, slots=True)
+class AttachFile:
+    """A file the face copied into the ask's folder joins ``question_id``'s answer (the face
+    checked the limits with ``contract.attachments.attachment_problem`` first)."""
+
+    question_id: str
+    attachment: Attachment
+
+
+@dataclass(frozen=True, slots=True)
+class DetachFile:
+    """The attachment at ``path`` leaves ``question_id``'s answer (its copy stays until the
+    ask's folder goes)."""
+
+    question_id: str
+    path: str
+
+
+@dataclass(frozen=True, slots=True)
 class SubmitAnswers:
     """The last dialog was answered: complete as a submit, with the answers as they are."""
 
@@ -180,4 +199,6 @@ Command = (
     | ChooseOnly
     | TypeAnswer
     | SubmitAnswers
+    | AttachFile
+    | DetachFile
 )

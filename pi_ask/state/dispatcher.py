@@ -9,8 +9,10 @@ auto-submit evaluated after every action (python-port.md §6 decision 2).
 from __future__ import annotations
 
 from pi_ask.state.activation import confirm, press_digit, toggle
+from pi_ask.state.attachments import attach_file, detach_file
 from pi_ask.state.commands import (
     Abort,
+    AttachFile,
     BehaviourChanged,
     Cancel,
     ChangeQuestionType,
@@ -18,6 +20,7 @@ from pi_ask.state.commands import (
     CloseEditor,
     Command,
     Confirm,
+    DetachFile,
     Digit,
     Dismiss,
     EditorNavigate,
@@ -127,6 +130,10 @@ def _transition(state: AskState, command: Command, behaviour: Behaviour) -> AskS
             return type_answer(state, question_id, text)
         case SubmitAnswers():
             return submit_answers(state)
+        case AttachFile(question_id=question_id, attachment=attachment):
+            return attach_file(state, question_id, attachment)
+        case DetachFile(question_id=question_id, path=path):
+            return detach_file(state, question_id, path)
 
 
 def _clear_pending(after: AskState, command: Command) -> AskState:

@@ -7,6 +7,8 @@ confirmations (dirty dismiss, destructive type change, review double-press).
 
 from typing import Literal, NamedTuple
 
+from pi_ask.contract.attachments import Attachment
+
 # The English words of the synthetic rows and the review's actions (a face shows them with
 # ``pi_ask.words.shown``); named here too because the engine and its tests read them here.
 from pi_ask.contract.kinds import CancelReason, Mode
@@ -52,11 +54,15 @@ class Answer(NamedTuple):
     note: str | None = None
     # (option value, note) in the order the notes were first written.
     option_notes: tuple[tuple[str, str], ...] = ()
+    # Files attached to the answer (python-port.md §12), in the order attached.
+    attachments: tuple[Attachment, ...] = ()
 
     @property
     def is_empty(self) -> bool:
         """True when nothing is left: such entries are removed from the state."""
-        return not (self.selected or self.custom_text or self.note or self.option_notes)
+        return not (
+            self.selected or self.custom_text or self.note or self.option_notes or self.attachments
+        )
 
     @property
     def is_answered(self) -> bool:

@@ -34,6 +34,7 @@ def serialize_answer(answer: Answer) -> AnswerRecord:
         option_notes=tuple(
             (s.value, note) for s in answer.selected if (note := answer.option_note(s.value))
         ),
+        attachments=answer.attachments,
     )
 
 

@@ -133,6 +133,7 @@ def test_schema_describes_every_section(capsys: pytest.CaptureFixture[str], conf
         "ui",
         "inbox",
         "web",
+        "attachments",
     }
     assert schema["$defs"]["Theme"]["properties"]["name"]["enum"] == [
         "dark",

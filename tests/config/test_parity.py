@@ -68,6 +68,8 @@ _VALID: dict[str, st.SearchStrategy[object]] = {
     "tmux": st.sampled_from(["popup", "window", "off"]),
     "web_host": st.sampled_from(["127.0.0.1", "::1", "0.0.0.0", "box.local"]),
     "port": st.integers(0, 65535),
+    "files": st.integers(1, 100),
+    "megabytes": st.integers(1, 1024),
     "web_url": st.sampled_from(["", "https://box.example/", "http://127.0.0.1:8787"]),
     "path": st.sampled_from(["", "/etc/ssl/me.pem", "cert.pem"]),
     "language": st.sampled_from(["auto", "en", "de", "es", "ja", "zh_CN", "x-pseudo"]),

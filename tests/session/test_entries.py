@@ -3,6 +3,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pi_ask.contract.attachments import Attachment
 from pi_ask.contract.loading import LoadedPayload, load_payload
 from pi_ask.session.entries import (
     answer_from_json,
@@ -37,6 +38,9 @@ answers = st.builds(
     custom_selected=st.booleans(),
     note=st.none() | texts,
     option_notes=st.lists(st.tuples(texts, texts), max_size=3).map(tuple),
+    attachments=st.lists(
+        st.builds(Attachment, texts, texts, st.integers(0, 10**9), texts), max_size=2
+    ).map(tuple),
 )
 
 

@@ -47,6 +47,7 @@ from pi_ask.state.selectors import (
 )
 
 if TYPE_CHECKING:
+    from pi_ask.ask.face import FaceRequest
     from pi_ask.contract.payload import Question
 
 
@@ -61,6 +62,7 @@ class LineAnswers:
     # The custom row was chosen without text: the next line is that text.
     _awaiting_text: bool
     _shown: object
+    _request: FaceRequest
 
     def _send(self, *commands: Command) -> None:
         raise NotImplementedError
@@ -252,6 +254,53 @@ class LineAnswers:
             self._option_note(rest)
         elif name == "preview":
             self._preview(rest)
+        elif name == "attach":
+            self._attach(rest)
+        elif name == "detach":
+            self._detach(rest)
+
+    def _attach(self, typed: str) -> None:
+        """``/attach PATH``: a copy of the file joins this question's answer."""
+        from pathlib import Path
+
+        from pi_ask.ask.attachments import AttachRefused, attach_file
+        from pi_ask.state.attachments import all_attachments
+        from pi_ask.state.commands import AttachFile
+
+        question = self._question()
+        folder = self._request.attachments_folder
+        if folder is None:
+            raise _Problem("Files cannot be attached to an ask answered from here.")
+        if not typed:
+            raise _Problem("Type /attach and the path of a file (under this folder or home).")
+        try:
+            item = attach_file(
+                typed,
+                attached=all_attachments(self.state),
+                folder=folder,
+                limits=self._request.store.snapshot().attachments,
+                cwd=Path.cwd(),
+            )
+        except AttachRefused as refused:
+            raise _Problem(f"Not attached: {refused}.") from None
+        self._send(AttachFile(question.id, item))
+        self._say(f"Attached {render.attachment_text(item)} to this answer.")
+
+    def _detach(self, rest: str) -> None:
+        """``/detach N``: attachment N of this question leaves the answer."""
+        from pi_ask.state.commands import DetachFile
+
+        question = self._question()
+        answer = answer_for(self.state, question.id)
+        items = answer.attachments if answer is not None else ()
+        number, _ = split_number(rest)
+        if not items:
+            raise _Problem("This answer has no attached file.")
+        if number is None or not 1 <= number <= len(items):
+            raise _Problem(f"Type /detach and a number from 1 to {len(items)}.")
+        item = items[number - 1]
+        self._send(DetachFile(question.id, item.path))
+        self._say(f"Removed {render.attachment_text(item)} from this answer.")
 
     def _question_note(self, text: str) -> None:
         self._question()

@@ -13,7 +13,19 @@ from dataclasses import dataclass
 _NUMBERS = re.compile(r"\s*\d+(?:\s*[,\s]\s*\d+)*\s*")
 _SPLIT = re.compile(r"[,\s]+")
 
-COMMANDS = ("note", "qnote", "back", "review", "skip", "type", "preview", "cancel", "help")
+COMMANDS = (
+    "note",
+    "qnote",
+    "attach",
+    "detach",
+    "back",
+    "review",
+    "skip",
+    "type",
+    "preview",
+    "cancel",
+    "help",
+)
 """Every ``/`` command, in the order ``/help`` lists them."""
 
 

@@ -8,6 +8,7 @@ payload carries reaches the terminal.
 
 from __future__ import annotations
 
+from pi_ask.contract.attachments import Attachment, size_text
 from pi_ask.contract.payload import Option, Question
 from pi_ask.i18n import N_, gettext, ngettext
 from pi_ask.markdown.clean_text import plain_lines, plain_text
@@ -35,6 +36,8 @@ How to answer:
 Commands:
   /note N text   write a note on option N (/note N alone removes it)
   /qnote text    write a note on the question (/qnote alone removes it)
+  /attach PATH   attach a copy of a file (under this folder or home) to this answer
+  /detach N      remove attached file N from this answer
   /back          go to the previous question
   /review        go to the review
   /skip          leave this question unanswered and go on
@@ -114,8 +117,18 @@ def question_lines(state: AskState, index: int) -> list[str]:
         lines += _row_lines(state, question, row)
     if answer is not None and answer.note:
         lines += _labelled(gettext("Question note: "), answer.note)
+    if answer is not None:
+        lines += [
+            f"  Attached {number}: {attachment_text(item)}"
+            for number, item in enumerate(answer.attachments, start=1)
+        ]
     lines.append(how_to_answer(question))
     return lines
+
+
+def attachment_text(item: Attachment) -> str:
+    """``name (size)``, the name made inert."""
+    return f"{sanitize_line(item.name)} ({size_text(item.size)})"
 
 
 def how_to_answer(question: Question) -> str:

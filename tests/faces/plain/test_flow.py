@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import threading
 import time
+from pathlib import Path
 
 from pi_ask.ask.face import FaceRequest
 from pi_ask.faces.plain.flow import PlainFlow
@@ -330,3 +331,36 @@ def test_a_live_notice_is_said_when_it_changes_and_the_prompt_is_not_repeated(
     assert text.count("Notice: 3 more waiting") == 1
     # One prompt to start, one after each notice: none for the quiet ticks.
     assert text.count("answer> ") == 3
+
+
+def test_attach_and_detach_a_file_in_the_plain_face(answer, tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "screenshot.png").write_bytes(b"\x89PNG" + b"0" * 2_000)
+    (tmp_path / "notes.txt").write_text("x", encoding="utf-8")
+    folder = tmp_path / "state" / "attachments" / "ask"
+    run = answer(
+        None,
+        "/attach screenshot.png",
+        "/attach notes.txt",
+        "/detach 2",
+        "/attach ../../etc/passwd",
+        "/attach",
+        "1",
+        "1",
+        "1",
+        "1",
+        attachments_folder=folder,
+    )
+    assert "Attached screenshot.png (2.0 KB) to this answer." in run.output
+    assert "Removed notes.txt (1 B) from this answer." in run.output
+    assert "Not attached: ../../etc/passwd:" in run.output
+    assert "Type /attach and the path of a file" in run.output
+    [item] = run.details["answers"]["lang"]["attachments"]
+    assert item["name"] == "screenshot.png" and item["media_type"] == "image/png"
+    assert Path(item["path"]).parent == folder and Path(item["path"]).stat().st_size == 2_004
+    assert "  attached: screenshot.png (2.0 KB)" in run.result.text
+
+
+def test_attach_is_refused_where_the_host_cannot_carry_files(answer) -> None:
+    run = answer(None, "/attach x.png")
+    assert "Files cannot be attached to an ask answered from here." in run.output

@@ -1,0 +1,145 @@
+"""Attaching a file to an answer: the I/O every face shares (python-port.md §12).
+
+A face hands in the path the user typed; the file must be a regular file under the working
+folder or the home folder, within the ask's limits (``[attachments] max_files`` and
+``max_mb``, counted over every answer). It is copied into the ask's private folder (0700,
+the copy 0600) under a safe name, and the ``Attachment`` record returned goes into the state
+with ``AttachFile``. Every refusal is one ``AttachRefused`` whose message names the problem;
+nothing already attached or typed is lost.
+"""
+
+from __future__ import annotations
+
+import mimetypes
+import os
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pi_ask.contract.attachments import Attachment, attachment_problem
+from pi_ask.private_folders import make_private
+from pi_ask.regular_files import FileTooLarge, NotRegularFile, read_regular
+
+if TYPE_CHECKING:
+    from pi_ask.config.settings import AttachmentSettings
+
+_NAME_LIMIT = 120
+# Controls, path separators and the characters shells and terminals trip over.
+_UNSAFE_NAME = r"[\x00-\x1f\x7f-\x9f/\\:*?\"<>|\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]"
+
+
+class AttachRefused(Exception):
+    """Why a file was not attached (the message is shown as it is)."""
+
+
+def attachments_folder(state_folder: Path, ask_id: str | None) -> Path:
+    """Where an ask with no folder of its own keeps its attachments."""
+    return state_folder / "attachments" / (ask_id or f"ask-{os.getpid()}")
+
+
+def safe_name(name: str) -> str:
+    """``name`` as a file name that is inert everywhere: no separators, controls or bidi
+    marks, no leading dots, at most 120 characters.
+
+    Example:
+        >>> safe_name("../../etc/pass\\nwd"), safe_name(".bashrc")
+        ('_.._etc_pass_wd', 'bashrc')
+    """
+    cleaned = re.sub(_UNSAFE_NAME, "_", name).strip().lstrip(".") or "file"
+    if len(cleaned) > _NAME_LIMIT:
+        stem, dot, suffix = cleaned.rpartition(".")
+        keep = suffix[:16] if dot and stem else ""
+        cleaned = cleaned[: _NAME_LIMIT - len(keep) - 1] + ("." + keep if keep else "")
+    return cleaned
+
+
+def _inside(path: Path, roots: tuple[Path, ...]) -> bool:
+    return any(path == root or root in path.parents for root in roots)
+
+
+def attach_file(
+    typed: str,
+    *,
+    attached: tuple[Attachment, ...],
+    folder: Path,
+    limits: AttachmentSettings,
+    cwd: Path,
+    home: Path | None = None,
+) -> Attachment:
+    """Copy the file the user named into ``folder`` and describe the copy.
+
+    Args:
+        typed: The path as typed (``~`` and relative paths allowed, from ``cwd``).
+        attached: Every attachment the ask holds already (the limits count them).
+        folder: The ask's attachments folder (created 0700 when missing).
+        limits: ``[attachments]``.
+        cwd: The working folder; files must be under it or ``home``.
+        home: The home folder (``Path.home()`` by default).
+
+    Raises:
+        AttachRefused: The file cannot be attached; the message says why.
+    """
+    text = typed.strip()
+    if not text:
+        raise AttachRefused("name a file to attach")
+    source = Path(text).expanduser()
+    if not source.is_absolute():
+        source = cwd / source
+    try:
+        resolved = source.resolve(strict=True)
+    except (OSError, RuntimeError):
+        raise AttachRefused(f"{text}: no such file") from None
+    roots = tuple(root.resolve() for root in (cwd, home or Path.home()))
+    if not _inside(resolved, roots):
+        raise AttachRefused(f"{text}: only files under the working folder or home can be attached")
+    if resolved == folder.resolve() or folder.resolve() in resolved.parents:
+        raise AttachRefused(f"{text}: that file is attached already")
+    try:
+        size = resolved.stat().st_size
+    except OSError as err:
+        raise AttachRefused(f"{text}: {err.strerror or err}") from None
+    problem = attachment_problem(attached, size, limits.max_files, limits.max_bytes)
+    if problem is not None:
+        raise AttachRefused(f"{text}: not attached: {problem}")
+    room = limits.max_bytes - sum(item.size for item in attached)
+    try:
+        data = read_regular(resolved, room)
+    except FileTooLarge:
+        raise AttachRefused(f"{text}: not attached: it grew past the ask's limit") from None
+    except IsADirectoryError:
+        raise AttachRefused(f"{text}: a folder cannot be attached; name a file") from None
+    except NotRegularFile as err:
+        raise AttachRefused(f"{text}: {err.strerror}") from None
+    except OSError as err:
+        raise AttachRefused(f"{text}: cannot be read ({err.strerror or err})") from None
+    name = safe_name(resolved.name)
+    destination = _store(folder, name, data)
+    media_type = mimetypes.guess_type(name)[0] or "application/octet-stream"
+    return Attachment(str(destination), name, len(data), media_type)
+
+
+def _store(folder: Path, name: str, data: bytes) -> Path:
+    folder.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    unfit = make_private(folder)
+    if unfit is not None:
+        raise AttachRefused(f"the ask's attachments folder {folder} is not usable: {unfit}")
+    stem, dot, suffix = name.rpartition(".")
+    if not dot or not stem:
+        stem, suffix = name, ""
+    for number in range(1, 1000):
+        candidate = name if number == 1 else f"{stem}-{number}{'.' + suffix if suffix else ''}"
+        path = folder / candidate
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+        except FileExistsError:
+            continue
+        except OSError as err:
+            raise AttachRefused(f"cannot copy into {folder}: {err.strerror or err}") from None
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+        except OSError as err:
+            path.unlink(missing_ok=True)
+            raise AttachRefused(f"cannot copy into {folder}: {err.strerror or err}") from None
+        return path
+    raise AttachRefused(f"{folder} holds too many files named {name}")
