@@ -270,9 +270,11 @@ class LineAnswers:
         question = self._question()
         folder = self._request.attachments_folder
         if folder is None:
-            raise _Problem("Files cannot be attached to an ask answered from here.")
+            raise _Problem(gettext("Files cannot be attached to an ask answered from here."))
         if not typed:
-            raise _Problem("Type /attach and the path of a file (under this folder or home).")
+            raise _Problem(
+                gettext("Type /attach and the path of a file (under this folder or home).")
+            )
         try:
             item = attach_file(
                 typed,
@@ -282,9 +284,10 @@ class LineAnswers:
                 cwd=Path.cwd(),
             )
         except AttachRefused as refused:
-            raise _Problem(f"Not attached: {refused}.") from None
+            raise _Problem(gettext("Not attached: {why}.").format(why=refused)) from None
         self._send(AttachFile(question.id, item))
-        self._say(f"Attached {render.attachment_text(item)} to this answer.")
+        file = render.attachment_text(item)
+        self._say(gettext("Attached {file} to this answer.").format(file=file))
 
     def _detach(self, rest: str) -> None:
         """``/detach N``: attachment N of this question leaves the answer."""
@@ -295,12 +298,15 @@ class LineAnswers:
         items = answer.attachments if answer is not None else ()
         number, _ = split_number(rest)
         if not items:
-            raise _Problem("This answer has no attached file.")
+            raise _Problem(gettext("This answer has no attached file."))
         if number is None or not 1 <= number <= len(items):
-            raise _Problem(f"Type /detach and a number from 1 to {len(items)}.")
+            raise _Problem(
+                gettext("Type /detach and a number from 1 to {last}.").format(last=len(items))
+            )
         item = items[number - 1]
         self._send(DetachFile(question.id, item.path))
-        self._say(f"Removed {render.attachment_text(item)} from this answer.")
+        file = render.attachment_text(item)
+        self._say(gettext("Removed {file} from this answer.").format(file=file))
 
     def _question_note(self, text: str) -> None:
         self._question()

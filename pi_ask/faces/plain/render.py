@@ -119,7 +119,8 @@ def question_lines(state: AskState, index: int) -> list[str]:
         lines += _labelled(gettext("Question note: "), answer.note)
     if answer is not None:
         lines += [
-            f"  Attached {number}: {attachment_text(item)}"
+            "  "
+            + gettext("Attached {number}: {file}").format(number=number, file=attachment_text(item))
             for number, item in enumerate(answer.attachments, start=1)
         ]
     lines.append(how_to_answer(question))
