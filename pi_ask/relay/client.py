@@ -91,11 +91,19 @@ class Session:
         self.loaded, self.state = loaded, state
         threading.Thread(target=self._follow, name="pi-ask attach", daemon=True).start()
 
-    def send_draft(self, state: AskState) -> None:
-        """Keep a committed change in the ask's folder (best effort: a closed ask ignores it)."""
+    def send_draft(self, state: AskState, *, typing: bool = False) -> None:
+        """Keep a committed change in the ask's folder (best effort: a closed ask ignores it).
+
+        ``typing``: text still being typed (the web page's debounce), kept so a closed page
+        loses nothing, but marked so the asker's session log still gets one draft per
+        commit.
+        """
         if self.ended.is_set():
             return
-        self.folder.write_draft(forms.form_to_json(state))
+        form = forms.form_to_json(state)
+        if typing:
+            form["typing"] = True
+        self.folder.write_draft(form)
         self._poke()
 
     def send_answer(self, state: AskState, outcome: forms.Outcome) -> bool:

@@ -229,7 +229,9 @@ class PendingAsk:
             return
         with self._lock:
             self._state = state
-        if self._on_draft is not None:
+        # Text still being typed (a web page's debounce) is kept, not logged: the session
+        # log gets one draft per commit.
+        if self._on_draft is not None and draft.get("typing") is not True:
             with contextlib.suppress(Exception):
                 self._on_draft(state)
 

@@ -108,7 +108,10 @@ class Board:
                     return
                 if not watch.drain():
                     continue
-                listing = self._list()
+                try:
+                    listing = self._list()
+                except Exception:  # an ask folder half gone: the next change lists again
+                    continue
                 if listing != self._listing:
                     self._listing = listing
                     loop = self._loop

@@ -100,6 +100,9 @@ class Holds:
         except Ended as gone:
             return self._ended_reply(ask_id, str(gone))
         with held.lock:
+            why = self._why_ended(held)
+            if why is not None:
+                return self._end(ask_id, held, why)
             return self._reply(ask_id, held)
 
     def act(self, ask_id: str, message: object) -> Reply:
@@ -114,10 +117,9 @@ class Holds:
         except Ended as gone:
             return self._ended_reply(ask_id, str(gone))
         with held.lock:
-            if held.session.ended.is_set():
-                return self._end(ask_id, held, held.session.why or ANSWERED_ELSEWHERE)
-            if self._past_deadline(held):
-                return self._end(ask_id, held, TIME_UP)
+            why = self._why_ended(held)
+            if why is not None:
+                return self._end(ask_id, held, why)
             before = held.state
             after = before
             for command in commands_for(before, message):
@@ -141,13 +143,14 @@ class Holds:
         except Ended as gone:
             return self._ended_reply(ask_id, str(gone))
         with held.lock:
-            if held.session.ended.is_set():
-                return self._end(ask_id, held, held.session.why or ANSWERED_ELSEWHERE)
+            why = self._why_ended(held)
+            if why is not None:
+                return self._end(ask_id, held, why)
             drafted = held.state
             for command in typing_commands(held.state, message):
                 drafted = apply(drafted, command, self._behaviour())
             if drafted.answers != held.state.answers:
-                held.session.send_draft(drafted)
+                held.session.send_draft(drafted, typing=True)
             return Reply(ask_id, None)
 
     def sweep(self, pending: set[str]) -> list[str]:
@@ -158,7 +161,7 @@ class Holds:
             held = self._held.get(ask_id)
             if held is not None:
                 with held.lock:
-                    why = held.session.why or _why_gone(held.session)
+                    why = self._why_ended(held) or "the ask is no longer pending"
                     self._end(ask_id, held, why)
         return gone
 
@@ -189,9 +192,20 @@ class Holds:
             held = self._held[ask_id] = _Held(session, session.state)
             return held
 
-    def _past_deadline(self, held: _Held) -> bool:
-        deadline = held.session.info.deadline_ms
-        return deadline is not None and _now_ms() >= deadline
+    def _why_ended(self, held: _Held) -> str | None:
+        """Why the ask can no longer be answered here (``None``: it still can). Looked at
+        on every request, so a page never waits for the watch to learn it."""
+        session = held.session
+        if session.ended.is_set():
+            return session.why or ANSWERED_ELSEWHERE
+        if session.folder.is_claimed():
+            return ANSWERED_ELSEWHERE
+        if not session.folder.exists():
+            return "the ask is no longer pending"
+        deadline = session.info.deadline_ms
+        if deadline is not None and _now_ms() >= deadline:
+            return TIME_UP
+        return None
 
     def _finish(self, ask_id: str, held: _Held) -> Reply:
         outcome = outcome_of(held.state)
@@ -221,11 +235,3 @@ class Holds:
 
     def _reply(self, ask_id: str, held: _Held) -> Reply:
         return Reply(ask_id, view_model(held.state, self._behaviour()))
-
-
-def _why_gone(session: Session) -> str:
-    if session.folder.is_claimed():
-        return ANSWERED_ELSEWHERE
-    if session.info.deadline_ms is not None and _now_ms() >= session.info.deadline_ms:
-        return TIME_UP
-    return "the ask is no longer pending"

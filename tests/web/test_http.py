@@ -239,3 +239,27 @@ def test_forget_unpairs_every_device(web, tmp_path: Path, env) -> None:
     assert again.client().get("/api/session").json() == {"paired": False}
     device.server = again
     assert device.get("/api/asks").status == 401
+
+
+def test_typed_text_reaches_the_draft_but_the_log_gets_one_draft_per_commit(
+    web, ask, asks: Path, tmp_path: Path
+) -> None:
+    server = web()
+    device = server.paired()
+    asker = ask("--wait")
+    (info,) = pending(asks, 1)
+    device.act(info.ask_id, {"do": "choose", "row": 2})  # the editor opens on Type your own
+    device.post(f"/api/asks/{info.ask_id}/draft", {"text": "still typing this"})
+    draft = json.loads((info.folder / "draft.json").read_text())
+    assert draft["typing"] is True
+    device.act(info.ask_id, {"do": "save", "text": "the saved answer"})
+
+    def logged() -> str:
+        logs = list((tmp_path / "state" / "sessions").glob("*.jsonl"))
+        return "".join(log.read_text(encoding="utf-8") for log in logs)
+
+    wait_until(lambda: "the saved answer" in logged(), "the committed draft in the log")
+    assert "still typing this" not in logged()
+    device.act(info.ask_id, {"do": "review", "action": "cancel"})
+    _result, status = asker.result()
+    assert status == 1

@@ -222,6 +222,8 @@
   function show(reply) {
     if (!current || reply.id !== current.id) return;
     if (reply.now) skew = reply.now - Date.now();
+    // Once closed, an older reply still on its way (a slow action) never reopens it.
+    if (current.reply && current.reply.ended && !reply.ended) return;
     const focused = document.activeElement && document.activeElement.id;
     current.reply = reply;
     if (reply.ended) return drawEnded(reply);
