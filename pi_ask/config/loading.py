@@ -97,7 +97,9 @@ def parse_text(data: bytes) -> FileContent:
     try:
         return FileContent("parsed", load_toml(text), text=text)
     except ValueError as err:  # not TOML, nested too deeply, a number too long
-        return FileContent("not_toml", detail=str(err))
+        from pi_ask.config.toml_errors import with_opening_line
+
+        return FileContent("not_toml", detail=with_opening_line(text, str(err)))
 
 
 def evaluate(
