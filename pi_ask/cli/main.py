@@ -357,11 +357,13 @@ def _ask(source: str | bytes, args: argparse.Namespace) -> int:
     from pi_ask.terminal_text import result_indent
 
     _say_invalid(result)
-    if result.details.reason == "no_terminal":
+    if result.details.reason == "no_terminal" and args.ui != "none":
+        # --ui none asked for exactly this result: nothing to explain.
+        from pi_ask.face_table import TERMINAL_FACES
         from pi_ask.words import NO_TERMINAL_LINE, NO_TERMINAL_REACHED, NO_TERMINAL_TO_DRAW_ON
 
         # The JSON tells the agent; whoever runs it at a shell reads this one line.
-        asked_for_one = args.ui in ("tui", "plain")
+        asked_for_one = args.ui in TERMINAL_FACES
         why = NO_TERMINAL_TO_DRAW_ON if asked_for_one else NO_TERMINAL_REACHED
         print(NO_TERMINAL_LINE.format(why=why), file=sys.stderr)
     _print_json(result.to_json(), indent=result_indent(sys.stdout, args.ui))

@@ -396,10 +396,11 @@ def test_any_nesting_reaches_each_reader_as_a_problem_or_a_value(text: str) -> N
 
 def test_a_deep_mcp_round_state_is_no_ask_id() -> None:
     pytest.importorskip("mcp")
-    from pi_ask.mcp_server.server import _ask_id
+    from pi_ask.mcp_server.server import _round_state
 
-    assert _ask_id(objects(100_000)) is None
-    assert _ask_id('{"askId": "abc"}') == "abc"
+    assert _round_state(objects(100_000)) is None
+    state = _round_state('{"askId": "abc"}')
+    assert state is not None and state.ask_id == "abc"
 
 
 # --- pi-ask answer --------------------------------------------------------------------------
