@@ -7,13 +7,15 @@ announced and ended in words, and list markers stay the ones a reader speaks (``
 
 from __future__ import annotations
 
+from pi_ask.i18n import N_, gettext
 from pi_ask.markdown.lines import MdLine, Runs
 from pi_ask.markdown.scan import has_markdown
 from pi_ask.markdown.switch import markdown_enabled
 
-CODE_START = "Code:"
-CODE_START_IN = "Code ({language}):"
-CODE_END = "End of code."
+CODE_START = N_("Code:")
+CODE_START_IN = N_("Code ({language}):")
+CODE_END = N_("End of code.")
+"""How a code block is announced and ended (message ids: said in the user's language)."""
 
 
 def plain_text(text: str) -> str:
@@ -74,9 +76,10 @@ def line_text(line: MdLine) -> str | None:
     roles = line.runs[0][0].split() if line.runs else []
     if "fence" in roles:
         language = _runs(line.runs).split()[0] if _runs(line.runs).strip() else ""
-        return lead + (CODE_START_IN.format(language=language) if language else CODE_START)
+        start = gettext(CODE_START_IN).format(language=language) if language else ""
+        return lead + (start or gettext(CODE_START))
     if "fence-end" in roles:
-        return lead + CODE_END
+        return lead + gettext(CODE_END)
     if line.code:
         return lead + "  " + _runs(line.runs)
     return (lead + _runs(line.runs)).rstrip()
