@@ -74,9 +74,15 @@ async def _forward(
         # gets an answer (the SDK would drop it and leave the host waiting).
         checked = check_line(line)
         message_id = checked.message.get("id") if checked.message is not None else None
-        if valid_id(message_id) and checked.message is not None and "method" in checked.message:
+        if not valid_id(message_id) or checked.message is None:
+            return
+        if "method" in checked.message:
             await _send(wire, error(message_id, INVALID_REQUEST, "Invalid Request"))
-        return
+            return
+        # A reply of the host's the SDK cannot read: the request waiting on it gets an error
+        # instead, so it ends (the SDK would drop the reply and wait for good).
+        unreadable = error(message_id, INVALID_REQUEST, "the reply was not a JSON-RPC result")
+        message = types.jsonrpc_message_adapter.validate_python(unreadable, by_name=False)
     await inbound.send(SessionMessage(message))
 
 

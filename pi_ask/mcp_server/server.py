@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any, Literal, NamedTuple, TypeGuard
 
 import anyio
+import pydantic
 from mcp import types
 from mcp.server import Server, ServerRequestContext
 from mcp.server.request_state import RequestStateBoundary, RequestStateSecurity
@@ -157,11 +158,7 @@ class AskUserServer:
 
     async def _start(self, params: types.CallToolRequestParams) -> types.CallToolResult:
         """``X_start``: record and publish the ask with nobody waiting; its id at once."""
-        settings = self._store.snapshot()
-        loaded = load_payload(
-            params.arguments if params.arguments is not None else {},
-            present_single_as_multi=settings.behaviour.present_single_as_multi,
-        )
+        loaded = self._load(params.arguments)
         if isinstance(loaded, InvalidPayload):
             return call_result(invalid_result(loaded))
         try:
@@ -170,6 +167,13 @@ class AskUserServer:
             _report(f"an ask could not be started detached: {err}")
             return error_result(f"The ask cannot be kept detached: {err}")
         return pending_result(ask_id)
+
+    def _load(self, arguments: dict[str, Any] | None) -> LoadedPayload | InvalidPayload:
+        """The call's arguments as the command line reads a payload: from JSON text, so the
+        same 1 MiB limit and the same messages hold (issue 31 #4)."""
+        text = json.dumps(arguments if arguments is not None else {}, ensure_ascii=False)
+        present = self._store.snapshot().behaviour.present_single_as_multi
+        return load_payload(text, present_single_as_multi=present)
 
     def _detach(self, loaded: LoadedPayload) -> str:
         from pi_ask.relay.elsewhere import start_detached
@@ -221,10 +225,7 @@ class AskUserServer:
     ) -> types.CallToolResult | types.InputRequiredResult:
         """``X``: ask and wait for the answer (the blocking path, unchanged)."""
         settings = self._store.snapshot()
-        loaded = load_payload(
-            params.arguments if params.arguments is not None else {},
-            present_single_as_multi=settings.behaviour.present_single_as_multi,
-        )
+        loaded = self._load(params.arguments)
         if isinstance(loaded, InvalidPayload):
             return call_result(invalid_result(loaded))
         routes = self._routes(ctx.session, self._face or settings.mcp.face)
@@ -322,6 +323,13 @@ class AskUserServer:
         except MCPError as err:
             _report(f"the client could not show the form ({err}); trying the next route")
             return _HostAnswered(f"the host could not show the form: {err.error.message}")
+        except pydantic.ValidationError as err:
+            # e.g. action "ACCEPT", a list for content, a list in a text field (issue 31 #9)
+            first = err.errors()[0]
+            where = ".".join(str(part) for part in first["loc"]) or "the reply"
+            why = f"the host's reply to the form was malformed ({where}: {first['msg']})"
+            _report(f"ask {ask.ask_id}: {why}; trying the next route")
+            return _HostAnswered(why)
         if deadline.cancelled_caught:
             return non_interactive_result(ask.loaded.payload, "timeout")
         return self._read_reply(ask, reply, sent_ms)
