@@ -48,3 +48,47 @@ def test_a_waiting_asker_is_answered_from_the_page(
     assert result["details"]["answers"]["db"]["values"] == ["sqlite"]
     assert result["details"]["answers"]["orm"]["values"] == ["sa"]
     assert info.ask_id
+
+
+def test_a_page_of_another_site_changes_nothing(
+    browser: Any, web: Any, ask: Any, asks: Path
+) -> None:
+    """A paired browser visiting a hostile page: its requests carry the cookie (same site:
+    ports do not count) but not an allowed Origin, nor the CSRF token. Nothing changes."""
+    server = web()
+    page = open_paired(browser, server, DESKTOP)
+    ask("--detach")
+    (info,) = pending(asks, 1)
+    evil = f"http://127.0.0.1:{server.port + 1 if server.port < 65535 else 1}/evil"
+    target = f"http://127.0.0.1:{server.port}/api/asks/{info.ask_id}/act"
+    page.context.route(
+        evil, lambda route: route.fulfill(content_type="text/html", body="<p>hello</p>")
+    )
+    hostile = page.context.new_page()
+    hostile.goto(evil)
+    statuses = hostile.evaluate(
+        """async (target) => {
+            const body = JSON.stringify({ do: "choose", row: 0 });
+            const out = [];
+            for (const type of ["text/plain", "application/json"]) {
+                try {
+                    const r = await fetch(target, { method: "POST", body, credentials: "include",
+                        mode: type === "text/plain" ? "no-cors" : "cors",
+                        headers: { "content-type": type } });
+                    out.push(r.type === "opaque" ? "opaque" : r.status);
+                } catch (err) {
+                    out.push("blocked");
+                }
+            }
+            return out;
+        }""",
+        target,
+    )
+    # Either refused outright or answered with nothing the page can read.
+    assert all(status in ("opaque", "blocked", 403) for status in statuses), statuses
+    assert not (info.folder / "draft.json").exists()
+    # The real page still works.
+    page.goto(f"http://127.0.0.1:{server.port}/#ask={info.ask_id}")
+    page.get_by_role("radio", name="SQLite").click()
+    page.get_by_role("radio", name="SQLAlchemy").wait_for()
+    assert (info.folder / "draft.json").exists()
