@@ -1,26 +1,28 @@
 """Each real host set up for pi-ask as docs/mcp.md says, pointed at a fake model.
 
 A ``HostHome`` is a temporary home folder (short, under /tmp: sockets live below it) with
-``pi-ask`` on PATH, pi-ask's own settings file, and the host's configuration written there
-as docs/mcp.md says. ``headless(host, prompt)`` is the command line that runs the host once
-without a terminal (``codex exec``, ``claude -p``, ``gemini -p``, ``opencode run``) and the
-environment it runs in: the home folder, PATH and a dummy key and base URL for the fake
-model, nothing of the tester's own environment.
+``pi-ask`` on PATH, pi-ask's own settings file, and the host's configuration: docs/mcp.md's
+snippet for it, verbatim, plus the fake model as its provider. ``headless(host, prompt)`` is
+the command line that runs the host once without a terminal (``codex exec``, ``claude -p``,
+``gemini -p``, ``opencode run``) and the environment it runs in: the home folder, PATH, a
+dummy key and the fake model's base URL, nothing of the tester's own environment.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import shlex
 import shutil
 import subprocess
 import tempfile
+import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from tests.e2e.terminal import pi_ask_command
 from tests.hosts.fake_models import ChatCompletions, Dialect, Gemini, Messages, Responses
-from tests.hosts.pins import PIN_BY_KEY, Pin, bin_dir
+from tests.hosts.pins import PIN_BY_KEY, ROOT, Pin, bin_dir
 
 SYSTEM_PATH = "/usr/local/bin:/usr/bin:/bin"
 DIALECTS: dict[str, type[Dialect]] = {
@@ -29,20 +31,6 @@ DIALECTS: dict[str, type[Dialect]] = {
     "gemini": Gemini,
     "opencode": ChatCompletions,
 }
-
-
-# The server's command line in each host's docs/mcp.md snippet, and the tool name it
-# publishes: Gemini CLI's headless mode drops every tool named like its own ask_user.
-DOCS_ARGS = {"gemini": ("mcp", "--tool-name", "pi_ask")}
-DOCS_TOOL_NAME = {"gemini": "pi_ask"}
-
-
-def docs_args(key: str) -> tuple[str, ...]:
-    return DOCS_ARGS.get(family(key), ("mcp",))
-
-
-def tool_name(key: str) -> str:
-    return DOCS_TOOL_NAME.get(family(key), "ask_user")
 
 
 def family(key: str) -> str:
@@ -97,23 +85,57 @@ class Headless:
     env: dict[str, str]
 
 
-def headless(
-    key: str, home: HostHome, model_url: str, prompt: str, mcp_args: tuple[str, ...] = ()
-) -> Headless:
-    """Configure host ``key`` in ``home`` for pi-ask and return its headless run.
+DOC = ROOT / "docs" / "mcp.md"
+HEADINGS = {
+    "codex": "Codex",
+    "claude": "Claude Code",
+    "gemini": "Gemini CLI",
+    "opencode": "opencode",
+}
+FENCE = re.compile(r"```(\w+)\n(.*?)```", re.DOTALL)
 
-    ``mcp_args``: the server's arguments, docs/mcp.md's by default.
-    """
+
+def docs_snippet(key: str, language: str) -> str:
+    """The first ``language`` snippet of host ``key``'s section in docs/mcp.md, verbatim."""
+    text = DOC.read_text(encoding="utf-8").split("## Set-up per host", 1)[1]
+    section = text.split(f"### {HEADINGS[family(key)]}\n", 1)[1].split("\n### ", 1)[0]
+    for found, code in FENCE.findall(section):
+        if found == language:
+            return str(code)
+    raise AssertionError(f"docs/mcp.md has no {language} snippet for {HEADINGS[family(key)]}")
+
+
+def docs_args(key: str) -> list[str]:
+    """The server's arguments in host ``key``'s snippet."""
+    name = family(key)
+    if name == "codex":
+        return list(tomllib.loads(docs_snippet(key, "toml"))["mcp_servers"]["pi-ask"]["args"])
+    if name == "claude":
+        words = shlex.split(docs_snippet(key, "sh"))
+        return words[words.index("--") + 2 :]
+    if name == "gemini":
+        return list(json.loads(docs_snippet(key, "json"))["mcpServers"]["pi-ask"]["args"])
+    command = json.loads(docs_snippet(key, "json"))["mcp"]["servers"]["pi-ask"]["command"]
+    return list(command[1:])
+
+
+def tool_name(key: str) -> str:
+    """The tool name host ``key`` is given by its snippet (``--tool-name``), else ask_user."""
+    args = docs_args(key)
+    return args[args.index("--tool-name") + 1] if "--tool-name" in args else "ask_user"
+
+
+def headless(key: str, home: HostHome, model_url: str, prompt: str) -> Headless:
+    """Configure host ``key`` in ``home`` with its docs/mcp.md snippet, the model at
+    ``model_url``, and return its headless run."""
     pin = PIN_BY_KEY[key]
-    mcp_args = mcp_args or docs_args(key)
     program = str(bin_dir(pin) / pin.binary)
     env = home.env(pin, term="dumb")  # run as a script would: no terminal
     name = family(key)
     if name == "codex":
         codex = home.root / ".codex"
         codex.mkdir()
-        args = ", ".join(json.dumps(a) for a in mcp_args)
-        (codex / "config.toml").write_text(
+        provider = (
             'model = "fake-model"\n'
             'model_provider = "fake"\n\n'
             "[model_providers.fake]\n"
@@ -121,20 +143,15 @@ def headless(
             f'base_url = "{model_url}/v1"\n'
             'env_key = "FAKE_MODEL_KEY"\n'
             'wire_api = "responses"\n\n'
-            # docs/mcp.md's snippet
-            "[mcp_servers.pi-ask]\n"
-            'command = "pi-ask"\n'
-            f"args = [{args}]\n"
-            "tool_timeout_sec = 3600\n"
-            "required = true\n",
-            encoding="utf-8",
         )
+        config = provider + docs_snippet(key, "toml")
+        (codex / "config.toml").write_text(config, encoding="utf-8")
         env["FAKE_MODEL_KEY"] = "dummy"
         return Headless([program, "exec", "--skip-git-repo-check", prompt], env)
     if name == "claude":
-        # docs/mcp.md's command, run for real.
+        words = shlex.split(docs_snippet(key, "sh"))  # `claude mcp add ...`, run for real
         subprocess.run(
-            [program, "mcp", "add", "--scope", "user", "pi-ask", "--", "pi-ask", *mcp_args],
+            [program, *words[1:]],
             env=env,
             cwd=home.work,
             capture_output=True,
@@ -155,12 +172,8 @@ def headless(
     if name == "gemini":
         gemini = home.root / ".gemini"
         gemini.mkdir()
-        settings = {
-            "mcpServers": {
-                "pi-ask": {"command": "pi-ask", "args": list(mcp_args), "timeout": 3600000}
-            },
-            "security": {"auth": {"selectedType": "gemini-api-key"}},
-        }
+        settings = json.loads(docs_snippet(key, "json"))
+        settings["security"] = {"auth": {"selectedType": "gemini-api-key"}}
         (gemini / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
         env.update(
             GEMINI_API_KEY="dummy",
@@ -172,20 +185,16 @@ def headless(
             [program, "-p", prompt, "--approval-mode", "yolo", "-m", "gemini-2.5-flash"], env
         )
     if name == "opencode":
-        config = {
-            "$schema": "https://opencode.ai/config.json",
-            # docs/mcp.md's snippet (1.18 also reads the older form, the server under "mcp")
-            "mcp": {"servers": {"pi-ask": {"type": "local", "command": ["pi-ask", *mcp_args]}}},
-            "provider": {
-                "fake": {
-                    "npm": "@ai-sdk/openai-compatible",
-                    "name": "Fake",
-                    "options": {"baseURL": f"{model_url}/v1", "apiKey": "dummy"},
-                    "models": {"fake-model": {"name": "Fake"}},
-                }
-            },
-            "model": "fake/fake-model",
+        config = json.loads(docs_snippet(key, "json"))  # 1.18 also reads the older form
+        config["provider"] = {
+            "fake": {
+                "npm": "@ai-sdk/openai-compatible",
+                "name": "Fake",
+                "options": {"baseURL": f"{model_url}/v1", "apiKey": "dummy"},
+                "models": {"fake-model": {"name": "Fake"}},
+            }
         }
+        config["model"] = "fake/fake-model"
         (home.work / "opencode.json").write_text(json.dumps(config), encoding="utf-8")
         env.update(OPENCODE_DISABLE_MODELS_FETCH="1", OPENCODE_DISABLE_AUTOUPDATE="1")
         return Headless([program, "run", prompt], env)

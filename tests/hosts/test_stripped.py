@@ -1,0 +1,68 @@
+"""A host that passes its MCP server few variables still reaches the user's inbox (issue 26).
+
+Codex hands an MCP server a short list of variables of its own choosing: the user's
+``XDG_RUNTIME_DIR`` and ``TMUX`` are not among them. The user runs ``pi-ask inbox`` in a
+terminal whose ``XDG_RUNTIME_DIR`` is not ``/run/user/<uid>`` (where pi-ask would look
+without it); pi-ask, started by Codex as docs/mcp.md says (its ``env_vars``), must find that
+inbox all the same. Without ``env_vars`` the ask never reached it.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.terminal import Terminal, pi_ask_command
+from tests.hosts.conftest import require
+from tests.hosts.fake_models import FakeModel, Responses
+from tests.hosts.hosts import HostHome, headless
+from tests.hosts.running import (
+    ANSWER_CAP_S,
+    PAYLOAD,
+    START_CAP_S,
+    HostRun,
+    answers_seen,
+    wait_for,
+)
+
+pytestmark = pytest.mark.hosts
+
+
+def test_codex_without_the_users_runtime_folder_reaches_a_running_inbox(home: HostHome) -> None:
+    require("codex")
+    runtime = home.root / "xdg"
+    runtime.mkdir(mode=0o700)
+    user = home.env(XDG_RUNTIME_DIR=str(runtime))
+    home.pi_ask_settings('[mcp]\nface = "terminal"\n')
+    inbox = Terminal(
+        [*pi_ask_command(), "inbox"],
+        stdout=home.root / "inbox.out",
+        env=user,
+        width=90,
+        height=30,
+        cwd=home.work,
+    )
+    try:
+        inbox.wait_for("waiting for questions", timeout=START_CAP_S)
+        with FakeModel(Responses(), PAYLOAD) as model:
+            run_env = headless("codex", home, model.url, "Set up the service.")
+            run_env.env["XDG_RUNTIME_DIR"] = str(runtime)
+            run = HostRun(run_env, home, model)
+            try:
+                wait_for(
+                    lambda: (inbox.pump(), "Which database?" in inbox.text())[1],
+                    "the question in the inbox",
+                    START_CAP_S,
+                    run,
+                )
+                inbox.press("2")
+                inbox.wait_for("Submit", timeout=ANSWER_CAP_S)
+                inbox.press("1", "1")
+                assert run.wait() == 0, run.output()
+            finally:
+                run.stop()
+            assert model.result is not None, run.output()
+            cancelled, answers = answers_seen(model.result)
+            assert cancelled in (None, False), model.result
+            assert answers == {"Database": ["SQLite"]}, model.result
+    finally:
+        inbox.kill()
