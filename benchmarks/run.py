@@ -24,9 +24,10 @@ machine, a budget table with PASS/FAIL and the detail tables, as Markdown, and w
   (``config_reload.py``).
 - Modules loaded before the first frame, and resident memory (``loaded_modules.py``).
 - ``@`` completion in a git work tree of 100,000 files (``file_completion.py``).
-- Pending asks (issue 28): the warm path, ``no_terminal``, a waiting asker and an inbox
-  with 10 / 100 / 1,000 asks, each against its floor (``relay_costs.py``); alone with
-  ``run.py --only relay``.
+- Instant asks (issue 28): the warm path, ``no_terminal``, a waiting asker and an inbox
+  with 10 / 100 / 1,000 asks, each against its floor (``relay_costs.py``); ``pi-ask mcp``
+  until ``tools/list`` against minimal TypeScript and Python SDK servers (``mcp_start.py``);
+  alone with ``run.py --only instant``.
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ from first_frame_work import FirstFrameWork, measure_first_frame_work
 from history import ResumeListTiming, log_path, measure_resume_list, write_history
 from keystrokes import KeyTiming, markdown_stress_payload, measure_keystrokes, stress_payload
 from loaded_modules import HEAVY, LoadedModules, measure_loaded_modules
+from mcp_start import McpStart, measure_mcp_start
 from notification_cost import (
     TIMEOUT_S,
     NotificationWindow,
@@ -99,6 +101,7 @@ BUDGET_NO_TERMINAL_RATIO = 3.5
 BUDGET_WAITING_RSS_MIB = 12.0
 BUDGET_INBOX_CPU_PERCENT = 1.0
 BUDGET_INBOX_MEMORY_RATIO = 1.2
+BUDGET_MCP_TYPESCRIPT_RATIO = 1.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -417,6 +420,19 @@ def budgets(
     )
 
 
+def instant_budgets(relay: RelayCosts, mcp: McpStart) -> tuple[Budget, ...]:
+    """Issue 28's budgets: the MCP server listed, and those of ``relay_budgets``."""
+    typescript = mcp.ratio_typescript
+    listed = Budget(
+        "pi-ask mcp to tools/list / a minimal TypeScript SDK server (and / the Python SDK's)",
+        f"{typescript}x / {mcp.ratio_python}x (medians {mcp.pi_ask_ms} / "
+        f"{mcp.typescript_sdk_ms} / {mcp.python_sdk_ms} ms)",
+        f"<= {BUDGET_MCP_TYPESCRIPT_RATIO:g}x the TypeScript one",
+        typescript is not None and typescript <= BUDGET_MCP_TYPESCRIPT_RATIO,
+    )
+    return (listed, *relay_budgets(relay))
+
+
 def relay_budgets(relay: RelayCosts) -> tuple[Budget, ...]:
     """Issue 28's budgets: the warm path, no_terminal, a waiting asker, a crowded inbox."""
     by_count = {count: (idle, flow, rss) for count, idle, flow, rss in relay.inbox}
@@ -625,11 +641,12 @@ def report(
     return "\n\n".join(parts) + "\n"
 
 
-def main_relay_only() -> int:
-    """``run.py --only relay``: issue 28's figures alone (a few minutes less than a full run)."""
+def main_instant_only() -> int:
+    """``run.py --only instant``: issue 28's figures alone (minutes less than a full run)."""
     with tempfile.TemporaryDirectory(prefix="pi-ask-bench-") as tmp:
         relay = _measure_relay(Path(tmp))
-    checks = relay_budgets(relay)
+        mcp = measure_mcp_start(Path(tmp), dict(os.environ))
+    checks = instant_budgets(relay, mcp)
     print(_table(("measure", "value", "budget", "verdict"), [_row(c) for c in checks]))
     print()
     print(relay_report(relay))
@@ -643,8 +660,8 @@ def _measure_relay(workdir: Path) -> RelayCosts:
 
 
 def main() -> int:
-    if sys.argv[1:] == ["--only", "relay"]:
-        return main_relay_only()
+    if sys.argv[1:] == ["--only", "instant"]:
+        return main_instant_only()
     started = time.perf_counter()
     load_start = os.getloadavg()[0]
     bytecode = _compile_bytecode()
@@ -670,6 +687,7 @@ def main() -> int:
             loaded = measure_loaded_modules(_env(workdir), PAYLOAD_A, workdir / "modules.json")
             completion = measure_file_completion(workdir)
             relay = _measure_relay(workdir)
+            mcp = measure_mcp_start(workdir, dict(os.environ))
     finally:
         sink.close()
     machine = Machine(
@@ -685,7 +703,7 @@ def main() -> int:
         bytecode=bytecode,
     )
     checks = budgets(frames, window, keys, reload, loaded, resume_list, history_mib)
-    checks += relay_budgets(relay)
+    checks += instant_budgets(relay, mcp)
     results = {
         "machine": dataclasses.asdict(machine),
         "budgets": [dataclasses.asdict(check) for check in checks],
@@ -698,6 +716,7 @@ def main() -> int:
         "loaded_modules": dataclasses.asdict(loaded),
         "file_completion": dataclasses.asdict(completion),
         "relay": dataclasses.asdict(relay),
+        "mcp_start": dataclasses.asdict(mcp),
     }
     (ROOT / "benchmarks" / "results.json").write_text(
         json.dumps(results, indent=2) + "\n", encoding="utf-8"
