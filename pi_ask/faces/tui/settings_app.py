@@ -13,6 +13,7 @@ from prompt_toolkit.layout import Layout
 from prompt_toolkit.layout.containers import Window
 from prompt_toolkit.output import Output
 
+from pi_ask.ask.services import WATCH_INTERVAL_S
 from pi_ask.config.settings import Settings
 from pi_ask.config.store import RESET_WINDOW_S, SettingsStore
 from pi_ask.faces.tui.lines_control import LinesControl
@@ -94,14 +95,25 @@ class SettingsApp:
     def _measure(self, width: int, max_height: int) -> int:
         return len(fit_overlay(self.panel.view(), overlay_width(width), max_height))
 
-    def run(self) -> int:
-        """Show the overlay until a close key; returns 0."""
+    async def run_async(self) -> int:
+        """Show the overlay until a close key; returns 0. Hand edits of the file apply while
+        it is open, as in the ``?`` overlay of a flow (whose services watch the same store)."""
+        import asyncio
+
+        stop_watching = self._store.start_watching(asyncio.get_running_loop(), WATCH_INTERVAL_S)
         try:
-            return self.app.run(handle_sigint=False, set_exception_handler=False)
+            return await self.app.run_async(handle_sigint=False, set_exception_handler=False)
         finally:
+            stop_watching()
             self._unsubscribe()
             if self._terminal is not None:
                 self._terminal.close()
+
+    def run(self) -> int:
+        """``run_async`` on an event loop of its own."""
+        import asyncio
+
+        return asyncio.run(self.run_async())
 
 
 def run_settings(

@@ -83,3 +83,30 @@ def test_overlay_alone_sits_where_the_flow_draws_it_and_fits_80x24(store: Settin
     assert "more" not in shown  # every row at once
     assert "[reset all]" in shown  # the last row
     assert "to close" in shown
+
+
+def test_overlay_alone_follows_a_hand_edit_of_the_file(store: SettingsStore) -> None:
+    """As the ``?`` overlay inside an ask does: a saved edit shows without reopening."""
+    screen = pyte.Screen(80, 40)
+    stream = ScreenStream(screen)
+    output = Vt100_Output(stream, lambda: Size(40, 80), enable_cpr=False)  # type: ignore[arg-type]
+
+    async def scenario() -> int:
+        with create_pipe_input() as pipe:
+            app = SettingsApp(store, input=pipe, output=output)
+            rendered = asyncio.Event()
+            app.app.after_render += lambda _app: rendered.set()
+            task = asyncio.ensure_future(app.run_async())
+            await rendered.wait()
+            assert store.snapshot().behaviour.show_footer_hints is True
+            text = store.path.read_text(encoding="utf-8")
+            edited = text.replace("show_footer_hints = true", "show_footer_hints = false")
+            assert edited != text
+            store.path.write_text(edited, encoding="utf-8")
+            while store.snapshot().behaviour.show_footer_hints:  # the watcher's next look
+                rendered.clear()
+                await asyncio.wait_for(rendered.wait(), 10)
+            pipe.send_text(key_bytes("?"))
+            return await task
+
+    assert run(scenario()) == 0
