@@ -19,6 +19,7 @@ import secrets
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
@@ -144,12 +145,15 @@ class Devices:
 class Codes:
     """The one pairing code in force, and the rate limit on tries."""
 
-    def __init__(self, ttl_s: float = CODE_TTL_S) -> None:
+    def __init__(
+        self, ttl_s: float = CODE_TTL_S, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self._ttl_s = ttl_s
+        self._clock = clock
         self._lock = threading.Lock()
         self._code: str | None = None
         self._expires = 0.0
-        self._issued = -NEW_CODE_EVERY_S
+        self._issued = clock() - NEW_CODE_EVERY_S
         self._used = False
         self._tries: deque[float] = deque()
 
@@ -158,7 +162,7 @@ class Codes:
         with self._lock:
             self._code = new_code()
             self._used = False
-            self._issued = time.monotonic()
+            self._issued = self._clock()
             self._expires = self._issued + self._ttl_s
             return self._code
 
@@ -166,7 +170,7 @@ class Codes:
         """True when no code works any more and another may be made: the last one was used
         (the next device pairs at once), or it expired over a minute ago (an unpaired page
         asks for one, so at most one a minute goes to the terminal)."""
-        now = time.monotonic()
+        now = self._clock()
         with self._lock:
             live = self._code is not None and now < self._expires
             return not live and (self._used or now - self._issued >= NEW_CODE_EVERY_S)
@@ -174,7 +178,7 @@ class Codes:
     def redeem(self, text: str) -> bool | None:
         """``True`` when ``text`` is the code in force (which is then used up), ``False``
         when not, ``None`` when too many tries came lately (nothing was compared)."""
-        now = time.monotonic()
+        now = self._clock()
         with self._lock:
             while self._tries and now - self._tries[0] > TRIES_WINDOW_S:
                 self._tries.popleft()

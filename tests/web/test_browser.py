@@ -92,3 +92,27 @@ def test_a_page_of_another_site_changes_nothing(
     page.get_by_role("radio", name="SQLite").click()
     page.get_by_role("radio", name="SQLAlchemy").wait_for()
     assert (info.folder / "draft.json").exists()
+
+
+@pytest.mark.parametrize(
+    ("scheme", "contrast"), [("light", "no-preference"), ("dark", "no-preference"),
+                             ("light", "more"), ("dark", "more")],
+)  # fmt: skip
+def test_light_dark_and_high_contrast_follow_the_system(
+    browser: Any, web: Any, ask: Any, asks: Path, scheme: str, contrast: str
+) -> None:
+    from tests.web.test_browser_flows import check_accessibility
+
+    server = web()
+    page = open_paired(browser, server, PHONE)
+    page.emulate_media(color_scheme=scheme, contrast=contrast)
+    ask("--detach")
+    pending(asks, 1)
+    page.get_by_role("button", name="Pick a DB").tap()
+    page.get_by_role("radio", name="SQLite").tap()
+    page.get_by_role("radio", name="SQLAlchemy").wait_for()
+    background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    dark = background in ("rgb(21, 22, 26)", "rgb(0, 0, 0)")
+    assert dark == (scheme == "dark"), background
+    screenshot(page, f"phone-{scheme}-{contrast}")
+    check_accessibility(page, f"{scheme} {contrast}")  # colour contrast included
