@@ -58,6 +58,8 @@ def server_command(snippet: Snippet) -> list[str]:
     if snippet.language == "toml":
         entry = tomllib.loads(snippet.text)["mcp_servers"]["pi-ask"]
         assert entry["tool_timeout_sec"] > 0
+        # Codex passes a server only its own short list of variables (issue 26).
+        assert {"TMUX", "TMUX_PANE", "XDG_RUNTIME_DIR"} <= set(entry["env_vars"])
         return [entry["command"], *entry["args"]]
     config = json.loads(snippet.text)
     if "mcpServers" in config:
@@ -82,6 +84,15 @@ def installed(command: str) -> str:
     found = str(beside) if beside.exists() else shutil.which(command)
     assert found is not None, f"{command} is not installed"
     return found
+
+
+def test_the_route_table_names_every_measured_host() -> None:
+    text = DOC.read_text(encoding="utf-8")
+    table = text.split("| host | headless | TUI |", 1)[1].split("\n\n", 1)[0]
+    rows = [line for line in table.splitlines() if line.startswith("| ") and "---" not in line]
+    hosts = [row.split("|")[1].strip().split(" ")[0] for row in rows]
+    assert hosts == ["Codex", "Claude", "Gemini", "opencode"]
+    assert all(row.count("|") == 6 for row in rows)
 
 
 def test_every_host_has_a_snippet_and_a_timeout_line() -> None:
