@@ -93,8 +93,12 @@ class FlowCanvas:
             self._move(Scroll(self._scroll.offset, follow=True))
 
     def page(self, pages: int) -> None:
-        """Move the window by ``pages`` pages (a page keeps one line of the last in view)."""
-        step = max(1, self._page - 1)
+        """Move the window by ``pages`` pages.
+
+        A page keeps one line of the last in view, except on a window of three rows or
+        fewer (the review's at 40x12), where that line would make each PgDn move one line.
+        """
+        step = self._page - 1 if self._page > 3 else max(1, self._page)
         self._move(Scroll(max(0, self._scroll.offset + pages * step), follow=False))
 
     def to_edge(self, bottom: bool) -> None:

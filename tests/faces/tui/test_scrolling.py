@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Any
 
 import pytest
@@ -192,3 +193,22 @@ def test_home_and_end_in_an_editor_move_its_text_cursor(store: SettingsStore) ->
         return text
 
     assert run(scenario()) == "XabcY"
+
+
+def test_pgdn_on_a_small_review_moves_a_whole_page(store: SettingsStore) -> None:
+    """At 40x12 the review's window has two rows: each PgDn moves both, not one line."""
+
+    async def scenario() -> list[int]:
+        driver = await Driver(state_for(twelve()), store, width=40, height=12).start()
+        await driver.press(*["1"] * 12)
+        hidden = []
+        for _ in range(3):
+            above = next(line for line in driver.lines() if line.startswith("─"))
+            hidden.append(int(above.split()[2]) if "↑" in above else 0)
+            await driver.press("pageDown")
+        await driver.close()
+        return hidden
+
+    above = run(scenario())
+    steps = [b - a for a, b in pairwise(above)]
+    assert steps and all(step >= 2 for step in steps), above
