@@ -154,6 +154,8 @@ def _waiting_asker(env: dict[str, str], payload: Path) -> tuple[float, int]:
     """
     said = Path(env["PI_ASK_STATE_DIR"]).parent / "waiting.err"
     said.parent.mkdir(parents=True, exist_ok=True)
+    # A first run writes the config file (tomlkit, a lock): a user's asker finds it there.
+    _timed([*PI_ASK, "ask", "--ui", "none", str(payload)], env)
     with said.open("wb") as stderr:
         asker = subprocess.Popen(
             [*PI_ASK, "ask", "--wait", str(payload)],
