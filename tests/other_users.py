@@ -9,7 +9,11 @@ from __future__ import annotations
 
 import json
 import os
+import random
+import shutil
+import tempfile
 from collections.abc import Callable
+from pathlib import Path
 
 NOBODY = 65534
 
@@ -39,3 +43,47 @@ def as_user(uid: int, work: Callable[[], object]) -> object:
     value = json.loads(data)
     assert os.waitstatus_to_exitcode(status) == 0, value
     return value
+
+
+def unused_uid(planted: str) -> int:
+    """A uid nobody on this machine uses, whose ``planted.format(uid=...)`` path is free."""
+    while True:
+        uid = random.randint(200_000, 299_999)
+        if not os.path.lexists(planted.format(uid=uid)):
+            return uid
+
+
+def victim_home(uid: int) -> Path:
+    """A home folder owned by ``uid``, outside pytest's (root-only) temporary folder."""
+    home = Path(tempfile.mkdtemp(prefix="pi-ask-victim-"))
+    os.chown(home, uid, uid)
+    return home
+
+
+def plant(path: Path, how: str, leaf: str | None = None) -> Callable[[], object]:
+    """What another user does to ``path`` first: ``how`` is ``"0755"``, ``"0777"`` (with the
+    folder ``leaf`` inside, 0777, when given) or ``"symlink"`` to a 0777 folder of theirs."""
+
+    def work() -> object:
+        if how == "symlink":
+            theirs = Path(tempfile.mkdtemp(prefix="pi-ask-planter-"))
+            theirs.chmod(0o777)
+            path.symlink_to(theirs)
+        else:
+            path.mkdir()
+            path.chmod(0o755 if how == "0755" else 0o777)
+            if leaf is not None:
+                (path / leaf).mkdir()
+                (path / leaf).chmod(0o777)
+        return str(path)
+
+    return work
+
+
+def remove_planted(path: Path) -> None:
+    """Take away what ``plant`` made (as root), whatever it was."""
+    if path.is_symlink():
+        shutil.rmtree(path.resolve(), ignore_errors=True)
+        path.unlink()
+    elif path.exists():
+        shutil.rmtree(path)

@@ -10,16 +10,15 @@ another user). Needs root; skipped otherwise.
 from __future__ import annotations
 
 import os
-import random
 import shutil
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from pi_ask.config.store import SettingsStore
-from tests.other_users import NOBODY, as_user
+from tests.other_users import NOBODY, as_user, plant, remove_planted, unused_uid, victim_home
 
 PLANTER = NOBODY
 KEY = "behaviour.show_footer_hints"
@@ -32,13 +31,9 @@ pytestmark = pytest.mark.skipif(
 
 @pytest.fixture
 def victim() -> Iterator[tuple[int, Path]]:
-    """A uid nobody uses, with a home folder of its own outside pytest's (root-only) tmp."""
-    while True:
-        uid = random.randint(200_000, 299_999)
-        if not os.path.lexists(f"/tmp/pi-ask-{uid}"):
-            break
-    home = Path(tempfile.mkdtemp(prefix="pi-ask-victim-"))
-    os.chown(home, uid, uid)
+    """A uid nobody uses, with a home folder of its own."""
+    uid = unused_uid("/tmp/pi-ask-{uid}")
+    home = victim_home(uid)
     # Load the save path here: the victim cannot read this interpreter's modules.
     warm = Path(tempfile.mkdtemp())
     try:
@@ -49,36 +44,14 @@ def victim() -> Iterator[tuple[int, Path]]:
         yield uid, home
     finally:
         shutil.rmtree(home, ignore_errors=True)
-        planted = Path(f"/tmp/pi-ask-{uid}")
-        if planted.is_symlink():
-            shutil.rmtree(planted.resolve(), ignore_errors=True)
-            planted.unlink()
-        elif planted.exists():
-            shutil.rmtree(planted)
-
-
-def plant(how: str, uid: int) -> Callable[[], object]:
-    def work() -> object:
-        name = Path(f"/tmp/pi-ask-{uid}")
-        if how == "symlink":
-            theirs = Path(tempfile.mkdtemp(prefix="pi-ask-planter-"))
-            theirs.chmod(0o777)
-            name.symlink_to(theirs)
-        else:
-            name.mkdir()
-            name.chmod(0o755 if how == "0755" else 0o777)
-            if how == "0777 with locks":
-                (name / "locks").mkdir()
-                (name / "locks").chmod(0o777)
-        return str(name)
-
-    return work
+        remove_planted(Path(f"/tmp/pi-ask-{uid}"))
 
 
 @pytest.mark.parametrize("how", ["0755", "0777 with locks", "symlink"])
 def test_a_planted_temp_folder_does_not_block_saves(victim: tuple[int, Path], how: str) -> None:
     uid, home = victim
-    planted = Path(str(as_user(PLANTER, plant(how, uid))))
+    how, leaf = ("0777", "locks") if how == "0777 with locks" else (how, None)
+    planted = Path(str(as_user(PLANTER, plant(Path(f"/tmp/pi-ask-{uid}"), how, leaf))))
     before = sorted(os.listdir(planted)) if planted.is_dir() else None
     config = home / "config.toml"
 

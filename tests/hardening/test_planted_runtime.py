@@ -10,7 +10,6 @@ this holds it there, as a real second user. Needs root; skipped otherwise.
 from __future__ import annotations
 
 import os
-import random
 import shutil
 import tempfile
 from collections.abc import Callable, Iterator
@@ -22,7 +21,7 @@ from pi_ask.api import ask_user
 from pi_ask.relay.client import list_pending
 from pi_ask.relay.elsewhere import sweep
 from pi_ask.relay.paths import asks_dir, runtime_dir
-from tests.other_users import NOBODY, as_user
+from tests.other_users import NOBODY, as_user, plant, remove_planted, unused_uid, victim_home
 
 pytestmark = pytest.mark.skipif(
     not hasattr(os, "geteuid") or os.geteuid() != 0,
@@ -69,12 +68,8 @@ def _ask_in_background(home: Path) -> Callable[[], object]:
 
 @pytest.fixture
 def victim() -> Iterator[tuple[int, Path]]:
-    while True:
-        uid = random.randint(200_000, 299_999)
-        if not os.path.lexists(f"/tmp/runtime-{uid}"):
-            break
-    home = Path(tempfile.mkdtemp(prefix="pi-ask-victim-"))
-    os.chown(home, uid, uid)
+    uid = unused_uid("/tmp/runtime-{uid}")
+    home = victim_home(uid)
     # Load everything the ask needs here, once: the victim cannot read this interpreter.
     warm = Path(tempfile.mkdtemp())
     saved = dict(os.environ)
@@ -92,36 +87,14 @@ def victim() -> Iterator[tuple[int, Path]]:
         yield uid, home
     finally:
         shutil.rmtree(home, ignore_errors=True)
-        planted = Path(f"/tmp/runtime-{uid}")
-        if planted.is_symlink():
-            shutil.rmtree(planted.resolve(), ignore_errors=True)
-            planted.unlink()
-        elif planted.exists():
-            shutil.rmtree(planted)
-
-
-def _plant(how: str, uid: int) -> Callable[[], object]:
-    def work() -> object:
-        name = Path(f"/tmp/runtime-{uid}")
-        if how == "symlink":
-            theirs = Path(tempfile.mkdtemp(prefix="pi-ask-planter-"))
-            theirs.chmod(0o777)
-            name.symlink_to(theirs)
-        else:
-            name.mkdir()
-            name.chmod(0o755 if how == "0755" else 0o777)
-            if how == "0777 with the leaf":
-                (name / "pi-ask").mkdir()
-                (name / "pi-ask").chmod(0o777)
-        return str(name)
-
-    return work
+        remove_planted(Path(f"/tmp/runtime-{uid}"))
 
 
 @pytest.mark.parametrize("how", ["0755", "0777", "0777 with the leaf", "symlink"])
 def test_a_planted_runtime_folder_changes_nothing(victim: tuple[int, Path], how: str) -> None:
     uid, home = victim
-    planted = Path(str(as_user(NOBODY, _plant(how, uid))))
+    how, leaf = ("0777", "pi-ask") if how == "0777 with the leaf" else (how, None)
+    planted = Path(str(as_user(NOBODY, plant(Path(f"/tmp/runtime-{uid}"), how, leaf))))
     before = sorted(os.listdir(planted))
     seen = as_user(uid, _ask_in_background(home))
     assert isinstance(seen, dict)
