@@ -28,6 +28,7 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from pi_ask.faces.web.actions import BadAction
+from pi_ask.faces.web.words import page_in_language, script_with_words
 from pi_ask.relay.asks import is_ask_id, now_ms
 from pi_ask.web_server.board import Board
 from pi_ask.web_server.guard import BodyTooLarge, Guard, Names, cookie_header
@@ -80,6 +81,11 @@ class _Routes:
     def page(self, request: Request) -> Response:
         name, media = STATIC[request.url.path]
         body = resources.files("pi_ask.faces.web").joinpath("static", name).read_bytes()
+        # The page's words come from the catalogues, in the language of this process.
+        if name == "app.js":
+            body = script_with_words(body.decode("utf-8")).encode("utf-8")
+        elif name == "index.html":
+            body = page_in_language(body.decode("utf-8")).encode("utf-8")
         return Response(body, media_type=media, headers={"cache-control": "no-cache"})
 
     def favicon(self, _request: Request) -> Response:

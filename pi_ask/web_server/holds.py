@@ -19,6 +19,7 @@ from typing import NamedTuple
 from pi_ask.contract.kinds import JsonObject
 from pi_ask.faces.web.actions import commands_for, typing_commands
 from pi_ask.faces.web.view import view_model
+from pi_ask.i18n import N_, gettext
 from pi_ask.relay import forms
 from pi_ask.relay.asks import AskSummary
 from pi_ask.relay.client import AskGone, Session, list_pending
@@ -27,10 +28,10 @@ from pi_ask.state.dispatcher import apply
 from pi_ask.state.model import AskState, Behaviour
 from pi_ask.state.selectors import is_draft_change
 
-ANSWERED_HERE = "answered in pi-ask web"
-CANCELLED_HERE = "cancelled in pi-ask web"
-TIME_UP = "the time to answer this ask is up"
-UNKNOWN = "no such pending ask"
+ANSWERED_HERE = N_("answered in pi-ask web")
+CANCELLED_HERE = N_("cancelled in pi-ask web")
+TIME_UP = N_("the time to answer this ask is up")
+UNKNOWN = N_("no such pending ask")
 _KEEP_ENDED = 256
 
 
@@ -53,7 +54,9 @@ class Reply(NamedTuple):
         if self.view is not None:
             out["view"] = self.view
         if self.ended is not None:
-            out["ended"] = {"why": self.ended, "here": self.here}
+            # Said to the person at the page, in their language (a reason we did not word,
+            # such as an asker's own, stays as it came).
+            out["ended"] = {"why": gettext(self.ended), "here": self.here}
         return out
 
 
@@ -161,7 +164,7 @@ class Holds:
             held = self._held.get(ask_id)
             if held is not None:
                 with held.lock:
-                    why = self._why_ended(held) or "the ask is no longer pending"
+                    why = self._why_ended(held) or N_("the ask is no longer pending")
                     self._end(ask_id, held, why)
         return gone
 
@@ -201,7 +204,7 @@ class Holds:
         if session.folder.is_claimed():
             return ANSWERED_ELSEWHERE
         if not session.folder.exists():
-            return "the ask is no longer pending"
+            return N_("the ask is no longer pending")
         deadline = session.info.deadline_ms
         if deadline is not None and _now_ms() >= deadline:
             return TIME_UP

@@ -116,3 +116,26 @@ def test_light_dark_and_high_contrast_follow_the_system(
     assert dark == (scheme == "dark"), background
     screenshot(page, f"phone-{scheme}-{contrast}")
     check_accessibility(page, f"{scheme} {contrast}")  # colour contrast included
+
+
+def test_the_page_speaks_the_server_s_language(
+    browser: Any, web: Any, ask: Any, asks: Path, env: dict[str, str]
+) -> None:
+    env["LANG"] = "de_DE.UTF-8"
+    server = web()
+    page = open_paired(browser, server, DESKTOP)
+    page.get_by_text("Keine Fragen warten").wait_for()
+    asker = ask("--wait")
+    pending(asks, 1)
+    page.get_by_role("button", name="Pick a DB").click()  # the payload's words stay its own
+    page.get_by_role("radio", name="SQLite").click()
+    page.get_by_role("radio", name="SQLAlchemy").click()
+    page.get_by_role("heading", name="Prüfen Sie Ihre Antworten").wait_for()
+    screenshot(page, "desktop-review-de")
+    page.get_by_role("button", name="Absenden").click()
+    page.get_by_text("Der Agent hat Ihre Antwort").wait_for()
+    result, status = asker.result()
+    assert status == 0
+    assert result["details"]["answers"]["db"]["values"] == ["sqlite"]
+    text = result["content"][0]["text"]  # the agent's text: English, the payload's words
+    assert "SQLite" in text and "SQLAlchemy" in text and "Antwort" not in text

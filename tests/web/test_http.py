@@ -263,3 +263,14 @@ def test_typed_text_reaches_the_draft_but_the_log_gets_one_draft_per_commit(
     device.act(info.ask_id, {"do": "review", "action": "cancel"})
     _result, status = asker.result()
     assert status == 1
+
+
+def test_the_page_and_its_words_come_in_the_server_s_language(web, env) -> None:
+    env["LANG"] = "de_DE.UTF-8"
+    server = web()
+    page = server.client().get("/")
+    assert b'<html lang="de">' in page.body
+    assert b"Zur Frage springen" in page.body
+    script = server.client().get("/app.js").body.decode("utf-8")
+    assert script.startswith("const PI_ASK_WORDS = ")
+    assert '"Back to the list": "Zurück zur Liste"' in script.partition("\n")[0]

@@ -14,6 +14,7 @@ from functools import lru_cache
 
 from pi_ask.contract.kinds import JsonObject
 from pi_ask.contract.payload import Question
+from pi_ask.i18n import N_, gettext
 from pi_ask.state.model import REVIEW_ACTIONS, AskState, Behaviour, EditAnswer, EditNote
 from pi_ask.state.review_tab import review_entries
 from pi_ask.state.selectors import (
@@ -26,12 +27,18 @@ from pi_ask.state.selectors import (
     question_rows,
     review_hint,
 )
+from pi_ask.words import shown
 
 PREVIEW_HTML_LINES = 2_000
 """A longer preview goes as text only: rendering it whole on every view would cost seconds."""
 
-NOT_SENT = "not sent"
+NOT_SENT = N_("not sent")
 """How the review marks a note on an option that is not chosen (§12 deviation)."""
+
+
+def _shown(text: str | None) -> str | None:
+    """An engine notice or hint in the user's language (the page shows it as it comes)."""
+    return shown(text) if text else text
 
 
 def view_model(state: AskState, behaviour: Behaviour) -> JsonObject:
@@ -41,7 +48,7 @@ def view_model(state: AskState, behaviour: Behaviour) -> JsonObject:
         "title": state.title,
         "tab": state.tab,
         "tabs": [{"label": q.label, "answered": is_answered(state, q.id)} for q in state.questions],
-        "notice": footer_notice(state),
+        "notice": _shown(footer_notice(state)),
         "completed": state.completed,
         "editor": _editor(state),
     }
@@ -59,7 +66,7 @@ def _question(state: AskState, question: Question) -> JsonObject:
         item: JsonObject = {
             "row": position,
             "number": row.number,
-            "label": row.label,
+            "label": shown(row.label) if row.is_custom else row.label,
             "custom": row.is_custom,
             "selected": is_row_selected(state, question, row),
         }
@@ -162,6 +169,6 @@ def _review(state: AskState, behaviour: Behaviour) -> JsonObject:
         "entries": entries,
         "actions": list(REVIEW_ACTIONS),
         "action": state.action,
-        "hint": review_hint(state, behaviour),
-        "notSentMark": NOT_SENT,
+        "hint": _shown(review_hint(state, behaviour)),
+        "notSentMark": gettext(NOT_SENT),
     }

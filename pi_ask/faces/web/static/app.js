@@ -18,6 +18,25 @@
   let tick = null;
   let hoverPreview = null;
 
+  // The words of the page in the user's language: the server puts PI_ASK_WORDS in front of
+  // this file (pi_ask/faces/web/words.py), from the same catalogues as the terminal faces.
+  const WORDS = (typeof PI_ASK_WORDS === "object" && PI_ASK_WORDS) || {};
+
+  function fill(text, fields) {
+    return text.replace(/\{(\w+)\}/g, (whole, name) => (name in fields ? String(fields[name]) : whole));
+  }
+
+  function _(text, fields) {
+    const found = WORDS[text];
+    return fill(typeof found === "string" ? found : text, fields || {});
+  }
+
+  function ngettext(singular, plural, n, fields) {
+    const found = WORDS[singular + "\u0000" + plural];
+    const forms = Array.isArray(found) ? found : [singular, plural];
+    return fill(n === 1 ? forms[0] : forms[1], Object.assign({ count: n }, fields || {}));
+  }
+
   function el(tag, attrs, ...children) {
     const node = document.createElement(tag);
     for (const [key, value] of Object.entries(attrs || {})) {
@@ -61,10 +80,10 @@
 
   function age(ms) {
     const s = Math.max(0, Math.floor(ms / 1000));
-    if (s >= 86400) return Math.floor(s / 86400) + " d";
-    if (s >= 3600) return Math.floor(s / 3600) + " h";
-    if (s >= 60) return Math.floor(s / 60) + " min";
-    return s + " s";
+    if (s >= 86400) return _("{n} d", { n: Math.floor(s / 86400) });
+    if (s >= 3600) return _("{n} h", { n: Math.floor(s / 3600) });
+    if (s >= 60) return _("{n} min", { n: Math.floor(s / 60) });
+    return _("{n} s", { n: s });
   }
 
   // --- pairing -----------------------------------------------------------------------
@@ -90,28 +109,28 @@
     const { status, data } = await request("POST", "/api/pair", { code });
     if (status === 200 && data && data.paired) {
       csrf = data.csrf;
-      say("This device is paired.");
+      say(_("This device is paired."));
       paired();
       return true;
     }
-    showPairing((data && data.error) || "Pairing failed.");
+    showPairing((data && data.error) || _("Pairing failed."));
     return false;
   }
 
   function showPairing(problem) {
-    document.title = "pi-ask: pair this device";
+    document.title = _("pi-ask: pair this device");
     const input = el("input", {
       id: "code", name: "code", autocomplete: "one-time-code", autocapitalize: "characters",
       spellcheck: "false", inputmode: "text", "aria-describedby": "code-help",
     });
     const form = el(
       "form", { className: "pair", onsubmit: (event) => { event.preventDefault(); pair(input.value); } },
-      el("h2", { text: "Pair this device" }),
-      el("p", { id: "code-help", text: "Type the pairing code that pi-ask web printed in its terminal, or open the pairing link (scan its QR code). A new code appears there when the last one has been used or has expired." }),
-      el("label", { for: "code", text: "Pairing code" }),
+      el("h2", { text: _("Pair this device") }),
+      el("p", { id: "code-help", text: _("Type the pairing code that pi-ask web printed in its terminal, or open the pairing link (scan its QR code). A new code appears there when the last one has been used or has expired.") }),
+      el("label", { for: "code", text: _("Pairing code") }),
       input,
       problem ? el("p", { className: "error", role: "alert", text: problem }) : null,
-      el("button", { type: "submit", className: "primary", text: "Pair" }),
+      el("button", { type: "submit", className: "primary", text: _("Pair") }),
     );
     main.replaceChildren(form);
     input.focus();
@@ -139,7 +158,7 @@
       }
     });
     events.addEventListener("error", () => {
-      say("Connection lost; trying again.");
+      say(_("Connection lost; trying again."));
     });
     events.addEventListener("open", () => say(""));
   }
@@ -159,19 +178,19 @@
   }
 
   function drawList() {
-    document.title = asks.length ? `pi-ask (${asks.length} waiting)` : "pi-ask";
-    const heading = el("h2", { text: asks.length ? (asks.length === 1 ? "1 question waiting" : `${asks.length} questions waiting`) + ", oldest first" : "No questions waiting" });
+    document.title = asks.length ? _("pi-ask ({count} waiting)", { count: asks.length }) : "pi-ask";
+    const heading = el("h2", { text: asks.length ? ngettext("{count} question waiting, oldest first", "{count} questions waiting, oldest first", asks.length) : _("No questions waiting") });
     if (!asks.length) {
-      main.replaceChildren(heading, el("p", { className: "muted", text: "Questions from your agents appear here as they arrive." }));
+      main.replaceChildren(heading, el("p", { className: "muted", text: _("Questions from your agents appear here as they arrive.") }));
       return;
     }
-    const list = el("ul", { className: "asks", "aria-label": "Pending asks" });
+    const list = el("ul", { className: "asks", "aria-label": _("Pending asks") });
     for (const info of asks) {
-      const count = info.questions === 1 ? "1 question" : `${info.questions} questions`;
+      const count = ngettext("{count} question", "{count} questions", info.questions);
       list.append(el("li", {},
         el("button", { onclick: () => { location.hash = "ask=" + encodeURIComponent(info.id); } },
-          el("span", { className: "label", text: info.title || "(untitled)" }),
-          el("span", { className: "meta", text: `${info.cwd} · ${count} · ${age(now() - info.createdAt)} ago` }),
+          el("span", { className: "label", text: info.title || _("(untitled)") }),
+          el("span", { className: "meta", text: [info.cwd, count, _("{age} ago", { age: age(now() - info.createdAt) })].join(" · ") }),
         ),
       ));
     }
@@ -186,8 +205,8 @@
     const id = current.id;
     const { status, data } = await request("GET", "/api/asks/" + encodeURIComponent(id));
     if (!current || current.id !== id) return;
-    if (status === 401) return showPairing("This device is no longer paired.");
-    if (status !== 200 || !data) return drawProblem((data && data.error) || "This ask cannot be opened.");
+    if (status === 401) return showPairing(_("This device is no longer paired."));
+    if (status !== 200 || !data) return drawProblem((data && data.error) || _("This ask cannot be opened."));
     show(data);
   }
 
@@ -197,9 +216,9 @@
     const editor = document.getElementById("editor-text");
     if (editor && action.editor === undefined && !("text" in action)) action.editor = editor.value;
     const { status, data } = await request("POST", `/api/asks/${encodeURIComponent(current.id)}/act`, action);
-    if (status === 401) return showPairing("This device is no longer paired.");
+    if (status === 401) return showPairing(_("This device is no longer paired."));
     if (status !== 200 || !data) {
-      say((data && data.error) || "That did not work.");
+      say((data && data.error) || _("That did not work."));
       return;
     }
     show(data);
@@ -240,17 +259,17 @@
   function drawProblem(text) {
     main.replaceChildren(
       el("p", { className: "error", role: "alert", text }),
-      el("button", { onclick: () => { location.hash = ""; }, text: "Back to the list" }),
+      el("button", { onclick: () => { location.hash = ""; }, text: _("Back to the list") }),
     );
   }
 
   function drawEnded(reply) {
     clearInterval(tick);
     const why = reply.ended.why;
-    const text = reply.ended.here ? `Done: ${why}. The agent has your answer.` : `This ask is closed: ${why}.`;
+    const text = reply.ended.here ? _("Done: {why}. The agent has your answer.", { why }) : _("This ask is closed: {why}.", { why });
     main.replaceChildren(
       el("div", { className: "ended", role: "alert" }, el("h2", { id: "flow-heading", tabindex: "-1", text })),
-      el("p", {}, el("button", { className: "primary", onclick: () => { location.hash = ""; }, text: "Back to the list" })),
+      el("p", {}, el("button", { className: "primary", onclick: () => { location.hash = ""; }, text: _("Back to the list") })),
     );
     document.getElementById("flow-heading").focus();
   }
@@ -261,21 +280,21 @@
     if (!node || !ask || !ask.deadline) return;
     const left = Math.ceil((ask.deadline - now()) / 1000);
     if (left <= 0) {
-      node.textContent = "Time is up.";
+      node.textContent = _("Time is up.");
       clearInterval(tick);
       refresh();
       return;
     }
-    const text = left >= 60 ? `${Math.floor(left / 60)} min ${left % 60} s` : `${left} s`;
-    node.textContent = `Time left to answer: ${text}`;
+    const text = left >= 60 ? _("{m} min {s} s", { m: Math.floor(left / 60), s: left % 60 }) : _("{n} s", { n: left });
+    node.textContent = _("Time left to answer: {time}", { time: text });
   }
 
   function drawAsk(reply) {
     const view = reply.view;
     const ask = reply.ask || {};
-    document.title = "pi-ask: " + (view.title || "a question");
+    document.title = "pi-ask: " + (view.title || _("a question"));
     const parts = [];
-    parts.push(el("h2", { id: "flow-heading", tabindex: "-1", text: view.title || "Your agent asks" }));
+    parts.push(el("h2", { id: "flow-heading", tabindex: "-1", text: view.title || _("Your agent asks") }));
     if (ask.cwd) parts.push(el("p", { className: "muted", text: ask.cwd }));
     if (ask.deadline) parts.push(el("p", { id: "timer", className: "timer", role: "timer", "aria-live": "off" }));
     parts.push(tabRow(view));
@@ -283,8 +302,8 @@
     if (view.notice) parts.push(el("p", { className: "notice", role: "alert", text: view.notice }));
     parts.push(el("div", { className: "actions" },
       // The review has its own Cancel; elsewhere this one goes through the dirty guard.
-      view.review ? null : el("button", { id: "cancel-ask", onclick: () => act({ do: "cancel" }), text: "Cancel the ask" }),
-      el("button", { id: "to-list", onclick: () => { location.hash = ""; }, text: "Back to the list" }),
+      view.review ? null : el("button", { id: "cancel-ask", onclick: () => act({ do: "cancel" }), text: _("Cancel the ask") }),
+      el("button", { id: "to-list", onclick: () => { location.hash = ""; }, text: _("Back to the list") }),
     ));
     main.replaceChildren(...parts);
     clearInterval(tick);
@@ -295,18 +314,18 @@
   }
 
   function tabRow(view) {
-    const nav = el("div", { className: "tabs", role: "tablist", "aria-label": "Questions and review" });
+    const nav = el("div", { className: "tabs", role: "tablist", "aria-label": _("Questions and review") });
     view.tabs.forEach((tab, index) => {
       nav.append(el("button", {
         id: "tab-" + index, role: "tab", "aria-selected": String(view.tab === index),
         className: tab.answered ? "done" : null, onclick: () => act({ do: "tab", tab: index }),
-        "aria-label": `${tab.label}${tab.answered ? " (answered)" : ""}`, text: tab.label,
+        "aria-label": tab.answered ? _("{label} (answered)", { label: tab.label }) : tab.label, text: tab.label,
       }));
     });
     const review = view.tabs.length;
     nav.append(el("button", {
       id: "tab-" + review, role: "tab", "aria-selected": String(view.tab === review),
-      onclick: () => act({ do: "tab", tab: review }), text: "Review",
+      onclick: () => act({ do: "tab", tab: review }), text: _("Review"),
     }));
     return nav;
   }
@@ -316,19 +335,19 @@
     const editor = view.editor;
     const multi = q.type === "multi";
     const panel = el("section", { role: "tabpanel", "aria-labelledby": "tab-" + view.tab });
-    panel.append(el("h3", { id: "question-label", text: q.label + (q.required ? " (required)" : "") }));
+    panel.append(el("h3", { id: "question-label", text: q.required ? _("{label} (required)", { label: q.label }) : q.label }));
     if (q.promptHtml) panel.append(markdown("div", "prompt md", q.promptHtml));
     else if (q.prompt && q.prompt !== q.label) panel.append(el("p", { className: "prompt", text: q.prompt }));
-    panel.append(el("p", { className: "muted", text: multi ? "Choose any number, then Next." : "Choose one." }));
+    panel.append(el("p", { className: "muted", text: multi ? _("Choose any number, then Next.") : _("Choose one.") }));
     const rows = el("div", { className: "rows", role: multi ? "group" : "radiogroup", "aria-labelledby": "question-label" });
     let previewRow = null;
     for (const row of q.rows) {
       const parts = [el("span", { className: "label", text: (row.number ? row.number + ". " : "") + row.label },
-        row.recommended ? el("span", { className: "rec", text: " (recommended)" }) : null)];
+        row.recommended ? el("span", { className: "rec", text: " " + _("(recommended)") }) : null)];
       if (row.descriptionHtml) parts.push(markdown("span", "desc md", row.descriptionHtml));
       else if (row.description) parts.push(el("span", { className: "desc", text: row.description }));
       if (row.custom && row.text) parts.push(el("span", { className: "desc", text: row.text }));
-      if (row.note) parts.push(el("span", { className: "note", text: "Note: " + row.note }));
+      if (row.note) parts.push(el("span", { className: "note", text: _("Note: ") + row.note }));
       const button = el("button", {
         id: "row-" + row.row, className: "row" + (row.row === q.cursor ? " cursor" : ""),
         role: multi ? "checkbox" : "radio", "aria-checked": String(row.selected),
@@ -338,31 +357,31 @@
       const item = el("div", { className: "rowitem" }, button);
       if (!row.custom) {
         item.append(el("button", {
-          id: "note-" + row.row, className: "note-button", "aria-label": `Note on ${row.label}`,
-          onclick: () => act({ do: "note", row: row.row }), text: "Note",
+          id: "note-" + row.row, className: "note-button", "aria-label": _("Note on {option}", { option: row.label }),
+          onclick: () => act({ do: "note", row: row.row }), text: _("Note"),
         }));
       }
       rows.append(item);
-      if (editor && editor.kind === "note" && editor.option === row.value) rows.append(editorBox(editor, `Note on ${row.label}`));
-      if (editor && editor.kind === "answer" && row.custom) rows.append(editorBox(editor, q.freeform ? "Your answer" : "Type your own answer"));
+      if (editor && editor.kind === "note" && editor.option === row.value) rows.append(editorBox(editor, _("Note on {option}", { option: row.label })));
+      if (editor && editor.kind === "answer" && row.custom) rows.append(editorBox(editor, q.freeform ? _("Your answer") : _("Type your own answer")));
       if (row.preview && (previewRow === null || row.selected || row.row === q.cursor)) previewRow = row;
     }
     const hasPreview = q.rows.some((row) => row.preview);
     const layout = el("div", { className: "layout" + (hasPreview ? " with-preview" : "") }, rows);
     if (hasPreview) {
-      hoverPreview = el("pre", { id: "preview", className: "preview", "aria-live": "polite", "aria-label": "Preview", tabindex: "0" });
+      hoverPreview = el("pre", { id: "preview", className: "preview", "aria-live": "polite", "aria-label": _("Preview"), tabindex: "0" });
       layout.append(hoverPreview);
       if (previewRow) showPreview(previewRow);
     } else {
       hoverPreview = null;
     }
     panel.append(layout);
-    if (q.note) panel.append(el("p", { className: "muted", text: "Your note: " + q.note }));
-    if (editor && editor.kind === "note" && editor.option === null) panel.append(editorBox(editor, "Note on this question"));
+    if (q.note) panel.append(el("p", { className: "muted", text: _("Your note: ") + q.note }));
+    if (editor && editor.kind === "note" && editor.option === null) panel.append(editorBox(editor, _("Note on this question")));
     panel.append(el("div", { className: "actions" },
-      el("button", { id: "next", className: "primary", onclick: () => act({ do: "next" }), text: "Next" }),
-      el("button", { id: "question-note", onclick: () => act({ do: "note", row: null }), text: q.note ? "Edit the question note" : "Note on the question" }),
-      q.freeform ? null : el("button", { id: "change-type", onclick: () => act({ do: "type" }), text: multi ? "Make it single choice" : "Allow several choices" }),
+      el("button", { id: "next", className: "primary", onclick: () => act({ do: "next" }), text: _("Next") }),
+      el("button", { id: "question-note", onclick: () => act({ do: "note", row: null }), text: q.note ? _("Edit the question note") : _("Note on the question") }),
+      q.freeform ? null : el("button", { id: "change-type", onclick: () => act({ do: "type" }), text: multi ? _("Make it single choice") : _("Allow several choices") }),
     ));
     return panel;
   }
@@ -400,10 +419,10 @@
     });
     return el("div", { className: "editor" },
       area,
-      el("p", { className: "muted", text: "Enter saves, Shift+Enter starts a new line, Esc closes." }),
+      el("p", { className: "muted", text: _("Enter saves, Shift+Enter starts a new line, Esc closes.") }),
       el("div", { className: "actions" },
-        el("button", { id: "editor-save", className: "primary", onclick: () => act({ do: "save", text: area.value }), text: "Save" }),
-        el("button", { id: "editor-close", onclick: () => act({ do: "close", text: area.value }), text: "Close" }),
+        el("button", { id: "editor-save", className: "primary", onclick: () => act({ do: "save", text: area.value }), text: _("Save") }),
+        el("button", { id: "editor-close", onclick: () => act({ do: "close", text: area.value }), text: _("Close") }),
       ),
     );
   }
@@ -411,31 +430,31 @@
   function reviewPanel(view) {
     const review = view.review;
     const panel = el("section", { role: "tabpanel", "aria-labelledby": "tab-" + view.tab });
-    panel.append(el("h3", { text: "Review your answers" }));
+    panel.append(el("h3", { text: _("Review your answers") }));
     const list = el("ul", { className: "review" });
     for (const entry of review.entries) {
       const item = el("li", {}, el("div", { className: "q", text: entry.label }));
-      if (entry.unanswered) item.append(el("div", { className: "muted", text: "→ unanswered" }));
+      if (entry.unanswered) item.append(el("div", { className: "muted", text: "→ " + _("unanswered") }));
       for (const choice of entry.choices) {
-        item.append(el("div", { text: "→ " + choice.label + (choice.note ? ` (note: ${choice.note})` : "") }));
+        item.append(el("div", { text: "→ " + choice.label + (choice.note ? " " + _("(note: {note})", { note: choice.note }) : "") }));
       }
-      if (entry.note) item.append(el("div", { text: "Note: " + entry.note }));
-      for (const other of entry.otherNotes) item.append(el("div", { text: `Note on ${other.label}: ${other.note}` }));
+      if (entry.note) item.append(el("div", { text: _("Note: ") + entry.note }));
+      for (const other of entry.otherNotes) item.append(el("div", { text: _("Note on {option}: {note}", { option: other.label, note: other.note }) }));
       for (const other of entry.notSent) {
-        item.append(el("div", { className: "unsent" }, `Note on ${other.label}: ${other.note} `, el("span", { className: "tag", text: `(${review.notSentMark})` })));
+        item.append(el("div", { className: "unsent" }, _("Note on {option}: {note}", { option: other.label, note: other.note }) + " ", el("span", { className: "tag", text: `(${review.notSentMark})` })));
       }
       list.append(item);
     }
     panel.append(list);
-    const actions = el("div", { className: "actions", role: "group", "aria-label": "Review actions" });
+    const actions = el("div", { className: "actions", role: "group", "aria-label": _("Review actions") });
     review.actions.forEach((name, index) => {
       actions.append(el("button", {
         id: "review-" + name.toLowerCase(), className: index === 0 ? "primary" : null,
-        onclick: () => act({ do: "review", action: name.toLowerCase() }), text: name,
+        onclick: () => act({ do: "review", action: name.toLowerCase() }), text: _(name),
       }));
     });
     panel.append(actions);
-    panel.append(el("p", { className: "muted", text: "Submit sends your answers; Elaborate sends them and asks the agent to explain more; Cancel sends nothing." }));
+    panel.append(el("p", { className: "muted", text: _("Submit sends your answers; Elaborate sends them and asks the agent to explain more; Cancel sends nothing.") }));
     return panel;
   }
 
