@@ -8,12 +8,11 @@ answers (python-port.md §12): the ask goes to the terminal route, where the use
 
 from __future__ import annotations
 
-import shlex
 from typing import Any
 
 import pytest
 
-from tests.e2e.tmux import HAVE_TMUX, Tmux
+from tests.e2e.tmux import HAVE_TMUX
 from tests.hosts.conftest import require
 from tests.hosts.fake_models import FakeModel, Responses
 from tests.hosts.hosts import HostHome, headless
@@ -26,6 +25,7 @@ from tests.hosts.running import (
     pending_ask,
     wait_for,
 )
+from tests.hosts.tui import HostTui
 
 pytestmark = [
     pytest.mark.hosts,
@@ -49,36 +49,16 @@ MULTI: dict[str, Any] = {
 }
 
 
-class CodexTui:
-    """Codex's TUI in a pane of a private tmux server, with exactly ``env``."""
-
-    def __init__(self, command: list[str], env: dict[str, str], home: HostHome) -> None:
-        exports = " ".join(shlex.quote(f"{key}={value}") for key, value in env.items())
-        self.tmux = Tmux(
-            f"exec env -i {exports} {shlex.join(command)}", width=120, height=40, cwd=home.work
-        )
-        self.model: FakeModel | None = None
-
-    def ended(self) -> bool:
-        return False  # the pane stays (remain-on-exit); its screen says what happened
-
-    def output(self) -> str:
-        summary = self.model.summary() if self.model is not None else ""
-        return f"Codex's screen:\n{self.tmux.text()}\n{summary}"
-
-
 def test_an_empty_accept_in_codexs_tui_goes_to_the_terminal_route(home: HostHome) -> None:
     require("codex")
     home.pi_ask_settings('[behaviour]\nno_terminal = "wait"\n')  # face = auto
     with FakeModel(Responses(), MULTI) as model:
         run = headless("codex", home, model.url, "Set up the service.")
-        tui = CodexTui(
-            [run.command[0], "Set up the service."], {**run.env, "TERM": "xterm-256color"}, home
-        )
-        tui.model = model
+        command = [run.command[0], "Set up the service."]
+        tui = HostTui(command, {**run.env, "TERM": "xterm-256color"}, home, model)
         try:
             wait_for(
-                lambda: "needs your approval" in tui.tmux.text(),
+                lambda: tui.shows("needs your approval"),
                 "Codex's approval prompt",
                 START_CAP_S,
                 tui,
@@ -89,7 +69,7 @@ def test_an_empty_accept_in_codexs_tui_goes_to_the_terminal_route(home: HostHome
             answer_in_plain_attach(user, home, ask["id"], "1,2")
             wait_for(lambda: model.result, "the tool result", ANSWER_CAP_S, tui)
         finally:
-            tui.tmux.close()
+            tui.close()
     assert model.result is not None
     cancelled, answers = answers_seen(model.result, MULTI)
     assert cancelled in (None, False), model.result

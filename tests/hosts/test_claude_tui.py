@@ -1,0 +1,65 @@
+"""Claude Code's TUI, in a private tmux server: the host's own form reaches the user.
+
+With ``face = auto`` pi-ask sends the host its form first; Claude Code 2.1.332 draws it (a
+select per question and a "Type your own" field), and what the user picks there is the
+answer the model gets, with its label.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.e2e.tmux import HAVE_TMUX
+from tests.hosts.conftest import require
+from tests.hosts.fake_models import FakeModel, Messages
+from tests.hosts.hosts import HostHome, headless
+from tests.hosts.running import ANSWER_CAP_S, PAYLOAD, START_CAP_S, answers_seen, wait_for
+from tests.hosts.tui import HostTui
+
+pytestmark = [
+    pytest.mark.hosts,
+    pytest.mark.skipif(not HAVE_TMUX, reason="tmux is not installed"),
+]
+
+
+def first_run_done(home: HostHome, key: str) -> None:
+    """What Claude Code's first start asks once, answered: onboarding, this folder trusted,
+    the API key in the environment accepted."""
+    state = home.root / ".claude.json"
+    settings = json.loads(state.read_text(encoding="utf-8"))
+    settings.update(
+        hasCompletedOnboarding=True,
+        customApiKeyResponses={"approved": ["dummy"], "rejected": []},
+        projects={str(home.work): {"hasTrustDialogAccepted": True}},
+    )
+    state.write_text(json.dumps(settings), encoding="utf-8")
+
+
+def test_claude_codes_tui_form_answers_the_ask(home: HostHome) -> None:
+    key = "claude-2.1.332"
+    require(key)
+    home.pi_ask_settings('[behaviour]\nno_terminal = "wait"\n')  # face = auto
+    with FakeModel(Messages(), PAYLOAD) as model:
+        run = headless(key, home, model.url, "Set up the service.")
+        first_run_done(home, key)
+        # The TUI: the prompt as an argument, no -p.
+        command = [run.command[0], "Set up the service.", *run.command[3:]]
+        tui = HostTui(command, {**run.env, "TERM": "xterm-256color"}, home, model)
+        try:
+            wait_for(lambda: tui.shows("requests your input"), "the form", START_CAP_S, tui)
+            tui.tmux.press("right")  # open the first select
+            wait_for(lambda: tui.shows("SQLite"), "the options", ANSWER_CAP_S, tui)
+            tui.tmux.press("down", "space")  # SQLite
+            wait_for(lambda: tui.shows("✔ Database"), "the choice", ANSWER_CAP_S, tui)
+            tui.tmux.press("down", "down")  # past "Type your own", onto Accept
+            wait_for(lambda: tui.shows("❯ Accept"), "Accept", ANSWER_CAP_S, tui)
+            tui.tmux.press("enter")
+            wait_for(lambda: model.result, "the tool result", ANSWER_CAP_S, tui)
+        finally:
+            tui.close()
+    assert model.result is not None
+    cancelled, answers = answers_seen(model.result)
+    assert cancelled in (None, False), model.result
+    assert answers == {"Database": ["SQLite"]}, model.result
