@@ -134,3 +134,21 @@ def test_every_module_path_the_docs_name_exists() -> None:
         if not found:
             missing.append(f"{page}: {name}")
     assert not missing, "the docs name module paths that do not exist: " + ", ".join(missing)
+
+
+# The specs and the issue tracker are the developers', not in a user's copy.
+UNREADABLE = re.compile(
+    r"python-port\.md|behaviour\.md|screens\.md|protocols\.md|style\.md|\bissues? #?\d+"
+)
+
+
+def test_user_docs_cite_no_file_or_issue_a_user_cannot_read() -> None:
+    # docs/architecture.md is the developers' floor plan: it may point at their specs.
+    pages = [ROOT / "README.md", *(p for p in DOCS.glob("*.md") if p.name != "architecture.md")]
+    found = [
+        f"{page.name}:{number}: {match.group()}"
+        for page in pages
+        for number, line in enumerate(page.read_text("utf-8").splitlines(), start=1)
+        for match in UNREADABLE.finditer(line)
+    ]
+    assert not found, found

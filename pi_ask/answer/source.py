@@ -82,7 +82,18 @@ def find_message(
         return latest_pi_message(read_session(path))
     for path in claude_transcript_candidates(cwd):
         return latest_claude_message(path)
-    raise NoAssistantMessage(NO_MESSAGE)
+    raise NoAssistantMessage(nothing_found(cwd))
+
+
+def nothing_found(cwd: Path) -> str:
+    """``NO_MESSAGE``, where it looked, and how to hand a message over instead."""
+    from pi_ask.session.locations import claude_transcript_folder, pi_session_folder
+
+    return (
+        f"{NO_MESSAGE} Looked for a pi session in {pi_session_folder(cwd)} and a Claude Code "
+        f"transcript in {claude_transcript_folder(cwd)}; pass the message with --text FILE "
+        "(or --text - / a pipe), or a session with --session FILE."
+    )
 
 
 def read_session_message(path: Path) -> AssistantMessage:

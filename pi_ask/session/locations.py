@@ -95,16 +95,25 @@ def pi_session_candidates(cwd: Path) -> tuple[Path, ...]:
     ``PI_CODING_AGENT_SESSION_DIR`` names a flat folder shared by every cwd (the caller then
     checks each header's ``cwd``); otherwise the per-cwd folder under the agent dir is used.
     """
+    return _newest_first(pi_session_folder(cwd))
+
+
+def pi_session_folder(cwd: Path) -> Path:
+    """The folder pi keeps ``cwd``'s sessions in (``PI_CODING_AGENT_SESSION_DIR``: a flat one)."""
     flat = os.environ.get("PI_CODING_AGENT_SESSION_DIR")
-    folder = Path(flat).expanduser() if flat else pi_agent_dir() / "sessions" / encode_cwd(cwd)
-    return _newest_first(folder)
+    return Path(flat).expanduser() if flat else pi_agent_dir() / "sessions" / encode_cwd(cwd)
+
+
+def claude_transcript_folder(cwd: Path) -> Path:
+    """The folder Claude Code keeps ``cwd``'s transcripts in."""
+    override = os.environ.get("CLAUDE_CONFIG_DIR")
+    root = Path(override).expanduser() if override else Path.home() / ".claude"
+    return root / "projects" / encode_claude_cwd(cwd)
 
 
 def claude_transcript_candidates(cwd: Path) -> tuple[Path, ...]:
     """Claude Code transcripts of ``cwd``, newest first by modification time."""
-    override = os.environ.get("CLAUDE_CONFIG_DIR")
-    root = Path(override).expanduser() if override else Path.home() / ".claude"
-    return _newest_first(root / "projects" / encode_claude_cwd(cwd))
+    return _newest_first(claude_transcript_folder(cwd))
 
 
 def _newest_first(folder: Path) -> tuple[Path, ...]:

@@ -180,7 +180,11 @@ def test_answer_refuses_an_unfinished_message_and_an_empty_history(env: Env) -> 
         "wait for it to finish, then run pi-ask answer again.\n"
     )
     nothing = env.run("answer")
-    assert (nothing.status, nothing.stdout, nothing.stderr) == (2, "", NO_MESSAGE + "\n")
+    assert (nothing.status, nothing.stdout) == (2, "")
+    # Where it looked, and the way to hand it a message instead.
+    (said,) = nothing.stderr.splitlines()
+    assert said.startswith(NO_MESSAGE + " Looked for a pi session in ")
+    assert "Claude Code transcript in " in said and "--text FILE" in said
     assert env.run("answer", "--again").stderr == f"{NO_AGAIN} {env.looked_in}\n"
     missing = env.run("answer", "--session", str(env.root / "absent.jsonl"))
     assert missing.status == 2
