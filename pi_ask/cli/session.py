@@ -12,6 +12,7 @@ import argparse
 from typing import TYPE_CHECKING
 
 from pi_ask.face_table import UI_MODES
+from pi_ask.i18n import gettext, ngettext
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -104,7 +105,7 @@ def resume_command(args: argparse.Namespace) -> int:
     )
     if getattr(args, "list", False):
         if not found:
-            print(f"{NO_RESUME} {_looked_in(args, files)}", file=sys.stderr)
+            print(f"{gettext(NO_RESUME)} {_looked_in(args, files)}", file=sys.stderr)
             return EXIT_NOTHING
         folders = _folders(files) if getattr(args, "all", False) else {}
         for resumable in found:
@@ -113,7 +114,7 @@ def resume_command(args: argparse.Namespace) -> int:
     chosen = pick(found, getattr(args, "id", None))
     if chosen is None:
         wanted = getattr(args, "id", None)
-        message = unknown_id_message(wanted) if wanted else NO_RESUME
+        message = unknown_id_message(wanted) if wanted else gettext(NO_RESUME)
         print(f"{message} {_looked_in(args, files)}", file=sys.stderr)
         return EXIT_NOTHING
     return _resume(args, store, chosen)
@@ -176,7 +177,7 @@ def _replay(args: argparse.Namespace, wanted: PayloadSource, source: str) -> int
         present_single_as_multi=store.snapshot().behaviour.present_single_as_multi,
     )
     if isinstance(found, NothingToReplay):
-        print(f"{found.message} {_looked_in(args, files)}", file=sys.stderr)
+        print(f"{gettext(found.message)} {_looked_in(args, files)}", file=sys.stderr)
         return EXIT_NOTHING
     print(
         replaying_notice(wanted, len(found.loaded.payload.questions), found.path), file=sys.stderr
@@ -201,7 +202,7 @@ def _resume(args: argparse.Namespace, store: SettingsStore, chosen: Resumable) -
     )
     # Nobody asked, a deadline or an abort leave the ask pending; only a real cancel dismisses it.
     if result.details.reason == "cancelled":
-        print(RESUME_CANCELLED, file=sys.stderr)
+        print(gettext(RESUME_CANCELLED), file=sys.stderr)
     return status
 
 
@@ -273,9 +274,14 @@ def _looked_in(args: argparse.Namespace, files: tuple[SessionFile, ...]) -> str:
 
     if getattr(args, "all", False):
         where = display_path(sessions_dir())
-        return f"Looked in {len(files)} log(s) in {where}."
-    names = " and ".join(display_path(read.path) for read in files)
-    return f"Looked in {names}; pass --all to look in every folder's log."
+        text = ngettext(
+            "Looked in {count} log in {where}.", "Looked in {count} logs in {where}.", len(files)
+        )
+        return text.format(count=len(files), where=where)
+    names = gettext(" and ").join(display_path(read.path) for read in files)
+    return gettext("Looked in {names}; pass --all to look in every folder's log.").format(
+        names=names
+    )
 
 
 def _files(args: argparse.Namespace) -> tuple[SessionFile, ...]:

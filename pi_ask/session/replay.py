@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pi_ask.contract.loading import LoadedPayload, load_payload
+from pi_ask.i18n import N_, gettext
 from pi_ask.session.entries import (
     RECENT_ASKS,
     RECENT_BYTES,
@@ -24,9 +25,9 @@ from pi_ask.session.locations import is_own_file
 from pi_ask.session.log import SessionFile, read_session, read_tail
 from pi_ask.words import question_count
 
-NO_REPLAY = "No previous ask_user form found."
-NO_AGAIN = "No previous pi-ask answer form found; use pi-ask answer first."
-INCOMPATIBLE = "A previous form was found but is no longer valid."
+NO_REPLAY = N_("No previous ask_user form found.")
+NO_AGAIN = N_("No previous pi-ask answer form found; use pi-ask answer first.")
+INCOMPATIBLE = N_("A previous form was found but is no longer valid.")
 
 
 def replaying_notice(source: PayloadSource, count: int, path: Path) -> str:
@@ -35,8 +36,10 @@ def replaying_notice(source: PayloadSource, count: int, path: Path) -> str:
 
     where = display_path(path)
     if source == "answer-extraction":
-        return f"Reopening the previous pi-ask answer form from {where}: {question_count(count)}."
-    return f"Replaying the previous ask_user form from {where}: {question_count(count)}."
+        text = gettext("Reopening the previous pi-ask answer form from {where}: {questions}.")
+    else:
+        text = gettext("Replaying the previous ask_user form from {where}: {questions}.")
+    return text.format(where=where, questions=question_count(count))
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from pi_ask.contract.loading import LoadedPayload, load_payload
 from pi_ask.contract.payload import Question, QuestionType
+from pi_ask.i18n import N_, gettext
 from pi_ask.session.entries import (
     AnswerMap,
     Draft,
@@ -28,20 +29,22 @@ from pi_ask.session.replay import revalidate
 from pi_ask.state.model import Answer, Selection
 from pi_ask.words import question_count
 
-NO_RESUME = "No unanswered ask_user form found."
+NO_RESUME = N_("No unanswered ask_user form found.")
 
 
 def reopening_notice(count: int) -> str:
     """The info line shown when an unanswered form reopens."""
-    return f"Reopening unanswered ask_user form: {question_count(count)}."
+    text = gettext("Reopening unanswered ask_user form: {questions}.")
+    return text.format(questions=question_count(count))
 
 
-RESUME_CANCELLED = "Unanswered ask_user form dismissed; use pi-ask replay to reopen it."
+RESUME_CANCELLED = N_("Unanswered ask_user form dismissed; use pi-ask replay to reopen it.")
 
 
 def unknown_id_message(ask_id: str) -> str:
     """The line shown when ``pi-ask resume ID`` names no resumable ask."""
-    return f"No unanswered ask with id {ask_id!r}; run pi-ask resume --list to see them."
+    text = gettext("No unanswered ask with id {ask_id}; run pi-ask resume --list to see them.")
+    return text.format(ask_id=repr(ask_id))
 
 
 @dataclass(frozen=True, slots=True)

@@ -70,6 +70,5 @@ def test_all_with_nothing_anywhere_says_where_it_looked(pi_ask, tmp_path: Path) 
     done = pi_ask(tmp_path / "alpha", "resume", "--all")
     assert (done.returncode, done.stdout) == (1, "")
     assert (
-        done.stderr
-        == "No unanswered ask_user form found. Looked in 0 log(s) in ~/state/sessions.\n"
+        done.stderr == "No unanswered ask_user form found. Looked in 0 logs in ~/state/sessions.\n"
     )

@@ -139,3 +139,26 @@ def test_the_page_speaks_the_server_s_language(
     assert result["details"]["answers"]["db"]["values"] == ["sqlite"]
     text = result["content"][0]["text"]  # the agent's text: English, the payload's words
     assert "SQLite" in text and "SQLAlchemy" in text and "Antwort" not in text
+
+
+def test_enter_while_an_input_method_composes_never_saves(
+    browser: Any, web: Any, ask: Any, asks: Path
+) -> None:
+    """An IME's Enter picks the characters it composed (isComposing); only a later Enter saves."""
+    server = web()
+    page = open_paired(browser, server, DESKTOP)
+    ask("--detach")
+    (info,) = pending(asks, 1)
+    page.goto(f"http://127.0.0.1:{server.port}/#ask={info.ask_id}")
+    page.get_by_role("button", name="Note on SQLite").click()
+    editor = page.get_by_role("textbox", name="Note on SQLite")
+    editor.fill("にほん")
+    # The page's handler takes an Enter it acts on (preventDefault): dispatchEvent says so.
+    enter = """(composing) => document.getElementById("editor-text").dispatchEvent(
+        new KeyboardEvent("keydown", { key: "Enter", isComposing: composing, bubbles: true,
+                                       cancelable: true }))"""
+    assert page.evaluate(enter, True) is True  # left to the input method: nothing saved
+    editor.press("End")
+    editor.type("ご")  # still the open editor
+    assert page.evaluate(enter, False) is False  # a plain Enter saves
+    page.get_by_text("Note: にほんご").wait_for()
