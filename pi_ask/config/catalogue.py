@@ -564,6 +564,20 @@ def env_var_name(key: str) -> str:
     return ENV_PREFIX + "__".join(part.upper() for part in key.split("."))
 
 
+def env_var_hint(name: str) -> str:
+    """`` (did you mean "PI_ASK_…"?)`` for a variable close to a setting's, else ``""``.
+
+    Example:
+        >>> env_var_hint("PI_ASK_BEHAVIOR__SHOW_FOOTER_HINTS")
+        ' (did you mean "PI_ASK_BEHAVIOUR__SHOW_FOOTER_HINTS"?)'
+    """
+    import difflib  # only for a variable that names no setting
+
+    known = [env_var_name(spec.key) for spec in KEYS]
+    close = difflib.get_close_matches(name.upper(), known, 1, 0.85)
+    return f' (did you mean "{close[0]}"?)' if close else ""
+
+
 def is_setting_env_var(name: str) -> bool:
     """True for a ``PI_ASK_*`` variable meant as a setting (not ``PI_ASK_CONFIG``).
 

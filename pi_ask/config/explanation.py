@@ -12,7 +12,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from pi_ask.config.catalogue import KEYS, SettingKey
+from pi_ask.config.catalogue import KEYS, SettingKey, env_var_hint
 from pi_ask.config.document import CanonicalDocument
 from pi_ask.config.model import check_entry, check_value, read_environment
 from pi_ask.config.problems import ConfigProblem, describe
@@ -65,7 +65,8 @@ def explain(document: CanonicalDocument, environ: Mapping[str, str]) -> Explanat
     keymaps = _merge_keymaps(document.keymaps, overrides, sources)
     for key, (name, _value) in overrides.items():
         if key.partition(".")[0] != "keymaps" and key not in values and not _known(key):
-            problems.append(ConfigProblem(name, "names no setting; ignored", "warning"))
+            hint = env_var_hint(name)
+            problems.append(ConfigProblem(name, f"names no setting{hint}; ignored", "warning"))
     return Explanation(values, keymaps, sources, tuple(problems))
 
 

@@ -60,6 +60,7 @@ from pi_ask.config.catalogue import (
     Kind,
     SettingKey,
     channel_pattern,
+    env_var_hint,
     is_channel_name,
     is_channel_url,
     is_host_text,
@@ -374,7 +375,7 @@ def read_environment(
             continue
         leaves = list(_leaves(data, ""))
         if not leaves:
-            broken.append((name, "names no setting; ignored", False))
+            broken.append((name, f"names no setting{env_var_hint(name)}; ignored", False))
         for key, value in leaves:
             found[key] = (name, value)
     return found, broken

@@ -148,18 +148,20 @@ def test_each_setting_is_read_on_the_fast_path(spec: SettingKey) -> None:
 
 
 @pytest.mark.parametrize(
-    "name",
+    ("name", "meant"),
     [
-        "PI_ASK_BEHAVIOR__SHOW_FOOTER_HINTS",  # the table misspelled
-        "PI_ASK_BEHAVIOUR__SHOW_FOOTER_HNTS",  # the key misspelled
-        "PI_ASK_NOTIFICATION__ENABLED",
+        ("PI_ASK_BEHAVIOR__SHOW_FOOTER_HINTS", "PI_ASK_BEHAVIOUR__SHOW_FOOTER_HINTS"),  # table
+        ("PI_ASK_BEHAVIOUR__SHOW_FOOTER_HNTS", "PI_ASK_BEHAVIOUR__SHOW_FOOTER_HINTS"),  # key
+        ("PI_ASK_NOTIFICATION__ENABLED", "PI_ASK_NOTIFICATIONS__ENABLED"),
     ],
 )
-def test_a_misspelled_name_is_reported_and_ignored(name: str) -> None:
+def test_a_misspelled_name_is_reported_with_the_name_meant_and_ignored(
+    name: str, meant: str
+) -> None:
     found = evaluate(None, {name: "false"})
     assert found.thorough
     assert [(p.key, p.message, p.severity) for p in found.problems] == [
-        (name, "names no setting; ignored", "warning")
+        (name, f'names no setting (did you mean "{meant}"?); ignored', "warning")
     ]
     assert found.settings == evaluate(None, {}).settings
 
