@@ -62,6 +62,11 @@ NO_TERMINAL_REACHED: Final = "no terminal could reach you"
 DEFERRED: Final = N_("Deferred: the ask is still pending (pi-ask inbox lists it)")
 """What the terminal keeps after the inbox's defer key put the open ask back."""
 
+# Not yet in the catalogues: shown in English until they are translated.
+REQUIRED: Final = "(required)"
+"""The mark of a question the payload flags ``required``: advisory, Submit still goes through
+(behaviour.md keeps it so), but it shows on the question and on the review when unanswered."""
+
 OR: Final = N_(" or ")
 """Between two sets of keys that do the same (``Esc or Ctrl+C``)."""
 

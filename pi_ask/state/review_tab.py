@@ -36,6 +36,8 @@ class ReviewEntry(NamedTuple):
     # (option label, note) of unselected options with Submit or Cancel highlighted: shown,
     # marked as not sent (words.NOT_SENT).
     unsent_notes: tuple[tuple[str, str], ...] = ()
+    # The payload flags it ``required`` (advisory): an unanswered one is marked as such.
+    required: bool = False
 
     @property
     def is_unanswered(self) -> bool:
@@ -51,7 +53,10 @@ class ReviewEntry(NamedTuple):
 def review_entries(state: AskState) -> tuple[ReviewEntry, ...]:
     """The review entries of every question, for the highlighted action."""
     elaborate = state.action == ELABORATE_ACTION
-    return tuple(_entry(q, answer_for(state, q.id), elaborate) for q in state.questions)
+    return tuple(
+        _entry(q, answer_for(state, q.id), elaborate)._replace(required=q.required)
+        for q in state.questions
+    )
 
 
 def _entry(question: Question, answer: Answer | None, elaborate: bool) -> ReviewEntry:

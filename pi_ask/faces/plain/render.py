@@ -18,7 +18,7 @@ from pi_ask.state.question_types import TYPE_CHANGE_CONFIRM_NOTICE
 from pi_ask.state.review_tab import ReviewEntry, review_entries
 from pi_ask.state.selectors import Row, answer_for, is_row_selected, question_rows
 from pi_ask.terminal_text import sanitize_block, sanitize_line
-from pi_ask.words import NOT_SENT, dirty_guard, shown
+from pi_ask.words import NOT_SENT, REQUIRED, dirty_guard, shown
 
 PREVIEW_LINES = 12
 """Preview lines shown under an option before ``/preview N`` is needed for the rest."""
@@ -111,6 +111,8 @@ def question_lines(state: AskState, index: int) -> list[str]:
         label=sanitize_line(question.label),
         kind=gettext(kind) if kind else "",
     )
+    if question.required:
+        header += f" {REQUIRED}"
     lines = ["", header, *_block(question.prompt, "")]
     answer = answer_for(state, question.id)
     for row in question_rows(question):
@@ -224,6 +226,8 @@ def _entry_lines(entry: ReviewEntry, typed: bool) -> list[str]:
     label = sanitize_line(entry.label)
     if not entry.choices:
         lines = [f"  {label}: " + gettext("unanswered")]
+        if entry.required:
+            lines[0] += f" {REQUIRED}"
     else:
         texts = [sanitize_line(choice.label) for choice in entry.choices]
         if typed:

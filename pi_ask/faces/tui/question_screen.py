@@ -25,7 +25,7 @@ from pi_ask.i18n import N_, gettext
 from pi_ask.state.model import AskState, EditAnswer, EditNote
 from pi_ask.state.selectors import Row, answer_for, is_row_selected, question_rows
 from pi_ask.terminal_text import sanitize_block, sanitize_line
-from pi_ask.words import shown
+from pi_ask.words import REQUIRED, shown
 
 RECOMMENDED = N_("(recommended)")
 NOTE_TITLE = N_("Note:")
@@ -182,6 +182,8 @@ def render_question(
         preview: The preview box window for preview questions.
     """
     lines = list(text_block(question.prompt, width, theme.TEXT, span("", " ")))
+    if question.required:
+        lines.append(truncate(span(theme.WARNING, f" {REQUIRED}"), width))
     lines += _question_note(state, question, width, editor)
     lines.append(EMPTY)
     start = len(lines)

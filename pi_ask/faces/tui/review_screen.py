@@ -15,7 +15,7 @@ from pi_ask.i18n import N_, gettext
 from pi_ask.state.model import REVIEW_ACTIONS, AskState
 from pi_ask.state.review_tab import ReviewEntry, review_entries
 from pi_ask.terminal_text import sanitize_block, sanitize_line
-from pi_ask.words import NOT_SENT, shown
+from pi_ask.words import NOT_SENT, REQUIRED, shown
 
 REVIEW_TITLE = N_("Review answers")
 UNANSWERED = N_("unanswered")
@@ -36,7 +36,8 @@ def _entry_lines(entry: ReviewEntry, width: int) -> list[Line]:
     lines = list(wrapped(sanitize_line(entry.label), width, theme.TEXT, span("", " ")))
     if entry.is_unanswered:
         unanswered = span(theme.DIM, f"→ {gettext(UNANSWERED)}")
-        lines.append(truncate(join(span("", "   "), unanswered), width))
+        mark = span(theme.WARNING, f" {REQUIRED}") if entry.required else span("", "")
+        lines.append(truncate(join(span("", "   "), unanswered, mark), width))
         return [*lines, *_unsent_lines(entry, width)]
     if entry.note:
         lines += saved_note(entry.note, width, _NOTE_INDENT)
