@@ -274,3 +274,17 @@ def test_the_page_and_its_words_come_in_the_server_s_language(web, env) -> None:
     script = server.client().get("/app.js").body.decode("utf-8")
     assert script.startswith("const PI_ASK_WORDS = ")
     assert '"Back to the list": "Zurück zur Liste"' in script.partition("\n")[0]
+
+
+def test_an_action_reaches_only_the_ask_it_names(web, ask, asks: Path) -> None:
+    server = web()
+    device = server.paired()
+    ask("--detach", name="first")
+    ask("--detach", name="second")
+    first, second = pending(asks, 2)
+    assert device.act(first.ask_id, {"do": "choose", "row": 1}).status == 200
+    assert (first.folder / "draft.json").exists()
+    assert not (second.folder / "draft.json").exists()
+    unknown = device.act("0" * 36, {"do": "choose", "row": 0}).json()
+    assert unknown["ended"] == {"why": "no such pending ask", "here": False}
+    assert device.act("../etc", {"do": "choose", "row": 0}).status == 404

@@ -138,9 +138,12 @@
 
   // --- the list ------------------------------------------------------------------------
 
+  let routing = false;
+
   function paired() {
     connect();
-    window.addEventListener("hashchange", route);
+    if (!routing) window.addEventListener("hashchange", route);
+    routing = true;
     route();
   }
 
@@ -244,6 +247,7 @@
     // Once closed, an older reply still on its way (a slow action) never reopens it.
     if (current.reply && current.reply.ended && !reply.ended) return;
     const focused = document.activeElement && document.activeElement.id;
+    const before = current.reply && current.reply.view ? current.reply.view.tab : null;
     current.reply = reply;
     if (reply.ended) return drawEnded(reply);
     drawAsk(reply);
@@ -252,6 +256,9 @@
     if (editor) {
       editor.focus();
       editor.setSelectionRange(editor.value.length, editor.value.length);
+    } else if (before !== null && before !== reply.view.tab) {
+      // A new question or the review: a screen reader starts reading it from its heading.
+      document.getElementById("panel-heading")?.focus();
     } else if (again) again.focus();
     else document.getElementById("flow-heading")?.focus();
   }
@@ -335,11 +342,11 @@
     const editor = view.editor;
     const multi = q.type === "multi";
     const panel = el("section", { role: "tabpanel", "aria-labelledby": "tab-" + view.tab });
-    panel.append(el("h3", { id: "question-label", text: q.required ? _("{label} (required)", { label: q.label }) : q.label }));
+    panel.append(el("h3", { id: "panel-heading", tabindex: "-1", text: q.required ? _("{label} (required)", { label: q.label }) : q.label }));
     if (q.promptHtml) panel.append(markdown("div", "prompt md", q.promptHtml));
     else if (q.prompt && q.prompt !== q.label) panel.append(el("p", { className: "prompt", text: q.prompt }));
     panel.append(el("p", { className: "muted", text: multi ? _("Choose any number, then Next.") : _("Choose one.") }));
-    const rows = el("div", { className: "rows", role: multi ? "group" : "radiogroup", "aria-labelledby": "question-label" });
+    const rows = el("div", { className: "rows", role: multi ? "group" : "radiogroup", "aria-labelledby": "panel-heading" });
     let previewRow = null;
     for (const row of q.rows) {
       const parts = [el("span", { className: "label", text: (row.number ? row.number + ". " : "") + row.label },
@@ -430,7 +437,7 @@
   function reviewPanel(view) {
     const review = view.review;
     const panel = el("section", { role: "tabpanel", "aria-labelledby": "tab-" + view.tab });
-    panel.append(el("h3", { text: _("Review your answers") }));
+    panel.append(el("h3", { id: "panel-heading", tabindex: "-1", text: _("Review your answers") }));
     const list = el("ul", { className: "review" });
     for (const entry of review.entries) {
       const item = el("li", {}, el("div", { className: "q", text: entry.label }));
