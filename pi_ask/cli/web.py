@@ -157,4 +157,9 @@ def web_command(args: argparse.Namespace) -> int:
 
     store = open_store(args.config)
     options = web_options(args, store)
-    return run_web(options, state_dir=state_dir(), behaviour=lambda: store.snapshot().behaviour)
+    return run_web(
+        options,
+        state_dir=state_dir(),
+        behaviour=lambda: store.snapshot().behaviour,
+        notifications=lambda: store.snapshot().notifications,
+    )

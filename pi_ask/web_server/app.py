@@ -118,8 +118,9 @@ class _Routes:
         return response
 
     def asks(self, _request: Request) -> Response:
+        # Listed now, not the watch's last listing: a client that just made an ask sees it.
         return Response(
-            f'{{"now":{now_ms()},"asks":{self.parts.board.listing}}}',
+            f'{{"now":{now_ms()},"asks":{self.parts.board.list_now()}}}',
             media_type="application/json",
             headers=NO_STORE,
         )

@@ -16,6 +16,7 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
+from pi_ask.relay.asks import AskSummary
 from pi_ask.relay.client import list_pending
 from pi_ask.relay.inbox_socket import InboxListener
 from pi_ask.relay.watch import FolderWatch, Waker, nudge
@@ -27,11 +28,17 @@ class Board:
     """Every change of the pending asks, as JSON text, for the subscribed pages."""
 
     def __init__(
-        self, asks: Path, runtime: Path | None, on_listing: Callable[[set[str]], object]
+        self,
+        asks: Path,
+        runtime: Path | None,
+        on_listing: Callable[[set[str]], object],
+        on_new: Callable[[list[AskSummary]], None] | None = None,
     ) -> None:
         self._asks = asks
         self._runtime = runtime
         self._on_listing = on_listing
+        self._on_new = on_new
+        self._seen: set[str] | None = None
         self._lock = threading.Lock()
         self._subscribers: set[asyncio.Queue[str]] = set()
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -83,9 +90,21 @@ class Board:
         with self._lock:
             return len(self._subscribers)
 
+    def list_now(self) -> str:
+        """The pending asks as they are now (JSON), read from the folder."""
+        found = list_pending(self._asks)
+        return json.dumps([info.to_json() for info in found], ensure_ascii=False)
+
     def _list(self) -> str:
         found = list_pending(self._asks)
-        self._on_listing({info.ask_id for info in found})
+        ids = {info.ask_id for info in found}
+        self._on_listing(ids)
+        # Asks pending when the server started were announced before; new ones ring.
+        new = [info for info in found if self._seen is not None and info.ask_id not in self._seen]
+        self._seen = ids if self._seen is None else self._seen | ids
+        if new and self._on_new is not None:
+            with contextlib.suppress(Exception):
+                self._on_new(new)
         return json.dumps([info.to_json() for info in found], ensure_ascii=False)
 
     def _follow(self) -> None:

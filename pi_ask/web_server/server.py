@@ -30,6 +30,9 @@ if TYPE_CHECKING:
     import socket
     import ssl
 
+    from pi_ask.config.settings import NotificationSettings
+    from pi_ask.relay.asks import AskSummary
+
 NAME = "pi-ask web"
 
 
@@ -149,10 +152,13 @@ def run_web(
     err: TextIO | None = None,
     stop: threading.Event | None = None,
     started: threading.Event | None = None,
+    notifications: Callable[[], NotificationSettings] | None = None,
 ) -> int:
     """Serve until a signal (or ``stop``, set from another thread); the exit status.
 
     ``started`` is set once the server listens and has said so (or has failed to start).
+    With ``notifications``, each ask that arrives rings the "question waiting" channels, as
+    an inbox does (``pi-ask inbox --web`` leaves that to the inbox).
     """
     err = err if err is not None else sys.stderr
     from pi_ask.relay.paths import NoPrivateFolder, asks_dir, runtime_dir
@@ -177,7 +183,7 @@ def run_web(
         ) from None
     server = _Server(options, listener, tls, err, started)
     holds = Holds(asks, behaviour)
-    board = Board(asks, runtime, holds.sweep)
+    board = Board(asks, runtime, holds.sweep, _ringer(notifications))
     parts = WebParts(Devices(state_dir), Codes(), holds, board, server.names, server.announce)
     try:
         asyncio.run(server.run(build_app(parts), parts, warning, stop))
@@ -187,6 +193,24 @@ def run_web(
         if started is not None:
             started.set()
     return 0
+
+
+def _ringer(
+    notifications: Callable[[], NotificationSettings] | None,
+) -> Callable[[list[AskSummary]], None] | None:
+    """One "question waiting" notification per batch of new asks (``None``: no ringing)."""
+    if notifications is None:
+        return None
+
+    def ring(new: list[AskSummary]) -> None:
+        from pi_ask.notifications.message import waiting_message
+        from pi_ask.notifications.waiting import notify_waiting
+
+        subject = new[0].title or "a question from your agent"
+        # Sent off the board's thread and left to finish: the list never waits for it.
+        notify_waiting(notifications(), waiting_message(subject), write_terminal=None)
+
+    return ring
 
 
 class _Server:

@@ -106,3 +106,20 @@ def test_tailscale_trust_needs_loopback(env, tmp_path: Path) -> None:
     done = run_pi_ask("web", "--host", "0.0.0.0", "--expose", env=env)
     assert done.returncode == 2
     assert "needs a loopback host" in done.stderr
+
+
+def test_a_new_ask_rings_the_waiting_channels(web, ask, asks: Path, tmp_path: Path) -> None:
+    from tests.child_processes import wait_until
+    from tests.inbox.conftest import pending
+
+    rung = tmp_path / "rung.txt"
+    write_config(
+        tmp_path,
+        '[notifications]\nchannels = [{ type = "command", command = '
+        f'\'printf "%s\\\\n" "$ASK_NOTIFY_MESSAGE" >> {rung}\' }}]\n',
+    )
+    web()
+    ask("--detach")
+    pending(asks, 1)
+    wait_until(rung.exists, "the command channel run for the new ask")
+    assert "Pick a DB" in rung.read_text(encoding="utf-8")
