@@ -23,9 +23,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "mcp",
         help="Serve ask_user to an MCP host (Claude Code, Codex, Cursor, ...) on stdio",
         description=(
-            "Run an MCP server on standard input and output with one tool, ask_user. It asks "
-            "through the host's own form (elicitation) or pi-ask's terminal UI in a running "
-            "inbox or a tmux popup, never on the host's terminal. Needs the pi-ask[mcp] extra."
+            "Run an MCP server on standard input and output with the tool ask_user and its "
+            "non-blocking pair ask_user_start / ask_user_result. It asks through the host's own "
+            "form (elicitation) or pi-ask's terminal UI in a running inbox or a tmux popup, never "
+            "on the host's terminal. Needs the pi-ask[mcp] extra."
         ),
     )
     parser.add_argument("--config", type=Path, metavar="FILE", help="Settings file to use")
