@@ -113,7 +113,10 @@ def terminal(tmp_path: Path, env: dict[str, str]) -> Iterator[Callable[..., Term
 def settled(pid: int) -> bool:
     """A waiting asker's two threads are blocked: the main one in select, one in accept."""
     tasks = Path(f"/proc/{pid}/task")
-    waits = sorted((tasks / tid / "wchan").read_text() for tid in os.listdir(tasks))
+    try:
+        waits = sorted((tasks / tid / "wchan").read_text() for tid in os.listdir(tasks))
+    except OSError:  # a thread (or the asker) ended between the listing and the read
+        return False
     return len(waits) == 2 and any("poll" in wait or "select" in wait for wait in waits)
 
 
