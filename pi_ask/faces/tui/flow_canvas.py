@@ -24,7 +24,7 @@ from pi_ask.faces.tui.frame import (
     too_small,
 )
 from pi_ask.faces.tui.scrolling import Scroll
-from pi_ask.faces.tui.styled_text import Line
+from pi_ask.faces.tui.styled_text import Line, clear_split_cells
 
 if TYPE_CHECKING:
     from pi_ask.faces.tui.settings_panel import SettingsPanel
@@ -111,7 +111,16 @@ class FlowCanvas:
             self._cached = None
 
     def render_frame(self, width: int, height: int) -> tuple[Line, ...]:
-        return self.frame(width, height).lines
+        lines = self.frame(width, height).lines
+        if self._panel() is None:
+            return lines
+        # The overlay floats centred over the frame: no two-cell character may straddle its
+        # edges (prompt_toolkit centres a float at (width - its width) // 2).
+        from pi_ask.faces.tui.settings_screen import overlay_width
+
+        left = (width - overlay_width(self._size().columns)) // 2
+        cuts = frozenset({left, left + overlay_width(self._size().columns)})
+        return tuple(clear_split_cells(line, cuts) for line in lines)
 
     def measure_frame(self, width: int, max_height: int) -> int:
         height = len(self.frame(width, max_height).lines)

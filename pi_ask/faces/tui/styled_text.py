@@ -27,6 +27,29 @@ def text_width(text: str) -> int:
     return get_cwidth(text)
 
 
+def clear_split_cells(line: Line, cuts: frozenset[int]) -> Line:
+    """``line`` with every two-cell character that an edge at one of ``cuts`` (a column)
+    would split in two replaced by two spaces.
+
+    A float drawn over half of such a character (the settings overlay over a Japanese
+    footer) makes the terminal shift the rest of the row; two spaces split cleanly.
+    """
+    out: list[Span] = []
+    column = 0
+    for style, text in line:
+        if text.isascii():
+            out.append((style, text))
+            column += len(text)
+            continue
+        pieces = []
+        for char in text:
+            width = get_cwidth(char)
+            pieces.append("  " if width == 2 and column + 1 in cuts else char)
+            column += width
+        out.append((style, "".join(pieces)))
+    return tuple(out)
+
+
 def line_width(line: Line) -> int:
     """Terminal cells taken by ``line``."""
     return sum(text_width(text) for _, text in line)

@@ -147,3 +147,25 @@ def test_every_footer_hint_fits_whole_at_80_columns(store: SettingsStore, langua
         for chunk in footer_chunks(kind, DEFAULT_KEYMAPS):
             assert text_width(chunk) < 80, (language, chunk)
             assert any(chunk in line for line in drawn), (language, kind, chunk)
+
+
+def test_the_overlay_keeps_its_edges_over_two_cell_characters(store: SettingsStore) -> None:
+    """The Japanese footer has 質 across the overlay's left edge at 80 columns: the row
+    must not shift (the frame gives that character up for two spaces)."""
+    assert i18n.use_language("ja") == "ja"
+
+    async def scenario() -> list[list[str]]:
+        driver = await Driver(state_for(DEMO_PAYLOAD), store, width=80, height=24).start()
+        await driver.press(_key("global", "settings"))
+        buffer = driver.screen.buffer
+        rows = [[buffer[row][column].data for column in range(80)] for row in range(24)]
+        await driver.close()
+        return rows
+
+    rows = run(scenario())
+    top = next(row for row, cells in enumerate(rows) if "╭" in cells)
+    left, right = rows[top].index("╭"), rows[top].index("╮")
+    bottom = next(row for row in range(top, 24) if "╰" in rows[row])
+    assert left == 4 and right == 75
+    for row in range(top + 1, bottom):
+        assert (rows[row][left], rows[row][right]) == ("│", "│"), "".join(rows[row])
