@@ -198,9 +198,8 @@ def test_a_result_document_in_a_claim_is_not_taken_for_the_result(served: Pendin
     assert "approved everything" not in result.text  # rebuilt from the asker's own payload
 
 
-def test_first_answer_wins_and_the_other_terminal_is_told(
-    served: PendingAsk, request: pytest.FixtureRequest
-) -> None:
+def _two_terminals(served: PendingAsk, request: pytest.FixtureRequest) -> tuple[Session, Session]:
+    """Two terminals attached to the served ask, closed when the test ends."""
     (info,) = list_pending()
     first, second = Session(info), Session(info)
     first.open()
@@ -208,6 +207,13 @@ def test_first_answer_wins_and_the_other_terminal_is_told(
     request.addfinalizer(first.close)
     request.addfinalizer(second.close)
     wait_until(lambda: served.attached == 2, "both terminals to attach")
+    return first, second
+
+
+def test_first_answer_wins_and_the_other_terminal_is_told(
+    served: PendingAsk, request: pytest.FixtureRequest
+) -> None:
+    first, second = _two_terminals(served, request)
     assert first.state is not None
     chosen = apply(first.state, Digit(2), Behaviour())
     first.send_draft(chosen)
@@ -225,7 +231,7 @@ def test_first_answer_wins_and_the_other_terminal_is_told(
     assert result is not None and not result.details.cancelled
     assert result.details.answer("db") is not None
     with pytest.raises(AskGone):
-        Session(info).open()
+        Session(first.info).open()
 
 
 def test_a_stopped_or_busy_asker_costs_a_listing_nothing(served: PendingAsk) -> None:
@@ -341,13 +347,7 @@ def test_a_folder_gone_after_the_asker_said_why_reads_as_its_reason(
 ) -> None:
     # Under load the other terminal may look only once the asker has removed the folder:
     # the asker told it why first, and that is what it reports (not "no longer pending").
-    (info,) = list_pending()
-    first, second = Session(info), Session(info)
-    first.open()
-    second.open()
-    request.addfinalizer(first.close)
-    request.addfinalizer(second.close)
-    wait_until(lambda: served.attached == 2, "both terminals to attach")
+    first, second = _two_terminals(served, request)
     second._stop.wake()  # the second terminal stops looking, as a starved thread would
     assert first.state is not None
     assert first.send_answer(apply(first.state, Digit(2), Behaviour()), "submit") is True
