@@ -58,10 +58,22 @@ def install(pin: Pin, npm: str) -> str:
     if not problem and not installed(prefix, pin):
         problem = f"npm finished but {pin.binary} at the pinned version is missing"
     if problem:
-        last = problem.splitlines()[-1][:300]
+        last = _reason(problem)
         (prefix / FAILED_NOTE).write_text(last + "\n", encoding="utf-8")
         return f"{pin.key}: NOT installed ({last}); its tests will skip"
     return f"{pin.key}: installed {' '.join(pin.packages)} in {took:.1f} s"
+
+
+def _reason(problem: str) -> str:
+    """npm's own reason (``npm error code …`` and the ``request … failed`` line), not its last
+    line, which only points to a debug log."""
+    lines = [line.strip() for line in problem.splitlines() if line.strip()]
+    telling = [
+        line
+        for line in lines
+        if line.startswith(("npm error code", "npm ERR! code")) or "reason:" in line
+    ]
+    return "; ".join(telling or lines[-1:])[:300]
 
 
 def main() -> int:
