@@ -8,9 +8,13 @@ only package that re-exports: everything else is imported from the module that d
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING
 
 from pi_ask.version import __version__ as __version__
+
+# Not ``typing.TYPE_CHECKING``: loading typing here would cost every process that imports
+# a pi_ask module 1 MiB, the small waiting asker included (``cli/waiting.py``). Type
+# checkers read any ``TYPE_CHECKING`` name as true.
+TYPE_CHECKING = False
 
 __all__ = [
     "AnswerRecord",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import gc
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, overload
 
@@ -17,12 +17,18 @@ from pi_ask.contract.loading import InvalidPayload, LoadedPayload, load_payload
 from pi_ask.errors import PiAskError
 
 if TYPE_CHECKING:
+    import socket
+
     from pi_ask.config.store import SettingsStore
     from pi_ask.contract.payload_types import AskUserInput
     from pi_ask.contract.results import ToolResult
     from pi_ask.face_table import FaceName, UiMode
+    from pi_ask.relay.pending import PendingAsk
     from pi_ask.session.recorder import AskRecorder
     from pi_ask.state.model import Answer
+
+    RestHook = Callable[[PendingAsk, bool, Path | None], None]
+    """``run_flow``'s ``rest``: the published ask, whether to notify, the session log."""
 
 EXIT_OK = 0
 EXIT_CANCELLED = 1
@@ -224,11 +230,12 @@ def ask_with_status(
     wait: bool = False,
     timeout: float | None = None,
     unknown: UnknownFields = "warn",
+    rest: RestHook | None = None,
 ) -> tuple[ToolResult, int]:
     """``ask_user`` for the command line: the result and the exit status it calls for.
 
-    ``session`` is the ``--session`` log to record into (see ``run_flow``); ``unknown``: how
-    the payload's unknown fields are listed.
+    ``session`` is the ``--session`` log to record into, ``rest`` the waiting process to
+    become (see ``run_flow``); ``unknown``: how the payload's unknown fields are listed.
     """
     store = _open_store(config)
     loaded = load_payload(
@@ -236,7 +243,14 @@ def ask_with_status(
     )
     _report_unknown(loaded, unknown)
     return run_flow(
-        loaded, ui=ui, store=store, session=session, title=title, wait=wait, timeout=timeout
+        loaded,
+        ui=ui,
+        store=store,
+        session=session,
+        title=title,
+        wait=wait,
+        timeout=timeout,
+        rest=rest,
     )
 
 
@@ -327,6 +341,7 @@ def run_flow(
     initial_answers: tuple[tuple[str, Answer], ...] = (),
     wait: bool = False,
     timeout: float | None = None,
+    rest: RestHook | None = None,
 ) -> tuple[ToolResult, int]:
     """Record the ask, open the face ``ui`` on it, and return (result, exit status).
 
@@ -347,6 +362,10 @@ def run_flow(
         initial_answers: answers to start from (a resumed draft).
         wait: with no terminal and nobody to route to, wait for a ``pi-ask attach``.
         timeout: a hard deadline in seconds from now (python-port.md §11).
+        rest: the command line's: given an ask published for a terminal elsewhere (not
+            yet answering it), whether to notify, and the session log, it replaces the
+            process with a small waiting one (``cli/waiting.py``); it returns only when it
+            could not.
     """
     if isinstance(loaded, InvalidPayload):
         from pi_ask.contract.rejection import invalid_result  # the result classes: not at start
@@ -377,7 +396,14 @@ def run_flow(
     if face == "elsewhere":
         wait = wait or routing.no_terminal == "wait"
         result, signum = _ask_elsewhere(
-            loaded, ask_id, store, recorder, wait=wait, timeout=timeout, answers=initial_answers
+            loaded,
+            ask_id,
+            store,
+            recorder,
+            wait=wait,
+            timeout=timeout,
+            answers=initial_answers,
+            rest=rest,
         )
     elif face == "none":
         from pi_ask.state.results import non_interactive_result
@@ -447,6 +473,7 @@ def _ask_elsewhere(
     wait: bool,
     timeout: float | None,
     answers: tuple[tuple[str, Answer], ...],
+    rest: RestHook | None = None,
 ) -> tuple[ToolResult, int | None]:
     """No terminal of our own: a running inbox, a tmux popup, or (``wait``) an attach."""
     from pi_ask.relay.elsewhere import ElsewhereHooks, ask_elsewhere
@@ -456,9 +483,18 @@ def _ask_elsewhere(
     def announce(line: str) -> None:
         print(line, file=sys.stderr, flush=True)
 
+    def rest_here(pending: PendingAsk, notify: bool) -> None:
+        if rest is not None and recorder.write_error is None:
+            rest(pending, notify, recorder.path)
+
     cancel = WakeEvent()
     with SignalAbort(cancel) as stop:
-        hooks = ElsewhereHooks(cancel=cancel, on_draft=recorder.draft, announce=announce)
+        hooks = ElsewhereHooks(
+            cancel=cancel,
+            on_draft=recorder.draft,
+            announce=announce,
+            rest=rest_here if rest is not None else None,
+        )
         result = ask_elsewhere(
             loaded,
             ask_id,
@@ -474,6 +510,75 @@ def _ask_elsewhere(
 
         result = non_interactive_result(loaded.payload)
     return result, stop.signum
+
+
+def resume_elsewhere(
+    ask_id: str,
+    *,
+    asks: Path,
+    log: Path | None,
+    descriptors: tuple[int, int],
+    peers: Sequence[socket.socket] = (),
+) -> tuple[ToolResult, int]:
+    """Take over an ask this process published before it replaced its image with the
+    waiting one (``run_flow``'s ``rest``), wait for its answer, settle it: (result, status).
+
+    The ask is rebuilt from its folder as a terminal reads it (the payload, the title of its
+    summary, the presented types and answers of its draft) and its session log continued.
+    ``peers`` are terminals the waiting process accepted and has not answered yet.
+
+    Raises:
+        PiAskError: The folder is not the ask it published (removed, or not readable).
+    """
+    import time
+
+    from pi_ask.relay import forms
+    from pi_ask.relay.asks import AskFolder, now_ms
+    from pi_ask.relay.elsewhere import ElsewhereHooks, wait_for_answer
+    from pi_ask.relay.pending import PendingAsk
+    from pi_ask.relay.watch import WakeEvent
+    from pi_ask.session.recorder import AskRecorder
+    from pi_ask.signal_latch import SignalAbort
+    from pi_ask.state.opening import new_state
+
+    folder = AskFolder(asks / ask_id)
+    summary = folder.summary()
+    loaded = load_payload(folder.params())
+    if summary is None or summary.socket is None or isinstance(loaded, InvalidPayload):
+        raise PiAskError(f"the pending ask {ask_id} is gone from {asks}")
+    loaded = loaded._replace(payload=loaded.payload._replace(title=summary.title))
+    try:
+        state = forms.state_from_form(loaded, folder.draft() or {})
+    except forms.FormError:
+        state = new_state(loaded.payload)
+    recorder = AskRecorder.open(log) if log is not None else AskRecorder(None)
+    recorder.start(None, "tool", ask_id=ask_id)
+    deadline = None
+    if summary.deadline_ms is not None:
+        deadline = time.monotonic() + (summary.deadline_ms - now_ms()) / 1000
+    cancel = WakeEvent()
+    with SignalAbort(cancel) as stop:
+        pending = PendingAsk.adopt(
+            loaded,
+            ask_id,
+            asks=asks,
+            path=summary.socket,
+            descriptors=descriptors,
+            state=state,
+            on_draft=recorder.draft,
+            deadline_ms=summary.deadline_ms,
+            wake=cancel.waker,
+        )
+        try:
+            pending.serve(peers)
+            hooks = ElsewhereHooks(cancel=cancel, on_draft=recorder.draft)
+            result = wait_for_answer(pending, hooks, deadline)
+        finally:
+            pending.close()
+    if stop.signum is not None:
+        return result, 128 + stop.signum  # not settled: the ask stays resumable
+    recorder.settle(result)
+    return result, exit_code(result)
 
 
 def _open_store(config: Path | None) -> SettingsStore:

@@ -29,6 +29,12 @@ def hold_ending_signals() -> None:
 
 
 def _latch(number: int, _frame: FrameType | None) -> None:
+    latch(number)
+
+
+def latch(number: int) -> None:
+    """Hold ``number`` as if the latch had caught it: a signal the waiting process
+    (``cli/waiting.py``) caught before it loaded this module."""
     if not _pending:
         _pending.append(number)
 

@@ -8,6 +8,7 @@ their own parsers through a ``register(subparsers)`` function in their ``command
 from __future__ import annotations
 
 import contextlib
+import functools
 import gc
 import os
 import signal
@@ -19,8 +20,10 @@ from pi_ask.errors import PiAskError, UsageError
 
 if TYPE_CHECKING:
     import argparse
+    from pathlib import Path
 
     from pi_ask.contract.results import ToolResult
+    from pi_ask.relay.pending import PendingAsk
 
 AREA_COMMANDS = (
     "pi_ask.cli.config",
@@ -385,21 +388,52 @@ def _ask(source: str | bytes, args: argparse.Namespace) -> int:
         wait=getattr(args, "wait", False),
         timeout=getattr(args, "timeout", None),
         unknown="stderr",
+        rest=functools.partial(_rest_in_waiting_process, ui=args.ui, config=args.config),
     )
+    return report_result(result, status, args.ui)
+
+
+def report_result(result: ToolResult, status: int, ui: str) -> int:
+    """Print ``result`` as ``pi-ask ask --ui UI`` does (stdout, and a line on stderr when it
+    says why); returns ``status``."""
     from pi_ask.terminal_text import result_indent
 
     _say_invalid(result)
-    if result.details.reason == "no_terminal" and args.ui != "none":
+    if result.details.reason == "no_terminal" and ui != "none":
         # --ui none asked for exactly this result: nothing to explain.
         from pi_ask.face_table import TERMINAL_FACES
         from pi_ask.words import NO_TERMINAL_LINE, NO_TERMINAL_REACHED, NO_TERMINAL_TO_DRAW_ON
 
         # The JSON tells the agent; whoever runs it at a shell reads this one line.
-        asked_for_one = args.ui in TERMINAL_FACES
+        asked_for_one = ui in TERMINAL_FACES
         why = NO_TERMINAL_TO_DRAW_ON if asked_for_one else NO_TERMINAL_REACHED
         print(NO_TERMINAL_LINE.format(why=why), file=sys.stderr)
-    _print_json(result.to_json(), indent=result_indent(sys.stdout, args.ui))
+    _print_json(result.to_json(), indent=result_indent(sys.stdout, ui))
     return status
+
+
+def _rest_in_waiting_process(
+    pending: PendingAsk, notify: bool, log: Path | None, *, ui: str, config: Path | None
+) -> None:
+    """``run_flow``'s ``rest``: this process becomes the small waiting one
+    (``cli/waiting.py``) once its ask is published; returns only when it cannot."""
+    from pi_ask.cli.waiting import exec_waiting
+
+    server, watch = pending.descriptors()
+    if server < 0 or watch < 0 or not sys.platform.startswith("linux"):
+        return  # a kqueue or polling watch does not outlive execv: wait in this process
+    values = {
+        "ask_id": pending.ask_id,
+        "asks": os.fspath(pending.asks),
+        "log": "" if log is None else os.fspath(log),
+        "server": str(server),
+        "watch": str(watch),
+        "deadline_ms": "" if pending.deadline_ms is None else str(pending.deadline_ms),
+        "notify": "1" if notify else "",
+        "ui": ui,
+        "config": "" if config is None else os.fspath(config),
+    }
+    exec_waiting(values, (server, watch))
 
 
 def _say_invalid(result: ToolResult) -> None:

@@ -49,6 +49,11 @@ class ElsewhereHooks:
         on_progress: Told ``published``, ``inbox``, ``popup``, ``window``, ``waiting``,
             ``attached`` and ``detached``.
         announce: Told the one human line saying how to answer, when ``wait`` waits.
+        rest: Given the published ask, not yet answering its terminals, and whether the
+            "question waiting" notification is due, before the wait: the command line
+            replaces its image there with a small waiting process (``cli/waiting.py``),
+            which notifies, and never returns; when it does return (it could not), the wait
+            goes on here.
     """
 
     def __init__(
@@ -57,11 +62,13 @@ class ElsewhereHooks:
         on_draft: Callable[[AskState], None] | None = None,
         on_progress: Callable[[str], None] | None = None,
         announce: Callable[[str], None] | None = None,
+        rest: Callable[[PendingAsk, bool], None] | None = None,
     ) -> None:
         self.cancel = WakeEvent() if cancel is None else cancel
         self.on_draft = on_draft
         self.on_progress = on_progress
         self.announce = announce
+        self.rest = rest
 
 
 class UnknownAsk(LookupError):
@@ -109,7 +116,7 @@ def ask_elsewhere(
         loaded, ask_id, asks, runtime, timeout_s=timeout_s, answers=initial_answers, hooks=hooks
     )
     try:
-        pending.publish()
+        pending.publish(serve=hooks.rest is None)
     except OSError:
         return None
     try:
@@ -118,16 +125,17 @@ def ask_elsewhere(
             return None
         _progress(hooks, "published")
         _progress(hooks, route or "waiting")
-        notification = None
-        if route is None:
-            if hooks.announce is not None:
-                hooks.announce(
-                    f"pi-ask: question waiting (ask {ask_id}); answer it from any terminal "
-                    f"with: pi-ask attach {ask_id}"
-                )
-            notification = _notify(store, hooks.announce)
+        if route is None and hooks.announce is not None:
+            hooks.announce(
+                f"pi-ask: question waiting (ask {ask_id}); answer it from any terminal "
+                f"with: pi-ask attach {ask_id}"
+            )
+        if hooks.rest is not None:
+            hooks.rest(pending, route is None)  # returns only when it could not
+            pending.serve()
+        notification = notify_waiting_asker(store, hooks.announce) if route is None else None
         try:
-            return _wait(pending, hooks, deadline)
+            return wait_for_answer(pending, hooks, deadline)
         finally:
             if notification is not None:
                 notification.close()
@@ -171,8 +179,11 @@ def _route(runtime: Path, ask_id: str, tmux: TmuxMode, cwd: str) -> str | None:
     return None
 
 
-def _wait(pending: PendingAsk, hooks: ElsewhereHooks, deadline: float | None) -> ToolResult:
-    """Block until an answer, the deadline or a cancel (nothing wakes in between)."""
+def wait_for_answer(
+    pending: PendingAsk, hooks: ElsewhereHooks, deadline: float | None
+) -> ToolResult:
+    """Block until an answer, the deadline (``time.monotonic``) or a cancel (nothing wakes
+    in between); the ask stays published (``pending.close`` withdraws it)."""
     attached = 0
     while True:
         left = None if deadline is None else max(0.0, deadline - time.monotonic())
@@ -201,7 +212,9 @@ def _progress(hooks: ElsewhereHooks, what: str) -> None:
             hooks.on_progress(what)
 
 
-def _notify(store: SettingsStore | None, say: Callable[[str], None] | None) -> Dispatch | None:
+def notify_waiting_asker(
+    store: SettingsStore | None, say: Callable[[str], None] | None
+) -> Dispatch | None:
     """The "question waiting" notification, through the configured channels (best effort).
 
     One that cannot start (out of descriptors, its modules unreadable) is said in one line

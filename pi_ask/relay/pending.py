@@ -25,7 +25,7 @@ import select
 import socket
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -104,15 +104,50 @@ class PendingAsk:
 
     # --- the asker's thread -------------------------------------------------------------
 
-    def publish(self) -> None:
+    @classmethod
+    def adopt(
+        cls,
+        loaded: LoadedPayload,
+        ask_id: str,
+        *,
+        asks: Path,
+        path: Path,
+        descriptors: tuple[int, int],
+        state: AskState,
+        on_draft: OnDraft | None = None,
+        deadline_ms: int | None = None,
+        wake: Waker | None = None,
+    ) -> PendingAsk:
+        """The ask this process published before it replaced its image (``os.execv``),
+        taken over from the ``descriptors`` it kept (``descriptors()``): its folder,
+        socket and watch as they are. Call ``serve`` next.
+
+        Raises:
+            OSError: A descriptor is not what it was.
+        """
+        ask = cls(loaded, ask_id, asks=asks, runtime=None, state=state, on_draft=on_draft)
+        ask.path, ask.deadline_ms, ask._wake = path, deadline_ms, wake
+        ask.folder = AskFolder(asks / ask_id)
+        server, watch = descriptors
+        ask._server = socket.socket(fileno=server)
+        ask._server.set_inheritable(False)
+        ask._watch = FolderWatch.adopt(ask.folder.path, watch)
+        return ask
+
+    def publish(self, *, serve: bool = True) -> None:
         """Write the ask's folder (and, when the asker waits, listen on its socket).
+
+        ``serve=False`` listens without answering yet: terminals wait in the socket's
+        backlog until ``serve`` (the command line does so after it replaced its image with
+        the small waiting process, ``cli/waiting.py``).
 
         Raises:
             OSError: The folder or the socket cannot be made.
         """
         if self.path is not None:
             self._server = listen_at(self.path, MAX_PEERS)
-            threading.Thread(target=self._accept, name="pi-ask pending", daemon=True).start()
+            if serve:
+                self.serve()
         try:
             self.folder = AskFolder.create(
                 self.asks, self.ask_id, self.loaded.params, self._summary()
@@ -128,6 +163,18 @@ class PendingAsk:
         except BaseException:
             self.close()
             raise
+
+    def serve(self, peers: Iterable[socket.socket] = ()) -> None:
+        """Answer the terminals from now on, and ``peers`` already accepted (by the waiting
+        process, before it adopted the ask)."""
+        threading.Thread(target=self._accept, name="pi-ask pending", daemon=True).start()
+        for sock in peers:
+            self._take(sock)
+
+    def descriptors(self) -> tuple[int, int]:
+        """The listening socket's and the folder watch's descriptors (-1: none)."""
+        server = self._server.fileno() if self._server is not None else -1
+        return server, self._watch.fileno() if self._watch is not None else -1
 
     def _summary(self) -> JsonObject:
         payload = self.loaded.payload
@@ -308,21 +355,24 @@ class PendingAsk:
                     said = True
                 self._closing.wait(ACCEPT_BACKOFF_S)
                 continue
-            if not wire.is_same_user(sock):
-                # Refused before a byte is read: another user's process learns nothing.
-                sock.close()
-                continue
-            with self._lock:
-                crowded = len(self._peers) >= MAX_PEERS
-                connection = None if crowded else wire.Connection(sock)
-                if connection is not None:
-                    self._peers.add(connection)
-            if connection is None:
-                sock.close()
-                continue
-            threading.Thread(
-                target=self._serve, args=(connection,), name="pi-ask peer", daemon=True
-            ).start()
+            self._take(sock)
+
+    def _take(self, sock: socket.socket) -> None:
+        if not wire.is_same_user(sock):
+            # Refused before a byte is read: another user's process learns nothing.
+            sock.close()
+            return
+        with self._lock:
+            crowded = len(self._peers) >= MAX_PEERS
+            connection = None if crowded else wire.Connection(sock)
+            if connection is not None:
+                self._peers.add(connection)
+        if connection is None:
+            sock.close()
+            return
+        threading.Thread(
+            target=self._serve, args=(connection,), name="pi-ask peer", daemon=True
+        ).start()
 
     def _serve(self, connection: wire.Connection) -> None:
         greeted = False

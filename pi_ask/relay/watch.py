@@ -107,6 +107,18 @@ class FolderWatch:
             )
             self._kqueue.control([event], 0, 0)
 
+    @classmethod
+    def adopt(cls, folder: Path, fd: int) -> FolderWatch:
+        """The watch of ``folder`` whose inotify descriptor ``fd`` this process kept across
+        ``os.execv`` (``-1``: a watch of its own)."""
+        if fd < 0:
+            return cls(folder)
+        watch = cls.__new__(cls)
+        watch.folder, watch._fd, watch._kqueue, watch._dir_fd = folder, fd, None, -1
+        watch._seen = watch._signature()
+        os.set_inheritable(fd, False)
+        return watch
+
     @property
     def polls(self) -> bool:
         """True where the folder is looked at once a second instead of being told."""

@@ -111,13 +111,16 @@ def terminal(tmp_path: Path, env: dict[str, str]) -> Iterator[Callable[..., Term
 
 
 def settled(pid: int) -> bool:
-    """A waiting asker's two threads are blocked: the main one in select, one in accept."""
+    """A waiting asker has become the small waiting process (``cli/waiting.py``): one
+    thread, blocked in select."""
     tasks = Path(f"/proc/{pid}/task")
     try:
-        waits = sorted((tasks / tid / "wchan").read_text() for tid in os.listdir(tasks))
+        waits = [(tasks / tid / "wchan").read_text() for tid in os.listdir(tasks)]
+        command = Path(f"/proc/{pid}/cmdline").read_bytes()
     except OSError:  # a thread (or the asker) ended between the listing and the read
         return False
-    return len(waits) == 2 and any("poll" in wait or "select" in wait for wait in waits)
+    resting = b"pi_ask.cli.waiting" in command
+    return resting and len(waits) == 1 and ("poll" in waits[0] or "select" in waits[0])
 
 
 def pending(asks: Path, count: int) -> list[AskSummary]:

@@ -80,3 +80,41 @@ def test_a_settled_waiting_asker_answers_a_signal(
     details = result["details"]
     assert isinstance(details, dict) and details["reason"] == "aborted"
     assert not any(asks.iterdir())  # the ask is no longer pending anywhere
+
+
+def test_a_waiting_asker_notifies_from_a_process_of_its_own_and_rests_small(
+    ask: Callable[..., Asker], asks: Path, tmp_path: Path
+) -> None:
+    # The notification's channels run in a notifier process, so the asker at rest is the
+    # small waiting process: one thread, none of the notification code, no zombie left.
+    heard = tmp_path / "heard"
+    (tmp_path / "config.toml").write_text(
+        '[notifications]\nchannels = [{ type = "command", command = '
+        f'\'printf "%s\\\\n%s\\\\n" "$ASK_NOTIFY_MESSAGE" $PPID > {heard}.new && '
+        f"mv {heard}.new {heard}' }}]\n",
+        encoding="utf-8",
+    )
+    asker = ask("--wait")
+    (info,) = pending(asks, 1)
+    wait_until(heard.exists, "the question-waiting notification")
+    wait_until(lambda: settled(asker.process.pid), "the asker to settle into its wait")
+    message, parent = heard.read_text(encoding="utf-8").splitlines()
+    assert message.startswith("Question waiting")
+    assert int(parent) != asker.process.pid  # the notifier's shell, not the asker's
+    maps = Path(f"/proc/{asker.process.pid}/maps").read_text(encoding="utf-8")
+    # Nothing but what waits is loaded: no JSON, no session log, no inotify through ctypes.
+    mapped = {line.rpartition("/")[2].split(".")[0] for line in maps.splitlines()}
+    assert not {"_json", "_datetime", "_ctypes"} & mapped
+    children = Path(f"/proc/{asker.process.pid}/task/{asker.process.pid}/children")
+    wait_until(lambda: not children.read_text().split(), "the notifier to be reaped")
+    session = Session(info)
+    session.open()
+    try:
+        assert session.state is not None
+        chosen = apply(session.state, Digit(1), Behaviour())
+        chosen = apply(chosen, Digit(1), Behaviour())
+        assert session.send_answer(chosen, "submit") is True
+    finally:
+        session.close()
+    result, status = asker.result()
+    assert status == 0, result

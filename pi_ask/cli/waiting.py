@@ -1,0 +1,233 @@
+"""``pi-ask ask`` waiting for a terminal elsewhere, in a process that holds almost nothing.
+
+An asker with no terminal of its own publishes its ask and then waits, often for hours, for
+an inbox, a tmux popup or ``pi-ask attach`` to answer it, and an agent may run many at once.
+By then it has loaded the payload code, the settings and the session log, which CPython
+never gives back: about 20 MiB each, where python-port.md §8 allows 12. So once the ask is
+published and said, the command replaces its image (``os.execv``: the same process, its
+stdout and exit status still the agent's) with this module's ``main``. That keeps the ask's
+listening socket and folder watch (inherited descriptors) and ``select``s on them, a
+signal's wake-up pipe and the deadline, with little else loaded, and no periodic wake-up.
+
+The first thing that happens brings the rest back (``api.resume_elsewhere``): a terminal
+that speaks, the ask's folder changing, a signal, the deadline. The ask is taken over as it
+was and waits on as any asker does: it answers its terminals, records their drafts and
+prints the result. A listing that only checks the asker is alive (it connects and closes)
+is accepted and closed here without bringing anything back.
+
+The "question waiting" notification, when due, runs in a process of its own
+(``notify_main``), so none of it stays loaded here either.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import signal
+import socket
+import sys
+import time
+
+# What this module may load before something happens: what ``main`` imports itself. The
+# rest (the api, the relay, the engine) comes with the first event.
+ARGUMENTS = ("ask_id", "asks", "log", "server", "watch", "deadline_ms", "notify", "ui", "config")
+PEER_LIMIT = 16
+"""Terminals held here at once before the rest is back (``relay.pending.MAX_PEERS``)."""
+SILENT_PEER_S = 5.0
+"""How long a connected terminal may stay silent (``relay.pending.HELLO_TIMEOUT_S``)."""
+ACCEPT_BACKOFF_S = 0.5
+ENDING_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
+_ENTRY = "import sys; sys.path.insert(0, sys.argv[1]); from pi_ask.cli.waiting import main; main()"
+_NOTIFY = (
+    "import sys; sys.path.insert(0, sys.argv[1]); "
+    "from pi_ask.cli.waiting import notify_main; notify_main(sys.argv[2])"
+)
+
+
+def exec_waiting(values: dict[str, str], descriptors: tuple[int, int]) -> None:
+    """Replace this process with the waiting one (``main``); returns only when it cannot.
+
+    Args:
+        values: One string for each of ``ARGUMENTS``.
+        descriptors: The ask's listening socket and folder watch, kept across ``execv``.
+    """
+    argv = [sys.executable, "-P", "-c", _ENTRY, _package_root(), *(values[n] for n in ARGUMENTS)]
+    for stream in (sys.stdout, sys.stderr):
+        stream.flush()
+    # A signal between here and the new image's handlers would kill the ask unanswered:
+    # held (blocked) across execv, delivered once ``main`` can take it.
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, ENDING_SIGNALS)
+    for fd in descriptors:
+        os.set_inheritable(fd, True)
+    try:
+        os.execv(sys.executable, argv)
+    except OSError:
+        for fd in descriptors:
+            os.set_inheritable(fd, False)
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+
+
+def main() -> None:
+    """The waiting process (see the module docstring): rest, then resume; exits."""
+    values = dict(zip(ARGUMENTS, sys.argv[2:], strict=True))
+    server = socket.socket(fileno=int(values["server"]))
+    server.set_inheritable(False)
+    watch = int(values["watch"])
+    os.set_inheritable(watch, False)
+    caught: list[int] = []
+    wake_read, wake_write = os.pipe()
+    os.set_blocking(wake_write, False)
+    signal.set_wakeup_fd(wake_write)
+    for number in ENDING_SIGNALS:
+        signal.signal(number, lambda signum, _frame: caught.append(signum))
+    if values["notify"]:
+        # Children are reaped by the kernel: a finished notifier leaves no zombie behind.
+        signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+        _spawn_notifier(values["config"], keep_from_it=(server.fileno(), watch))
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, ENDING_SIGNALS)
+    deadline_ms = int(values["deadline_ms"]) if values["deadline_ms"] else None
+    peers = _rest(server, watch, wake_read, deadline_ms, caught)
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    signal.set_wakeup_fd(-1)
+    os.close(wake_read)
+    os.close(wake_write)
+    sys.exit(_resume(values, server, watch, peers, caught))
+
+
+def _rest(
+    server: socket.socket,
+    watch: int,
+    wake: int,
+    deadline_ms: int | None,
+    caught: list[int],
+) -> list[socket.socket]:
+    """Block until something happens; the terminals accepted meanwhile that spoke.
+
+    A terminal that connects and closes without a word (a listing checking that the asker
+    lives) is closed here; one silent for ``SILENT_PEER_S`` too, as the asker would.
+    """
+    silent: dict[socket.socket, float] = {}  # accepted terminals, and until when they may be
+    backoff_until = 0.0
+    said = False
+    while not caught:
+        now = time.monotonic()
+        timers = [*silent.values()]
+        if backoff_until > now:
+            timers.append(backoff_until)
+        if deadline_ms is not None:
+            left = (deadline_ms - time.time_ns() // 1_000_000) / 1000
+            if left <= 0:
+                break  # the deadline: the rest ends the ask
+            timers.append(now + left)
+        timeout = max(0.0, min(timers) - now) if timers else None
+        listening = backoff_until <= now and len(silent) < PEER_LIMIT
+        descriptors = [watch, wake, *(peer.fileno() for peer in silent)]
+        if listening:
+            descriptors.append(server.fileno())
+        readable = set(select.select(descriptors, [], [], timeout)[0])
+        if watch in readable:
+            break  # the folder changed: a claim, a draft, or the folder gone
+        now = time.monotonic()
+        if server.fileno() in readable:
+            try:
+                peer, _ = server.accept()
+            except OSError as err:
+                # Out of descriptors (EMFILE) or the like: the ask must stay answerable.
+                if not said:
+                    print(f"pi-ask: accepting a terminal failed ({err}); retrying", file=sys.stderr)
+                    said = True
+                backoff_until = now + ACCEPT_BACKOFF_S
+            else:
+                silent[peer] = now + SILENT_PEER_S
+        heard = [peer for peer in silent if peer.fileno() in readable]
+        spoke = [peer for peer in heard if _speaks(peer)]
+        if spoke:
+            for peer in silent.keys() - set(spoke):
+                peer.close()
+            return spoke
+        for peer in [*heard, *(p for p, until in silent.items() if until <= now)]:
+            if silent.pop(peer, None) is not None:
+                peer.close()  # closed without a word, or silent for too long
+    for peer in silent:
+        peer.close()
+    return []
+
+
+def _speaks(peer: socket.socket) -> bool:
+    """True when ``peer`` sent something (left unread for the asker's own reading)."""
+    try:
+        return bool(peer.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT))
+    except BlockingIOError:
+        return False
+    except OSError:
+        return False
+
+
+def _resume(
+    values: dict[str, str],
+    server: socket.socket,
+    watch: int,
+    peers: list[socket.socket],
+    caught: list[int],
+) -> int:
+    """Load the rest, take the ask over and wait on as any asker; the exit status."""
+    from pathlib import Path
+
+    from pi_ask.api import resume_elsewhere
+    from pi_ask.cli.main import report_result
+    from pi_ask.errors import PiAskError
+    from pi_ask.signal_latch import hold_ending_signals, latch
+
+    hold_ending_signals()
+    if caught:
+        latch(caught[0])
+    log = Path(values["log"]) if values["log"] else None
+    try:
+        result, status = resume_elsewhere(
+            values["ask_id"],
+            asks=Path(values["asks"]),
+            log=log,
+            descriptors=(server.detach(), watch),
+            peers=peers,
+        )
+    except PiAskError as err:
+        print(f"pi-ask: {err}", file=sys.stderr)
+        return 2
+    return report_result(result, status, values["ui"])
+
+
+def _spawn_notifier(config: str, keep_from_it: tuple[int, ...]) -> None:
+    """Start the notifier process (``notify_main``), without this process's descriptors."""
+    try:
+        os.posix_spawn(
+            sys.executable,
+            [sys.executable, "-P", "-c", _NOTIFY, _package_root(), config],
+            os.environ,
+            file_actions=[(os.POSIX_SPAWN_CLOSE, fd) for fd in keep_from_it],
+            setsigdef=(signal.SIGCHLD, *ENDING_SIGNALS),
+            setsigmask=(),
+            setsid=True,
+        )
+    except OSError as err:
+        print(f"pi-ask: the question-waiting notification could not start ({err})", file=sys.stderr)
+
+
+def notify_main(config: str) -> None:
+    """The notifier process: the "question waiting" notification through the configured
+    channels, until every channel has had its turn."""
+    from pathlib import Path
+
+    from pi_ask.config.store import open_store
+    from pi_ask.relay.elsewhere import notify_waiting_asker
+
+    def say(line: str) -> None:
+        print(line, file=sys.stderr, flush=True)
+
+    notification = notify_waiting_asker(open_store(Path(config) if config else None), say)
+    if notification is not None:
+        notification.wait()
+
+
+def _package_root() -> str:
+    """The folder holding this ``pi_ask`` package: the new image imports the same code."""
+    return os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
