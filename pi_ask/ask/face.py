@@ -39,7 +39,11 @@ class FaceRequest(NamedTuple):
         deadline_ms: When the ask times out (epoch ms): the face counts down, then ends
             with ``reason: "timeout"``.
         stop: Once set (by any thread), the face ends its flow as aborted.
-        live_notice: Asked now and then for a notice to show ("2 more waiting").
+        live_notice: Asked for a notice to show ("2 more waiting"): whenever ``wakeups``
+            say so, else now and then.
+        wakeups: Descriptors that become readable when ``stop`` is set or ``live_notice``
+            may say something new (``live_notice`` takes what made them readable): a face
+            waits on them instead of looking every so often. Empty: the host has none.
         deferred: Given by the inbox: the face's defer key sets it and ends the flow (the
             ask goes back, still pending).
         attachments_folder: Where files attached to answers are copied (the ask's private
@@ -56,6 +60,7 @@ class FaceRequest(NamedTuple):
     deadline_ms: int | None = None
     stop: threading.Event | None = None
     live_notice: Callable[[], str | None] | None = None
+    wakeups: tuple[int, ...] = ()
     deferred: threading.Event | None = None
     attachments_folder: "Path | None" = None
 

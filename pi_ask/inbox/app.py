@@ -125,7 +125,14 @@ def _answer(info: AskSummary, asks: Path, store: SettingsStore, face: TerminalFa
 
     deferred = threading.Event()
     try:
-        answer_one(info, store=store, face=face, live_notice=more_waiting, deferred=deferred)
+        answer_one(
+            info,
+            store=store,
+            face=face,
+            live_notice=more_waiting,
+            notice_wakeups=others.wakeups(),
+            deferred=deferred,
+        )
     except FlowInterrupted as stop:
         raise SystemExit(128 + stop.signal_number) from None
     finally:
@@ -143,11 +150,15 @@ class _OthersWaiting:
         self._count = self._recount()
 
     def count(self) -> int:
-        # Asked ten times a second by the open face: a folder that did not change costs a
-        # read of the watch's descriptor, no listing.
+        # Asked when the folder's watch is readable (or, where it polls, now and then): a
+        # folder that did not change costs a read of the watch, no listing.
         if self._watch.drain():
             self._count = self._recount()
         return self._count
+
+    def wakeups(self) -> tuple[int, ...] | None:
+        """The watch's descriptor for the face to wait on; ``None`` where it polls."""
+        return None if self._watch.polls else (self._watch.fileno(),)
 
     def _recount(self) -> int:
         return sum(
@@ -169,11 +180,8 @@ def _lobby(found: list[AskSummary], watch: FolderWatch, deferred: set[str]) -> A
         return found[0]
     from pi_ask.faces.tui.inbox_screen import run_inbox_screen
 
-    def changed() -> bool:
-        # An ask came, went or was answered; the cap lets the screen's thread end with it.
-        return watch.wait(1.0)
-
-    choice = run_inbox_screen(lobby_lines(found), len(found), changed)
+    # Until an ask comes, goes or is answered: the screen waits on the watch.
+    choice = run_inbox_screen(lobby_lines(found), len(found), watch)
     if isinstance(choice, int):
         return found[choice]
     return choice

@@ -46,12 +46,15 @@ def answer_one(
     face: TerminalFace = "tui",
     notice: str | None = None,
     live_notice: Callable[[], str | None] | None = None,
+    notice_wakeups: tuple[int, ...] | None = (),
     deferred: threading.Event | None = None,
 ) -> int:
     """Open ``info``'s ask in ``face`` and send the user's answer; the exit status.
 
-    ``deferred`` (the inbox's) is set when the user put the ask back: nothing is sent, the
-    ask stays pending with its drafts.
+    ``notice_wakeups``: what becomes readable when ``live_notice`` may say something new
+    (``None``: nothing does, the face asks it now and then). ``deferred`` (the inbox's) is
+    set when the user put the ask back: nothing is sent, the ask stays pending with its
+    drafts.
 
     Raises:
         FlowInterrupted: A signal or hang-up ended the flow (nothing was sent).
@@ -74,6 +77,7 @@ def answer_one(
             notice=notice,
             deadline_ms=info.deadline_ms,
             live_notice=live_notice,
+            wakeups=() if notice_wakeups is None else (*session.wakeups(), *notice_wakeups),
             deferred=deferred,
         )
         final = run_face(session.state, request)

@@ -22,7 +22,7 @@ from pi_ask.relay.asks import AskFolder, AskSummary, ask_folders
 from pi_ask.relay.elsewhere import sweep
 from pi_ask.relay.paths import asks_dir
 from pi_ask.relay.pending import ANSWERED_ELSEWHERE
-from pi_ask.relay.watch import FolderWatch, Waker
+from pi_ask.relay.watch import FolderWatch, WakeEvent, Waker
 from pi_ask.state.model import AskState
 from pi_ask.state.opening import new_state
 
@@ -57,7 +57,8 @@ class Session:
     def __init__(self, info: AskSummary) -> None:
         self.info = info
         self.folder = AskFolder(info.folder)
-        self.ended = threading.Event()
+        self.ended = WakeEvent()
+        """Set when the ask ended elsewhere; its ``waker`` is readable from then on."""
         self.why: str | None = None
         self.loaded: LoadedPayload | None = None
         self.state: AskState | None = None
@@ -125,6 +126,11 @@ class Session:
         self._stop.wake()
         if self._connection is not None:
             self._connection.close()
+        self.ended.waker.close()
+
+    def wakeups(self) -> tuple[int, ...]:
+        """What a face waits on to see the ask end (``FaceRequest.wakeups``)."""
+        return (self.ended.waker.fileno(),)
 
     def _poke(self) -> None:
         if self._connection is not None:

@@ -9,6 +9,7 @@ asks whose payloads are 20 times bigger: a listing reads summaries, never payloa
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from pathlib import Path
@@ -97,3 +98,41 @@ def _inbox_after(
     _publish(state, preview, monkeypatch)
     inbox = _inbox(tmp_path, state, name)
     return inbox, _rss_mib(inbox.child.pid)
+
+
+def _wakeups(pid: int) -> int:
+    """Every time one of ``pid``'s threads blocked and was woken (voluntary switches)."""
+    total = 0
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(OSError):  # a thread that ended meanwhile
+            for line in (task / "status").read_text().splitlines():
+                if line.startswith("voluntary_ctxt_switches:"):
+                    total += int(line.split()[1])
+    return total
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_the_lobby_sleeps_until_it_is_told(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The waiting screen waits on the asks folder's watch in its event loop and learns its
+    # size from SIGWINCH: nothing wakes it (it used to look every second, and prompt_toolkit
+    # asked the terminal's size twice a second). A new ask still shows at once.
+    state = tmp_path / "state"
+    monkeypatch.setenv("PI_ASK_STATE_DIR", str(state))
+    for number in range(2):
+        loaded = load_payload({**PAYLOAD, "title": f"Ask number {number}"})
+        assert isinstance(loaded, LoadedPayload)
+        start_detached(loaded, f"ask-{number}", tmux="off")
+    env = child_env(tmp_path / "config.toml", state, PI_ASK_RUNTIME_DIR=os.environ[RUNTIME_ENV])
+    inbox = Terminal([*pi_ask_command(), "inbox"], stdout=tmp_path / "lobby.out", env=env)
+    try:
+        inbox.wait_for("2 questions waiting", timeout=60)
+        pid = inbox.child.pid
+        before = _wakeups(pid)
+        time.sleep(SAMPLE_S)  # a sample window, not a wait for something to happen
+        assert _wakeups(pid) - before <= 1, "the lobby woke up by itself"
+        loaded = load_payload({**PAYLOAD, "title": "Ask number 2"})
+        assert isinstance(loaded, LoadedPayload)
+        start_detached(loaded, "ask-2", tmux="off")
+        inbox.wait_for("3 questions waiting", timeout=60)
+    finally:
+        inbox.kill()

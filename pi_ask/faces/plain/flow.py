@@ -29,6 +29,7 @@ from pi_ask.faces.plain.terminal import (
     LineTerminal,
     Signalled,
     TimedOut,
+    Told,
     Woken,
 )
 from pi_ask.i18n import gettext
@@ -122,15 +123,19 @@ class PlainFlow(LineAnswers):
         return result
 
     def _ask(self) -> None:
+        if self._request.wakeups:
+            self._tick()  # what the host says already; then only when it tells
         while not self.state.completed:
             self._show()
             if not self._prompted:
                 self._terminal.write(self._prompt())
                 self._prompted = True
-            event = self._terminal.reader.read(self._request.stop, until=self._next_tick())
-            if not isinstance(event, TimedOut | Woken):
+            event = self._terminal.reader.read(
+                self._request.stop, until=self._next_tick(), wakeups=self._request.wakeups
+            )
+            if not isinstance(event, TimedOut | Woken | Told):
                 self._prompted = False  # a line was entered (or the flow ends): prompt anew
-            if isinstance(event, TimedOut):
+            if isinstance(event, TimedOut | Told):
                 self._tick()
             elif isinstance(event, str):
                 self._reload_settings()
@@ -155,8 +160,8 @@ class PlainFlow(LineAnswers):
         if self._countdown is not None:
             # A mark already passed and not said yet comes at once (an ask resumed late).
             times.append(time.time() + self._countdown.wake_in_s(now_ms()))
-        if self._request.live_notice is not None:
-            times.append(time.time() + LIVE_NOTICE_S)
+        if self._request.live_notice is not None and not self._request.wakeups:
+            times.append(time.time() + LIVE_NOTICE_S)  # a host that cannot tell: look
         return min(times) if times else None
 
     def _tick(self) -> None:

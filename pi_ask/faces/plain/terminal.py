@@ -60,11 +60,16 @@ class TimedOut:
 
 
 @dataclass(frozen=True, slots=True)
+class Told:
+    """One of the host's ``wakeups`` became readable: its stop or live notice changed."""
+
+
+@dataclass(frozen=True, slots=True)
 class EndOfInput:
     """The input ended (Ctrl+D on an empty line, a closed pipe, a hung-up terminal)."""
 
 
-Event = str | Signalled | Aborted | Woken | TimedOut | EndOfInput
+Event = str | Signalled | Aborted | Woken | TimedOut | Told | EndOfInput
 _WAKE = 0  # the pipe byte of ``wake()``; signal numbers are never 0
 
 
@@ -94,12 +99,20 @@ class LineReader:
         """Wake the waiting read (from any thread): it returns ``Woken``."""
         self.signalled(_WAKE)
 
-    def read(self, abort: AbortSignal | None = None, until: float | None = None) -> Event:
+    def read(
+        self,
+        abort: AbortSignal | None = None,
+        until: float | None = None,
+        wakeups: tuple[int, ...] = (),
+    ) -> Event:
         """The next line (without its line ending), or what interrupted the wait.
 
         Args:
             abort: Checked while waiting; once set, the read returns ``Aborted``.
             until: A ``time.time()`` at which the read gives up with ``TimedOut``.
+            wakeups: The host's descriptors (``FaceRequest.wakeups``): one readable is
+                ``Told``, and ``abort`` is then looked at only when told, not every
+                ``ABORT_POLL_S``.
         """
         while True:
             line = self._take_line()
@@ -109,20 +122,22 @@ class LineReader:
                 return EndOfInput()
             if abort is not None and abort.is_set():
                 return Aborted()
-            timeout = ABORT_POLL_S if abort is not None else None
+            timeout = ABORT_POLL_S if abort is not None and not wakeups else None
             if until is not None:
                 left = until - time.time()
                 if left <= 0:
                     return TimedOut()
                 timeout = left if timeout is None else min(timeout, left)
             try:
-                ready, _, _ = select.select([self._fd, self._wake_r], [], [], timeout)
+                ready, _, _ = select.select([self._fd, self._wake_r, *wakeups], [], [], timeout)
             except OSError:
                 self._ended = True
                 continue
             if self._wake_r in ready:
                 number = os.read(self._wake_r, 1)[0]
                 return Woken() if number == _WAKE else Signalled(number)
+            if any(fd in ready for fd in wakeups) and not (abort is not None and abort.is_set()):
+                return Told()
             if self._fd in ready:
                 self._fill()
 

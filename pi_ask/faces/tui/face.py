@@ -6,7 +6,8 @@ from pi_ask.ask.face import FaceRequest
 from pi_ask.faces.tui.flow import AskFlow
 from pi_ask.state.model import AskState
 
-# How often a flow looks at the host's stop event and live notice.
+# How often a flow looks at the host's stop event and live notice, for a host that gives
+# no descriptors to wait on (``FaceRequest.wakeups``).
 POLL_S = 0.1
 
 
@@ -27,7 +28,7 @@ def run(state: AskState, request: FaceRequest) -> AskState:
 
         flow.on_defer = defer
     finished = threading.Event()
-    if request.stop is not None or request.live_notice is not None:
+    if not request.wakeups and (request.stop is not None or request.live_notice is not None):
         threading.Thread(
             target=_follow_host, args=(flow, request, finished), name="pi-ask face", daemon=True
         ).start()

@@ -321,6 +321,7 @@ class AskFlow:
         unsubscribe = self._store.subscribe(self._on_settings)
         if self._countdown is not None:
             self._tick_deadline()
+        self._follow_host(self._loop)
         try:
             try:
                 # No prompt_toolkit exception handler: it would wait for Enter on the terminal.
@@ -339,6 +340,7 @@ class AskFlow:
             with contextlib.suppress(OSError):
                 print_transcript(result, self._output, self.app.style, deferred=self.deferred)
         finally:
+            self._unfollow_host(self._loop)
             restore()
             unsubscribe()
             self.services.stop(self._result)
@@ -450,6 +452,30 @@ class AskFlow:
             set_markdown_enabled(settings.ui.markdown)
             self.canvas.forget()
         self.dispatch(BehaviourChanged(config_notice=self._notice.text()))
+
+    def _follow_host(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Wait on the host's descriptors (``FaceRequest.wakeups``) in the loop: its stop
+        ends the flow, its live notice is shown, each when told, never looked for."""
+        for fd in self._request.wakeups:
+            loop.add_reader(fd, self._on_host)
+        if self._request.wakeups:
+            loop.call_soon(self._on_host)  # what the host says already (a stop set before)
+
+    def _unfollow_host(self, loop: asyncio.AbstractEventLoop) -> None:
+        for fd in self._request.wakeups:
+            loop.remove_reader(fd)
+
+    def _on_host(self) -> None:
+        stop, live_notice = self._request.stop, self._request.live_notice
+        if stop is not None and stop.is_set():
+            assert self._loop is not None
+            self._unfollow_host(self._loop)  # a set stop stays readable: once is enough
+            if self._result is None:
+                from pi_ask.state.commands import Abort
+
+                self.complete(Abort())
+        elif live_notice is not None:
+            self._replace_notice(live_notice())
 
     def set_notice(self, text: str | None) -> None:
         """Replace the caller's notice (``notice``) from any thread, and redraw."""

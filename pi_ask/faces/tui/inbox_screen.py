@@ -2,9 +2,11 @@
 
 It shows ``lines`` (a header, one line per entry, a hint) until the user picks an entry
 (Enter: the highlighted one, the oldest at first; 1-9: that one), quits (q, Esc, Ctrl+C), or
-``changed`` says the list is out of date (checked on a worker thread; ``changed`` may block up
-to a second). A list longer than the terminal scrolls with the highlight (arrows, PgUp/PgDn,
-Home/End) and the header and the hint always show. Drawn inline on the controlling terminal.
+the asks folder's watch says the list is out of date: its descriptor waits in the screen's
+event loop, so nothing looks before it is told (a watch that polls is asked on a worker
+thread instead). A list longer than the terminal scrolls with the highlight (arrows,
+PgUp/PgDn, Home/End) and the header and the hint always show. Drawn inline on the
+controlling terminal.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections.abc import Callable, Sequence
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.formatted_text import StyleAndTextTuples
@@ -22,12 +24,15 @@ from prompt_toolkit.layout.containers import Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 
 from pi_ask.faces.tui.scrolling import more_label
+
+if TYPE_CHECKING:
+    from pi_ask.relay.watch import FolderWatch
 from pi_ask.faces.tui.terminal import open_terminal
 
 Choice = int | Literal["quit", "rescan"]
 
 
-def run_inbox_screen(lines: Sequence[str], choices: int, changed: Callable[[], bool]) -> Choice:
+def run_inbox_screen(lines: Sequence[str], choices: int, changes: FolderWatch) -> Choice:
     """Show the screen; the 0-based entry picked, ``"quit"`` or ``"rescan"``.
 
     Raises:
@@ -75,6 +80,8 @@ def run_inbox_screen(lines: Sequence[str], choices: int, changed: Callable[[], b
         erase_when_done=True,
         input=terminal.input,
         output=terminal.output,
+        # In the main thread SIGWINCH tells the screen its size; elsewhere it is asked.
+        terminal_size_polling_interval=None if _in_main_thread() else 0.5,
     )
     done = threading.Event()
 
@@ -82,21 +89,36 @@ def run_inbox_screen(lines: Sequence[str], choices: int, changed: Callable[[], b
         if app.is_running and not app.is_done:
             app.exit(result="rescan")
 
-    def watch() -> None:
+    def on_change() -> None:
+        if changes.drain():
+            rescan()
+
+    def poll() -> None:
         while not done.is_set():
-            if changed():
+            if changes.wait(1.0):  # the cap lets this thread end with the screen
                 with contextlib.suppress(RuntimeError):
                     app.loop.call_soon_threadsafe(rescan)  # type: ignore[union-attr]
                 return
 
+    def follow() -> None:
+        if changes.polls:
+            threading.Thread(target=poll, name="pi-ask inbox watch", daemon=True).start()
+        else:
+            app.loop.add_reader(changes.fileno(), on_change)  # type: ignore[union-attr]
+
     try:
-        app.pre_run_callables.append(
-            lambda: threading.Thread(target=watch, name="pi-ask inbox watch", daemon=True).start()
-        )
+        app.pre_run_callables.append(follow)
         return app.run(handle_sigint=False)
     finally:
         done.set()
+        if not changes.polls and app.loop is not None:
+            with contextlib.suppress(RuntimeError, ValueError):
+                app.loop.remove_reader(changes.fileno())
         terminal.close()
+
+
+def _in_main_thread() -> bool:
+    return threading.current_thread() is threading.main_thread()
 
 
 def _mover(

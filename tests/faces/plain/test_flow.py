@@ -6,15 +6,22 @@ aborted, which the assertions would show.
 
 from __future__ import annotations
 
+import os
 import re
+import select
 import threading
 import time
 from pathlib import Path
 
+import pytest
+
 from pi_ask.ask.face import FaceRequest
+from pi_ask.faces.plain import flow as plain_flow
+from pi_ask.faces.plain import terminal as plain_terminal
 from pi_ask.faces.plain.flow import PlainFlow
 from pi_ask.state.model import Answer, Selection
 from pi_ask.state.selectors import is_draft_change
+from tests.child_processes import wait_until
 from tests.faces.plain.conftest import PAYLOAD_A, state_of
 
 ESCAPE = re.compile(r"[\x1b\x9b]")
@@ -364,3 +371,43 @@ def test_attach_and_detach_a_file_in_the_plain_face(answer, tmp_path, monkeypatc
 def test_attach_is_refused_where_the_host_cannot_carry_files(answer) -> None:
     run = answer(None, "/attach x.png")
     assert "Files cannot be attached to an ask answered from here." in run.output
+
+
+def test_a_host_that_tells_is_asked_only_when_told(
+    store, open_pipe, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # With ``wakeups`` the face asks the live notice once to start and then only when a
+    # descriptor says so, and sees the stop the same way. A face that looked every so often
+    # (here: all the time) would ask again before the test tells it anything.
+    monkeypatch.setattr(plain_flow, "LIVE_NOTICE_S", 0.0)
+    monkeypatch.setattr(plain_terminal, "ABORT_POLL_S", 0.0)
+    told_r, told_w = os.pipe()
+    stop = threading.Event()
+    tells_seen: list[int] = []
+    told: list[bytes] = []
+
+    def live_notice() -> str | None:
+        if select.select([told_r], [], [], 0)[0]:
+            told.append(os.read(told_r, 64))
+        tells_seen.append(len(told))
+        if len(tells_seen) == 1:
+            return "2 more waiting"
+        stop.set()  # told once: the ask ended elsewhere meanwhile
+        return "3 more waiting"
+
+    def tell_once_asked() -> None:
+        wait_until(lambda: len(tells_seen) >= 1, "the face to ask the notice to start")
+        os.write(told_w, b"!")
+
+    teller = threading.Thread(target=tell_once_asked)
+    teller.start()
+    request = FaceRequest(store, stop=stop, live_notice=live_notice, wakeups=(told_r,))
+    flow = PlainFlow(state_of(PAYLOAD_A.read_text()), request, terminal=open_pipe.terminal)
+    try:
+        flow.run()
+    finally:
+        teller.join()
+        os.close(told_r)
+        os.close(told_w)
+    assert tells_seen == [0, 1]
+    assert open_pipe.text.count("Notice: 3 more waiting") == 1
