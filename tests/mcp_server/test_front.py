@@ -8,13 +8,17 @@ from __future__ import annotations
 
 import copy
 import json
+import logging
+import os
 import sys
 from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
-from mcp import Client
+from mcp import Client, types
 
+from tests.child_processes import wait_until
 from tests.mcp_server.helpers import ERAS, PAYLOAD, FormHost
 from tests.mcp_server.raw_wire import (
     INITIALIZED,
@@ -291,3 +295,66 @@ def test_a_bad_tool_name_is_a_usage_error(tmp_path: Path, name: str) -> None:
     assert status == 2
     assert "--tool-name" in stderr and "Traceback" not in stderr
     assert len(stderr.strip().splitlines()) == 1
+
+
+async def _handshake_again(client: Client, mode: str) -> str:
+    """A second ``initialize`` (legacy) or ``server/discover`` (2026-07-28) on the wire;
+    the protocol version its answer names."""
+    if mode == "legacy":
+        again = types.InitializeRequest(
+            params=types.InitializeRequestParams(
+                protocol_version="2025-06-18",
+                capabilities=types.ClientCapabilities(),
+                client_info=types.Implementation(name="again", version="1"),
+            )
+        )
+        return (await client.session.send_request(again, types.InitializeResult)).protocol_version
+    discovered = await client.session.send_discover("2026-07-28")
+    return ",".join(discovered["supportedVersions"])
+
+
+@pytest.mark.anyio
+@pytest.mark.filterwarnings("ignore:ping is removed")
+@pytest.mark.parametrize("mode", ERAS)
+async def test_a_cancel_and_a_second_handshake_during_the_hand_over_with_the_sdk_client(
+    tmp_path: Path, mode: str, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The SDK's own client, in each era. The first call starts the hand-over (the SDK loads
+    # for about half a second) and waits for a terminal (no_terminal = "wait"); it is
+    # cancelled at once, the handshake is made again and (legacy) a ping sent, all while the
+    # SDK loads. The cancelled call is never answered (the client would log the late answer
+    # it drops) and its ask is withdrawn; the session goes on in order: the second handshake
+    # answered for its era, the tools listed, a call answered.
+    monkeypatch.setenv("PI_ASK_BEHAVIOUR__NO_TERMINAL", "wait")
+    asks = Path(os.environ["PI_ASK_STATE_DIR"]) / "asks"
+    caplog.set_level(logging.DEBUG, logger="mcp.shared.jsonrpc_dispatcher")
+    async with Client(pi_ask_mcp(tmp_path, "--face", "terminal"), mode=mode) as client:
+        cancelled = anyio.CancelScope()
+        came_back: list[object] = []
+
+        async def first_call() -> None:
+            with cancelled:
+                came_back.append(await client.call_tool("ask_user", copy.deepcopy(PAYLOAD)))
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(first_call)
+            await anyio.wait_all_tasks_blocked()  # the call is written and waits for its answer
+            cancelled.cancel()
+        again = await _handshake_again(client, mode)
+        if mode == "legacy":
+            await client.send_ping()
+        listed = await client.list_tools()
+        started = await client.call_tool("ask_user_start", copy.deepcopy(PAYLOAD))
+        ask_id = started.structured_content["id"]  # type: ignore[index]
+
+        def only_the_started_ask() -> bool:
+            return [folder.name for folder in asks.iterdir()] == [ask_id]
+
+        await anyio.to_thread.run_sync(
+            wait_until, only_the_started_ask, "the cancelled ask to be withdrawn"
+        )
+    assert came_back == []
+    assert again == ("2025-06-18" if mode == "legacy" else "2026-07-28")
+    assert [tool.name for tool in listed.tools] == ["ask_user", "ask_user_start", "ask_user_result"]
+    late = [r for r in caplog.records if "unknown/late request id" in r.getMessage()]
+    assert late == [], "the cancelled call was answered after all"
