@@ -7,6 +7,7 @@ picked, so a face that is not used costs nothing at start.
 
 from __future__ import annotations
 
+import functools
 import gc
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -19,10 +20,11 @@ from pi_ask.errors import PiAskError
 if TYPE_CHECKING:
     import socket
 
+    from pi_ask.config.remembered import AskerSettings
     from pi_ask.config.store import SettingsStore
     from pi_ask.contract.payload_types import AskUserInput
     from pi_ask.contract.results import ToolResult
-    from pi_ask.face_table import FaceName, UiMode
+    from pi_ask.face_table import FaceName, TmuxMode, UiMode
     from pi_ask.relay.pending import PendingAsk
     from pi_ask.session.recorder import AskRecorder
     from pi_ask.state.model import Answer
@@ -237,15 +239,15 @@ def ask_with_status(
     ``session`` is the ``--session`` log to record into, ``rest`` the waiting process to
     become (see ``run_flow``); ``unknown``: how the payload's unknown fields are listed.
     """
-    store = _open_store(config)
-    loaded = load_payload(
-        payload, present_single_as_multi=store.snapshot().behaviour.present_single_as_multi
-    )
+    settings, store = _settings_for(ui, None, config)
+    loaded = load_payload(payload, present_single_as_multi=settings.present_single_as_multi)
     _report_unknown(loaded, unknown)
-    return run_flow(
+    return _run_flow(
         loaded,
         ui=ui,
+        settings=settings,
         store=store,
+        config=config,
         session=session,
         title=title,
         wait=wait,
@@ -269,15 +271,13 @@ def detach_with_status(
     Raises:
         PiAskError: There is no private folder to keep the ask in.
     """
+    from pi_ask.config.remembered import asker_settings
     from pi_ask.relay.elsewhere import start_detached
     from pi_ask.relay.paths import NoPrivateFolder
     from pi_ask.session.recorder import AskRecorder
 
-    store = _open_store(config)
-    settings = store.snapshot()
-    loaded = load_payload(
-        payload, present_single_as_multi=settings.behaviour.present_single_as_multi
-    )
+    settings = asker_settings(config)
+    loaded = load_payload(payload, present_single_as_multi=settings.present_single_as_multi)
     _report_unknown(loaded, unknown)
     if isinstance(loaded, InvalidPayload):
         from pi_ask.contract.rejection import invalid_result
@@ -288,11 +288,9 @@ def detach_with_status(
     recorder = AskRecorder.open(session)
     ask_id = recorder.start(loaded.params, "tool")
     recorder.sync()
-    timeout = settings.routing.answer_timeout_s if timeout is None else timeout
+    timeout = settings.answer_timeout_s if timeout is None else timeout
     try:
-        start_detached(
-            loaded, ask_id, timeout_s=timeout, tmux=settings.routing.tmux, log=recorder.path
-        )
+        start_detached(loaded, ask_id, timeout_s=timeout, tmux=settings.tmux, log=recorder.path)
     except OSError as err:  # NoPrivateFolder among them
         kind = "no private folder" if isinstance(err, NoPrivateFolder) else "cannot write it"
         raise PiAskError(f"the ask cannot be kept detached ({kind}: {err})") from None
@@ -367,24 +365,74 @@ def run_flow(
             process with a small waiting one (``cli/waiting.py``); it returns only when it
             could not.
     """
+    settings, store = _settings_for(ui, store, config)
+    return _run_flow(
+        loaded,
+        ui=ui,
+        settings=settings,
+        store=store,
+        config=config,
+        session=session,
+        source=source,
+        ask_id=ask_id,
+        title=title,
+        initial_answers=initial_answers,
+        wait=wait,
+        timeout=timeout,
+        rest=rest,
+    )
+
+
+def _settings_for(
+    ui: UiMode, store: SettingsStore | None, config: Path | None
+) -> tuple[AskerSettings, SettingsStore | None]:
+    """The asker's settings, and the store when a face of this process draws (it reads
+    them all, live). An ask that draws nothing reads only the asker's few, remembered
+    (``config.remembered``): the ``no_terminal`` answer costs a fraction of the store."""
+    from pi_ask.ask.routing import pick_face
+    from pi_ask.config.remembered import AskerSettings, asker_settings
+
+    if store is None and pick_face(ui) in ("none", "elsewhere"):
+        return asker_settings(config), None
+    store = store or _open_store(config)
+    return AskerSettings.of(store.snapshot()), store
+
+
+def _run_flow(
+    loaded: LoadedPayload | InvalidPayload,
+    *,
+    ui: UiMode,
+    settings: AskerSettings,
+    store: SettingsStore | None,
+    config: Path | None,
+    session: Path | None,
+    source: str = "tool",
+    ask_id: str | None = None,
+    title: str | None = None,
+    initial_answers: tuple[tuple[str, Answer], ...] = (),
+    wait: bool = False,
+    timeout: float | None = None,
+    rest: RestHook | None = None,
+) -> tuple[ToolResult, int]:
+    """``run_flow`` with the settings read: ``store`` is ``None`` when nothing draws here."""
     if isinstance(loaded, InvalidPayload):
         from pi_ask.contract.rejection import invalid_result  # the result classes: not at start
 
         result = invalid_result(loaded)
         return result, exit_code(result)
-    from pi_ask.ask.routing import pick_face, terminal_face
+    from pi_ask.ask.routing import pick_face, terminal_face_for
     from pi_ask.session.recorder import AskRecorder, payload_source_for
 
-    store = store or _open_store(config)
     loaded = _titled(loaded, title)
     recorder = AskRecorder.open(session)
     ask_id = recorder.start(loaded.params, payload_source_for(source), ask_id=ask_id)
-    routing = store.snapshot().routing
-    timeout = routing.answer_timeout_s if timeout is None else timeout
-    face = pick_face(ui, terminal_face(store))
-    if face != "tui":
+    timeout = settings.answer_timeout_s if timeout is None else timeout
+    face = pick_face(ui, terminal_face_for(settings.face))
+    if face in ("none", "elsewhere"):
+        recorder.sync()  # the faces sync once their first frame is up (on_first_frame)
+    elif face != "tui":
         gc.enable()  # paused for start-up by cli.main; the TUI resumes it at its first frame
-        recorder.sync()  # the TUI syncs once its first frame is drawn (on_first_frame)
+        recorder.sync()
     if face in ("none", "elsewhere") and recorder.write_error is not None:
         # No face here draws the notice line: without this the ask would vanish unsaid.
         print(
@@ -394,12 +442,13 @@ def run_flow(
             flush=True,
         )
     if face == "elsewhere":
-        wait = wait or routing.no_terminal == "wait"
+        wait = wait or settings.no_terminal == "wait"
         result, signum = _ask_elsewhere(
             loaded,
             ask_id,
-            store,
+            store or functools.partial(_open_store, config),  # to notify, if it must
             recorder,
+            tmux=settings.tmux,
             wait=wait,
             timeout=timeout,
             answers=initial_answers,
@@ -413,7 +462,7 @@ def run_flow(
         result, signum = _run_face(
             face,
             loaded,
-            store,
+            store or _open_store(config),
             recorder,
             ask_id=ask_id,
             source=source,
@@ -467,9 +516,10 @@ def _run_face(
 def _ask_elsewhere(
     loaded: LoadedPayload,
     ask_id: str,
-    store: SettingsStore,
+    store: SettingsStore | Callable[[], SettingsStore],
     recorder: AskRecorder,
     *,
+    tmux: TmuxMode,
     wait: bool,
     timeout: float | None,
     answers: tuple[tuple[str, Answer], ...],
@@ -492,6 +542,7 @@ def _ask_elsewhere(
         hooks = ElsewhereHooks(
             cancel=cancel,
             on_draft=recorder.draft,
+            on_progress=_collect_once_waiting,
             announce=announce,
             rest=rest_here if rest is not None else None,
         )
@@ -500,7 +551,7 @@ def _ask_elsewhere(
             ask_id,
             wait=wait,
             timeout_s=timeout,
-            tmux=store.snapshot().routing.tmux,
+            tmux=tmux,
             hooks=hooks,
             initial_answers=answers,
             store=store,
@@ -579,6 +630,11 @@ def resume_elsewhere(
         return result, 128 + stop.signum  # not settled: the ask stays resumable
     recorder.settle(result)
     return result, exit_code(result)
+
+
+def _collect_once_waiting(progress: str) -> None:
+    if progress == "published":
+        gc.enable()  # paused for start-up by cli.main: the ask now waits, maybe for long
 
 
 def _open_store(config: Path | None) -> SettingsStore:

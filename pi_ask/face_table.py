@@ -17,6 +17,11 @@ FaceName = Literal[TerminalFace, "rpc"]
 """Every interactive face: the terminal ones, and the pi RPC dialogs on stdin/stdout."""
 UiMode = Literal["auto", FaceName, "none"]
 """What ``--ui`` takes: a face, ``auto`` (routing picks one) or ``none`` (nobody is asked)."""
+TmuxMode = Literal["popup", "window", "off"]
+"""How an ask with no terminal of its own opens inside tmux (``[inbox] tmux``)."""
+NoTerminal = Literal["answer", "wait"]
+"""What an ask does when nobody can be reached: answer ``no_terminal`` at once, or wait for
+``pi-ask attach`` (``[behaviour] no_terminal``)."""
 
 TERMINAL_FACES: tuple[TerminalFace, ...] = get_args(TerminalFace)
 FACE_NAMES: tuple[FaceName, ...] = get_args(FaceName)

@@ -8,19 +8,22 @@ that is set. English needs no catalogue: the message ids are the English text.
 
 Only what users read goes through here. The text handed to the model (the contract's result
 text, ``state/summary.py``) stays English and never calls these functions. The standard
-library's gettext is already loaded by argparse, so the first frame pays for one ``.mo`` read
-at most, and Babel is only a development tool (extraction and compilation).
+library's gettext loads only with a catalogue (English needs none), so the first frame pays
+for one ``.mo`` read at most, and Babel is only a development tool (extraction and
+compilation).
 
 ``x-pseudo`` is a pseudo-language built at run time from the English text: every message is
 wrapped in markers (``«…»``), so a screen drawn in it shows at a glance which words
 did not come from a catalogue (tests/test_i18n.py runs the TUI in it).
 """
 
-import gettext as _gettext
 import os
 import re
 from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final, TypeAlias
+
+if TYPE_CHECKING:
+    from gettext import GNUTranslations
 
 DOMAIN: Final = "pi_ask"
 LOCALE_DIR: Final = Path(__file__).resolve().parent / "locale"
@@ -37,7 +40,18 @@ LANGUAGE_PATTERN: Final = r"auto|x-pseudo|[a-z]{2,3}([_-][A-Za-z0-9]{2,8})?"
 _ALIASES: Final = {"zh": "zh_CN"}
 
 
-class _Pseudo(_gettext.NullTranslations):
+class _English:
+    """No catalogue: the message ids are the English text. (The standard library's gettext
+    loads only with a catalogue: an asker in English never needs it.)"""
+
+    def gettext(self, message: str) -> str:
+        return message
+
+    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
+        return msgid1 if n == 1 else msgid2
+
+
+class _Pseudo(_English):
     """Every message wrapped in markers; format fields stay as they are inside them."""
 
     def gettext(self, message: str) -> str:
@@ -47,11 +61,14 @@ class _Pseudo(_gettext.NullTranslations):
         return self.gettext(msgid1 if n == 1 else msgid2)
 
 
+_Catalogue: TypeAlias = "_English | GNUTranslations"
+
+
 class _Active:
     """The catalogue in use, its code, and the codes it was chosen from (the same codes
     again load nothing)."""
 
-    translations: _gettext.NullTranslations | None = None
+    translations: "_Catalogue | None" = None
     code: str = ENGLISH
     wanted: tuple[str, ...] = ()
 
@@ -77,7 +94,7 @@ def wanted_languages(setting: str = AUTO, environ: dict[str, str] | None = None)
     return []
 
 
-def _load(codes: list[str]) -> tuple[_gettext.NullTranslations, str]:
+def _load(codes: list[str]) -> "tuple[_Catalogue, str]":
     for code in codes:
         if code == PSEUDO:
             return _Pseudo(), PSEUDO
@@ -85,14 +102,16 @@ def _load(codes: list[str]) -> tuple[_gettext.NullTranslations, str]:
             break
         for name in _candidates(code):
             if name == ENGLISH:
-                return _gettext.NullTranslations(), ENGLISH
+                return _English(), ENGLISH
             path = LOCALE_DIR / name / "LC_MESSAGES" / f"{DOMAIN}.mo"
             try:
                 with path.open("rb") as handle:
-                    return _gettext.GNUTranslations(handle), name
+                    from gettext import GNUTranslations
+
+                    return GNUTranslations(handle), name
             except OSError:
                 continue
-    return _gettext.NullTranslations(), ENGLISH
+    return _English(), ENGLISH
 
 
 def use_language(setting: str = AUTO) -> str:
@@ -109,7 +128,7 @@ def use_language(setting: str = AUTO) -> str:
     return _Active.code
 
 
-def _translations() -> _gettext.NullTranslations:
+def _translations() -> _Catalogue:
     if _Active.translations is None:
         use_language(AUTO)
     assert _Active.translations is not None

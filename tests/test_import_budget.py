@@ -331,9 +331,10 @@ LEAN_FORBIDDEN = (
 )
 
 
-def lean_asker_modules(tmp_path: Path, path: str, probe: str = "") -> set[str]:
+def lean_asker_modules(tmp_path: Path, path: str, probe: str = "", *, runs: int = 1) -> set[str]:
     """The modules ``pi-ask ask`` held when it published (``path="published"``) or
-    answered ``no_terminal``, in a child with no terminal that imported ``probe`` first."""
+    answered ``no_terminal``, in a child with no terminal that imported ``probe`` first
+    (the last of ``runs`` children: the ones before leave what a first ask leaves)."""
     report = tmp_path / "lean.json"
     # A config file already there, as after the first run (which writes it, and locks).
     (tmp_path / "config.toml").write_text("[ui]\n", encoding="utf-8")
@@ -345,16 +346,17 @@ def lean_asker_modules(tmp_path: Path, path: str, probe: str = "") -> set[str]:
     )
     env.pop("TMUX", None)
     wait = "wait" if path == "published" else "answer"
-    subprocess.run(
-        [sys.executable, "-c", LEAN_CHILD, str(report), str(FIXTURE), wait, probe],
-        env=env,
-        cwd=tmp_path,
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        timeout=TIMEOUT_S,
-        check=False,
-        start_new_session=True,  # no controlling terminal, as an agent's tool runs it
-    )
+    for _ in range(runs):
+        subprocess.run(
+            [sys.executable, "-c", LEAN_CHILD, str(report), str(FIXTURE), wait, probe],
+            env=env,
+            cwd=tmp_path,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            timeout=TIMEOUT_S,
+            check=False,
+            start_new_session=True,  # no controlling terminal, as an agent's tool runs it
+        )
     data = json.loads(report.read_text(encoding="utf-8"))
     assert data["at"] == path
     return set(data["modules"])
@@ -373,3 +375,28 @@ def test_an_asker_that_does_not_draw_stays_lean(tmp_path: Path, path: str) -> No
 @pytest.mark.parametrize("probe", ["prompt_toolkit", "pi_ask.faces.tui.flow"])
 def test_the_lean_detector_sees_a_heavy_import(tmp_path: Path, probe: str) -> None:
     assert probe in _too_heavy(lean_asker_modules(tmp_path, "no_terminal", probe))
+
+
+# What the second asker on a settings file does not load either: the settings store and every
+# setting (it reads the few it needs as the first one left them, ``config.remembered``) and
+# datetime (the session log stamps entries with ``time``); answering ``no_terminal``, not
+# the engine's state either (a published ask starts from one).
+SECOND_ASKER_FORBIDDEN = ("pi_ask.config.store", "pi_ask.config.settings", "datetime")
+
+
+@pytest.mark.parametrize("path", ["no_terminal", "published"])
+def test_a_second_asker_reads_its_settings_as_the_first_left_them(
+    tmp_path: Path, path: str
+) -> None:
+    loaded = lean_asker_modules(tmp_path, path, runs=2)
+    forbidden = {
+        *SECOND_ASKER_FORBIDDEN,
+        *(["pi_ask.state.model"] if path == "no_terminal" else []),
+    }
+    assert loaded & forbidden == set()
+    assert (tmp_path / "state" / "settings").is_dir()
+
+
+def test_the_second_asker_detector_sees_the_store(tmp_path: Path) -> None:
+    loaded = lean_asker_modules(tmp_path, "no_terminal", "pi_ask.config.store", runs=2)
+    assert "pi_ask.config.store" in loaded

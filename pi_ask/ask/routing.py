@@ -44,13 +44,16 @@ def has_terminal() -> bool:
 
 
 def terminal_face(store: SettingsStore) -> TerminalFace:
-    """The face a terminal gets when none was asked for: ``[ui] face``, plain on ``TERM=dumb``.
+    """The face a terminal gets when none was asked for: ``[ui] face``, plain on ``TERM=dumb``."""
+    return terminal_face_for(store.snapshot().ui.face)
+
+
+def terminal_face_for(setting: TerminalFace) -> TerminalFace:
+    """The face a terminal gets with ``[ui] face = setting``.
 
     A terminal that cannot move its cursor gets the line-by-line face whatever the setting.
     """
-    if os.environ.get("TERM") == "dumb":
-        return "plain"
-    return store.snapshot().ui.face
+    return "plain" if os.environ.get("TERM") == "dumb" else setting
 
 
 def pick_face(ui: UiMode, on_terminal: TerminalFace = "tui") -> Route:

@@ -8,18 +8,19 @@ their own parsers through a ``register(subparsers)`` function in their ``command
 from __future__ import annotations
 
 import contextlib
-import functools
 import gc
 import os
-import signal
 import sys
-from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING, cast
 
 from pi_ask.errors import PiAskError, UsageError
 
+# Not typing's: what this module loads comes before ``main`` pauses the cyclic collector, and
+# typing (with re and enum) would be collected over a few times on the way. Type checkers
+# read any ``TYPE_CHECKING`` name as true.
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
+    from collections.abc import Callable, Iterator, Sequence
     from pathlib import Path
 
     from pi_ask.contract.results import ToolResult
@@ -47,14 +48,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         complete(build_parser())
     arguments = list(sys.argv[1:] if argv is None else argv)
     if arguments[:1] and arguments[0] in _RESULT_COMMANDS:
-        from pi_ask.signal_latch import held_signal, hold_ending_signals
-
-        hold_ending_signals()
         # What start-up allocates (modules, classes, the payload) lives for the whole run, so
         # the cyclic collector's ~90 passes over it find nothing and cost the first frame
         # ~8 ms. It is back on once the face opens: at the TUI's first frame, else when the
-        # face is picked (api.run_flow), at the latest when the command returns.
+        # face is picked (api.run_flow) or the ask waits, at the latest when the command
+        # returns. Paused first: even the signal latch's imports would be collected over.
         gc.disable()
+        from pi_ask.signal_latch import held_signal, hold_ending_signals
+
+        hold_ending_signals()
         try:
             status = _run(arguments)
         finally:
@@ -84,6 +86,8 @@ def _run(arguments: list[str]) -> int:
     handler: Callable[[argparse.Namespace], int] | None
     if plain is not None:
         # The same attributes argparse would set (tests/cli/test_ask_line.py).
+        from typing import cast
+
         args, handler = cast("argparse.Namespace", plain), _run_ask
     else:
         parser = build_parser(arguments[0] if arguments else None)
@@ -98,6 +102,8 @@ def _run(arguments: list[str]) -> int:
         print(f"pi-ask: {err}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
+        import signal
+
         return 128 + signal.SIGINT
     except BrokenPipeError:
         # The reader of stdout went away; nothing more can be said there.
@@ -117,6 +123,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """
     import argparse
     import importlib
+    from typing import cast
 
     from pi_ask.cli.help import CommandParser, RootParser
     from pi_ask.version import __version__
@@ -377,6 +384,8 @@ def _run_demo(args: argparse.Namespace) -> int:
 
 
 def _ask(source: str | bytes, args: argparse.Namespace) -> int:
+    import functools
+
     from pi_ask.api import ask_with_status
 
     result, status = ask_with_status(

@@ -20,7 +20,8 @@ if TYPE_CHECKING:
     from pi_ask.config.store import SettingsStore
     from pi_ask.contract.loading import LoadedPayload
     from pi_ask.contract.results import ToolResult
-    from pi_ask.session.entries import AnswerMap, PayloadSource
+    from pi_ask.session.drafts import AnswerMap
+    from pi_ask.session.entries import PayloadSource
     from pi_ask.session.log import SessionFile
     from pi_ask.session.resume import Resumable
 

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Literal, NamedTuple, TypeAlias, cast
 
 from pi_ask.config.catalogue import DEFAULT_CHANNELS
-from pi_ask.face_table import TerminalFace
+from pi_ask.face_table import NoTerminal, TerminalFace, TmuxMode
 from pi_ask.keymaps.keymap import DEFAULT_KEYMAPS, Keymaps
 from pi_ask.state.model import Behaviour
 
@@ -103,10 +103,6 @@ class UiSettings(NamedTuple):
     face: Face = "tui"
     markdown: bool = True
     language: str = "auto"
-
-
-NoTerminal = Literal["answer", "wait"]
-TmuxMode = Literal["popup", "window", "off"]
 
 
 class RoutingSettings(NamedTuple):

@@ -210,7 +210,7 @@ class _Details(NamedTuple):
     mode: Mode = "submit"
     title: str | None = None
     questions: tuple[Question, ...] = ()
-    answers: "AnswerRecords" = AnswerRecords()
+    answers: AnswerRecords = AnswerRecords()
     continuation: Continuation | None = None
     elaboration: Elaboration | None = None
     error_issues: tuple[Issue, ...] | None = None

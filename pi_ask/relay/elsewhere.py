@@ -18,11 +18,12 @@ import os
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, NamedTuple
+from typing import TYPE_CHECKING, Literal
 
+from pi_ask.face_table import TmuxMode
 from pi_ask.relay.inboxes import inbox_sockets, poke_inboxes
 from pi_ask.relay.paths import NoPrivateFolder, asks_dir, runtime_dir
-from pi_ask.relay.tmux import TmuxMode, open_in_tmux, tmux_client_attached, tmux_reachable
+from pi_ask.relay.tmux import open_in_tmux, tmux_client_attached, tmux_reachable
 from pi_ask.relay.watch import WakeEvent
 
 if TYPE_CHECKING:
@@ -84,7 +85,7 @@ def ask_elsewhere(
     tmux: TmuxMode = "popup",
     hooks: ElsewhereHooks | None = None,
     initial_answers: tuple[tuple[str, Answer], ...] = (),
-    store: SettingsStore | None = None,
+    store: SettingsStore | Callable[[], SettingsStore] | None = None,
 ) -> ToolResult | None:
     """Route one ask to a terminal elsewhere and wait for its result.
 
@@ -96,7 +97,8 @@ def ask_elsewhere(
         tmux: ``[inbox] tmux``: open a ``popup`` or ``window`` inside tmux, or ``off``.
         hooks: Cancellation and progress (see ``ElsewhereHooks``).
         initial_answers: Answers to start from (a resumed draft).
-        store: Settings for the "question waiting" notification when ``wait`` waits.
+        store: Settings for the "question waiting" notification when ``wait`` waits, or
+            what opens them (only then).
 
     Returns:
         The result, or ``None`` at once when nobody can be reached and ``wait`` is false
@@ -213,7 +215,7 @@ def _progress(hooks: ElsewhereHooks, what: str) -> None:
 
 
 def notify_waiting_asker(
-    store: SettingsStore | None, say: Callable[[str], None] | None
+    store: SettingsStore | Callable[[], SettingsStore] | None, say: Callable[[str], None] | None
 ) -> Dispatch | None:
     """The "question waiting" notification, through the configured channels (best effort).
 
@@ -226,8 +228,9 @@ def notify_waiting_asker(
         from pi_ask.notifications.waiting import notify_waiting
 
         # No terminal of our own: bell/OSC channels have nowhere to write.
+        settings = (store() if callable(store) else store).snapshot()
         return notify_waiting(
-            store.snapshot().notifications, WAITING_NOTICE, write_terminal=lambda _text: None
+            settings.notifications, WAITING_NOTICE, write_terminal=lambda _text: None
         )
     except OSError as err:
         if say is not None:
@@ -289,13 +292,24 @@ def start_detached(
     return _route(runtime, ask_id, tmux, pending.cwd)
 
 
-class Fetched(NamedTuple):
-    """A detached ask's result as ``fetch_result`` hands it out."""
+class Fetched:
+    """A detached ask's result as ``fetch_result`` hands it out.
 
-    result: ToolResult
-    first: bool
-    """True the first time it is handed out: the host settles the ask's log then."""
-    log: Path | None
+    (A plain class: this module's annotations are strings, and a NamedTuple would compile
+    each into a ``ForwardRef`` when it is imported, which every asker does.)
+
+    Attributes:
+        result: The result.
+        first: True the first time it is handed out: the host settles the ask's log then.
+        log: The session log the ask was recorded in.
+    """
+
+    __slots__ = ("first", "log", "result")
+
+    def __init__(self, result: ToolResult, first: bool, log: Path | None) -> None:
+        self.result = result
+        self.first = first
+        self.log = log
 
 
 def fetch_result(ask_id: str, *, wait_s: float = 0.0) -> Fetched | None:

@@ -16,7 +16,8 @@ from pi_ask.contract.kinds import JsonObject
 from pi_ask.contract.loading import LoadedPayload
 from pi_ask.contract.payload import QUESTION_TYPES, QuestionType
 from pi_ask.contract.results import ToolResult
-from pi_ask.session.entries import Draft, answer_from_json, answer_to_json
+from pi_ask.session.drafts import Draft, answer_from_json
+from pi_ask.session.entries import answer_to_json
 from pi_ask.session.resume import restore
 from pi_ask.state.commands import Abort
 from pi_ask.state.dispatcher import apply

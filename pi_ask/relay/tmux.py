@@ -9,14 +9,12 @@ this process runs under (one of its ancestors is the pane's shell).
 from __future__ import annotations
 
 import os
-import shlex
 import sys
 from pathlib import Path
-from typing import Literal
 
+from pi_ask.face_table import TmuxMode
 from pi_ask.relay.paths import RUNTIME_ENV
 
-TmuxMode = Literal["popup", "window", "off"]
 # Settings and folders the attach in a popup must share with the asker: tmux runs it with
 # the tmux server's environment, not ours.
 _SHARED_ENV = (
@@ -124,6 +122,8 @@ def attach_command(ask_id: str) -> str:
     """The shell command that answers ``ask_id``, with the folders the asker uses."""
     env = [f"{name}={os.environ[name]}" for name in _SHARED_ENV if os.environ.get(name)]
     argv = [sys.executable, "-m", "pi_ask", "attach", ask_id]
+    import shlex  # only when a popup opens
+
     return shlex.join(["env", *env, *argv]) if env else shlex.join(argv)
 
 

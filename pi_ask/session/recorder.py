@@ -29,10 +29,10 @@ from pi_ask.session.entries import (
 )
 from pi_ask.session.locations import write_path
 from pi_ask.session.log import SessionLog, random_uuid
-from pi_ask.state.model import AskState
 
 if TYPE_CHECKING:
     from pi_ask.contract.results import ToolResult
+    from pi_ask.state.model import AskState
 
 
 def payload_source_for(flow_source: str) -> PayloadSource:

@@ -16,14 +16,8 @@ from pathlib import Path
 from pi_ask.contract.loading import LoadedPayload, load_payload
 from pi_ask.contract.payload import Question, QuestionType
 from pi_ask.i18n import N_, gettext
-from pi_ask.session.entries import (
-    AnswerMap,
-    Draft,
-    PayloadRecord,
-    read_dismissed,
-    read_draft,
-    read_payload,
-)
+from pi_ask.session.drafts import AnswerMap, Draft, read_draft
+from pi_ask.session.entries import PayloadRecord, read_dismissed, read_payload
 from pi_ask.session.log import Entry, SessionFile
 from pi_ask.session.replay import revalidate
 from pi_ask.state.model import Answer, Selection

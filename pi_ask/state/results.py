@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from pi_ask.contract.kinds import CancelReason, QuestionStatus
 from pi_ask.contract.payload import AskPayload, Question
 from pi_ask.contract.results import (
@@ -12,9 +14,10 @@ from pi_ask.contract.results import (
     ResultDetails,
     ToolResult,
 )
-from pi_ask.state.model import Answer, AskState
-from pi_ask.state.selectors import answer_for
 from pi_ask.state.summary import summary_text
+
+if TYPE_CHECKING:
+    from pi_ask.state.model import Answer, AskState
 
 
 def serialize_answer(answer: Answer) -> AnswerRecord:
@@ -79,6 +82,8 @@ def build_result(state: AskState) -> ToolResult:
 
 def _continuation(state: AskState) -> Continuation:
     """Which questions to revisit (any note) and which answers to keep (§4.3)."""
+    from pi_ask.state.selectors import answer_for
+
     affected: list[str] = []
     preserved: list[tuple[str, AnswerRecord]] = []
     statuses: list[tuple[str, QuestionStatus]] = []
@@ -98,6 +103,8 @@ def _continuation(state: AskState) -> Continuation:
 
 def _elaboration_items(state: AskState) -> tuple[ElaborationItem, ...]:
     """Every question note, then every option note (first-written order), per question."""
+    from pi_ask.state.selectors import answer_for
+
     items: list[ElaborationItem] = []
     for question in state.questions:
         answer = answer_for(state, question.id)

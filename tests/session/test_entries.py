@@ -5,12 +5,8 @@ from hypothesis import strategies as st
 
 from pi_ask.contract.attachments import Attachment
 from pi_ask.contract.loading import LoadedPayload, load_payload
-from pi_ask.session.entries import (
-    answer_from_json,
-    answer_to_json,
-    draft_data,
-    read_draft,
-)
+from pi_ask.session.drafts import answer_from_json, read_draft
+from pi_ask.session.entries import answer_to_json, draft_data
 from pi_ask.session.log import Entry
 from pi_ask.state.model import Answer, AskState, Selection
 

@@ -6,7 +6,8 @@ from pathlib import Path
 import pytest
 
 from pi_ask.contract.loading import LoadedPayload, load_payload
-from pi_ask.session.entries import read_dismissed, read_draft, read_payload
+from pi_ask.session.drafts import read_draft
+from pi_ask.session.entries import read_dismissed, read_payload
 from pi_ask.session.locations import default_log_path
 from pi_ask.session.log import SessionLog, read_session
 from pi_ask.session.recorder import AskRecorder, payload_source_for

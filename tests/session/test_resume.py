@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from pi_ask.contract.loading import LoadedPayload, load_payload
-from pi_ask.session.entries import Draft
+from pi_ask.session.drafts import Draft
 from pi_ask.session.locations import default_log_path
 from pi_ask.session.recorder import AskRecorder
 from pi_ask.session.replay import read_files
