@@ -29,8 +29,8 @@ if TYPE_CHECKING:
     from pi_ask.session.recorder import AskRecorder
     from pi_ask.state.model import Answer
 
-    RestHook = Callable[[PendingAsk, bool, Path | None], None]
-    """``run_flow``'s ``rest``: the published ask, whether to notify, the session log."""
+    RestHook = Callable[[PendingAsk, Path | None], None]
+    """``run_flow``'s ``rest``: the published ask and its session log."""
 
 EXIT_OK = 0
 EXIT_CANCELLED = 1
@@ -360,10 +360,9 @@ def run_flow(
         initial_answers: answers to start from (a resumed draft).
         wait: with no terminal and nobody to route to, wait for a ``pi-ask attach``.
         timeout: a hard deadline in seconds from now (python-port.md §11).
-        rest: the command line's: given an ask published for a terminal elsewhere (not
-            yet answering it), whether to notify, and the session log, it replaces the
-            process with a small waiting one (``cli/waiting.py``); it returns only when it
-            could not.
+        rest: the command line's: given an ask published for an attach, nobody reached
+            (not yet answering its terminals), and the session log, it replaces the process
+            with a small waiting one (``cli/waiting.py``); it returns only when it could not.
     """
     settings, store = _settings_for(ui, store, config)
     return _run_flow(
@@ -533,9 +532,9 @@ def _ask_elsewhere(
     def announce(line: str) -> None:
         print(line, file=sys.stderr, flush=True)
 
-    def rest_here(pending: PendingAsk, notify: bool) -> None:
+    def rest_here(pending: PendingAsk) -> None:
         if rest is not None and recorder.write_error is None:
-            rest(pending, notify, recorder.path)
+            rest(pending, recorder.path)
 
     cancel = WakeEvent()
     with SignalAbort(cancel) as stop:

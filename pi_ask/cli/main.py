@@ -422,7 +422,7 @@ def report_result(result: ToolResult, status: int, ui: str) -> int:
 
 
 def _rest_in_waiting_process(
-    pending: PendingAsk, notify: bool, log: Path | None, *, ui: str, config: Path | None
+    pending: PendingAsk, log: Path | None, *, ui: str, config: Path | None
 ) -> None:
     """``run_flow``'s ``rest``: this process becomes the small waiting one
     (``cli/waiting.py``) once its ask is published; returns only when it cannot."""
@@ -438,7 +438,6 @@ def _rest_in_waiting_process(
         "server": str(server),
         "watch": str(watch),
         "deadline_ms": "" if pending.deadline_ms is None else str(pending.deadline_ms),
-        "notify": "1" if notify else "",
         "ui": ui,
         "config": "" if config is None else os.fspath(config),
     }

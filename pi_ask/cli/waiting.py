@@ -1,7 +1,8 @@
 """``pi-ask ask`` waiting for a terminal elsewhere, in a process that holds almost nothing.
 
-An asker with no terminal of its own publishes its ask and then waits, often for hours, for
-an inbox, a tmux popup or ``pi-ask attach`` to answer it, and an agent may run many at once.
+An asker with no terminal of its own that reached nobody (no inbox, no tmux) publishes its
+ask and then waits, often for hours, for ``pi-ask attach`` (or an inbox started later) to
+answer it, and an agent may run many at once.
 By then it has loaded the payload code, the settings and the session log, which CPython
 never gives back: about 20 MiB each, where python-port.md §8 allows 12. So once the ask is
 published and said, the command replaces its image (``os.execv``: the same process, its
@@ -30,7 +31,7 @@ import time
 
 # What this module may load before something happens: what ``main`` imports itself. The
 # rest (the api, the relay, the engine) comes with the first event.
-ARGUMENTS = ("ask_id", "asks", "log", "server", "watch", "deadline_ms", "notify", "ui", "config")
+ARGUMENTS = ("ask_id", "asks", "log", "server", "watch", "deadline_ms", "ui", "config")
 PEER_LIMIT = 16
 """Terminals held here at once before the rest is back (``relay.pending.MAX_PEERS``)."""
 SILENT_PEER_S = 5.0
@@ -80,10 +81,10 @@ def main() -> None:
     signal.set_wakeup_fd(wake_write)
     for number in ENDING_SIGNALS:
         signal.signal(number, lambda signum, _frame: caught.append(signum))
-    if values["notify"]:
-        # Children are reaped by the kernel: a finished notifier leaves no zombie behind.
-        signal.signal(signal.SIGCHLD, signal.SIG_IGN)
-        _spawn_notifier(values["config"], keep_from_it=(server.fileno(), watch))
+    # Nobody was reached: the "question waiting" notification, from a process of its own.
+    # Children are reaped by the kernel: a finished notifier leaves no zombie behind.
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+    _spawn_notifier(values["config"], keep_from_it=(server.fileno(), watch))
     signal.pthread_sigmask(signal.SIG_UNBLOCK, ENDING_SIGNALS)
     deadline_ms = int(values["deadline_ms"]) if values["deadline_ms"] else None
     peers = _rest(server, watch, wake_read, deadline_ms, caught)

@@ -180,11 +180,13 @@ class Session:
         if why != GONE or connection is None:
             return why
         try:
-            readable, _, _ = select.select([connection.sock], [], [], 0)
-            if not readable:
-                return why
-            connection.sock.settimeout(CONNECT_TIMEOUT_S)
-            message = connection.receive()
+            message: wire.Message | None = {"type": "attached"}
+            while message is not None and message.get("type") == "attached":  # hello's reply
+                readable, _, _ = select.select([connection.sock], [], [], 0)
+                if not readable:
+                    return why
+                connection.sock.settimeout(CONNECT_TIMEOUT_S)
+                message = connection.receive()
         except (OSError, ValueError, wire.ProtocolError):
             return why
         if message is None or message.get("type") != "closed":
@@ -199,9 +201,10 @@ class Session:
             message = connection.receive()
         except (OSError, wire.ProtocolError):
             message = None
-        if message is not None and message.get("type") != "closed":
-            return
-        why = message.get("why") if message is not None else None
+        kind = message.get("type") if message is not None else None
+        if message is not None and kind not in ("closed", "error"):
+            return  # "attached" (the reply to hello), or news this terminal has no use for
+        why = message.get("why" if kind == "closed" else "message") if message else None
         self._end(why if isinstance(why, str) else "the asker is gone")
 
     def _end(self, why: str) -> None:
@@ -212,16 +215,15 @@ class Session:
 
 
 def _greet(info: AskSummary) -> wire.Connection:
+    """Connect to the asker and say hello; its reply is read with everything it says later
+    (``Session._read_asker``), so a terminal shows the ask without waiting for it: an asker
+    that rests as the small waiting process (``cli/waiting.py``) answers once it has loaded
+    the rest again."""
     assert info.socket is not None
     try:
         connection = wire.connect(os.fspath(info.socket), timeout_s=CONNECT_TIMEOUT_S)
         connection.send({"type": "hello", "id": info.ask_id})
-        message = connection.receive()
     except (OSError, wire.ProtocolError) as err:
         raise AskGone(f"{GONE} ({err})") from None
-    if message is None or message.get("type") != "attached":
-        why = message.get("why") if message is not None else None
-        connection.close()
-        raise AskGone(str(why) if isinstance(why, str) else GONE)
     connection.sock.settimeout(None)
     return connection

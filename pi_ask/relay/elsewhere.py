@@ -50,11 +50,12 @@ class ElsewhereHooks:
         on_progress: Told ``published``, ``inbox``, ``popup``, ``window``, ``waiting``,
             ``attached`` and ``detached``.
         announce: Told the one human line saying how to answer, when ``wait`` waits.
-        rest: Given the published ask, not yet answering its terminals, and whether the
-            "question waiting" notification is due, before the wait: the command line
-            replaces its image there with a small waiting process (``cli/waiting.py``),
-            which notifies, and never returns; when it does return (it could not), the wait
-            goes on here.
+        rest: Given the published ask (not yet answering its terminals) when nobody could be
+            reached and it waits for an attach, maybe for hours: the command line replaces
+            its image there with a small waiting process (``cli/waiting.py``), which sends
+            the "question waiting" notification, and never returns; when it does return (it
+            could not), the wait goes on here. An ask an inbox or a tmux popup took is shown
+            at once: it waits here, leaving the CPU to the terminal that draws it.
     """
 
     def __init__(
@@ -63,7 +64,7 @@ class ElsewhereHooks:
         on_draft: Callable[[AskState], None] | None = None,
         on_progress: Callable[[str], None] | None = None,
         announce: Callable[[str], None] | None = None,
-        rest: Callable[[PendingAsk, bool], None] | None = None,
+        rest: Callable[[PendingAsk], None] | None = None,
     ) -> None:
         self.cancel = WakeEvent() if cancel is None else cancel
         self.on_draft = on_draft
@@ -118,7 +119,7 @@ def ask_elsewhere(
         loaded, ask_id, asks, runtime, timeout_s=timeout_s, answers=initial_answers, hooks=hooks
     )
     try:
-        pending.publish(serve=hooks.rest is None)
+        pending.publish(serve=False)  # terminals wait in the backlog until it is decided where
     except OSError:
         return None
     try:
@@ -132,9 +133,9 @@ def ask_elsewhere(
                 f"pi-ask: question waiting (ask {ask_id}); answer it from any terminal "
                 f"with: pi-ask attach {ask_id}"
             )
-        if hooks.rest is not None:
-            hooks.rest(pending, route is None)  # returns only when it could not
-            pending.serve()
+        if hooks.rest is not None and route is None:
+            hooks.rest(pending)  # returns only when it could not
+        pending.serve()
         notification = notify_waiting_asker(store, hooks.announce) if route is None else None
         try:
             return wait_for_answer(pending, hooks, deadline)
@@ -157,15 +158,19 @@ def _pending(
     log: Path | None = None,
 ) -> PendingAsk:
     from pi_ask.relay.pending import PendingAsk
-    from pi_ask.state.opening import new_state
 
     deadline_ms = time.time_ns() // 1_000_000 + int(timeout_s * 1000) if timeout_s else None
+    state = None  # the payload's own, made when first needed: not before it is published
+    if answers:
+        from pi_ask.state.opening import new_state
+
+        state = new_state(loaded.payload, answers=answers)
     return PendingAsk(
         loaded,
         ask_id,
         asks=asks,
         runtime=runtime,
-        state=new_state(loaded.payload, answers=answers),
+        state=state,
         on_draft=hooks.on_draft,
         deadline_ms=deadline_ms,
         wake=hooks.cancel.waker,

@@ -57,7 +57,8 @@ class PendingAsk:
         asks: The private folder of pending asks (``paths.asks_dir()``).
         runtime: The private runtime folder for the asker's socket (``paths.runtime_dir()``);
             ``None`` for a detached ask, which has no asker waiting.
-        state: The state to start from (resumed answers, presented types).
+        state: The state to start from (resumed answers, presented types); ``None``: the
+            payload's own, made when first needed (an asker publishes without the engine).
         on_draft: Called with the state of every draft a terminal writes.
         deadline_ms: When the ask times out (epoch ms), shown to terminals for a countdown.
         wake: Woken by whoever wants ``wait`` to look again (a cancel, a signal).
@@ -71,7 +72,7 @@ class PendingAsk:
         *,
         asks: Path,
         runtime: Path | None,
-        state: AskState,
+        state: AskState | None = None,
         on_draft: OnDraft | None = None,
         deadline_ms: int | None = None,
         wake: Waker | None = None,
@@ -152,12 +153,11 @@ class PendingAsk:
             self.folder = AskFolder.create(
                 self.asks, self.ask_id, self.loaded.params, self._summary()
             )
-            if self._state.answers or any(
-                q.type != q.requested_type for q in self._state.questions
-            ):
+            answered = self._state is not None and self._state.answers
+            if answered or any(q.type != q.requested_type for q in self.loaded.payload.questions):
                 from pi_ask.relay import forms
 
-                self.folder.write_draft(forms.form_to_json(self._state))
+                self.folder.write_draft(forms.form_to_json(self.state))
             if self.path is not None:  # only an asker that waits watches for its answer
                 self._watch = FolderWatch(self.folder.path)
         except BaseException:
@@ -200,6 +200,10 @@ class PendingAsk:
     def state(self) -> AskState:
         """The latest draft state (the starting state until a terminal writes one)."""
         with self._lock:
+            if self._state is None:
+                from pi_ask.state.opening import new_state
+
+                self._state = new_state(self.loaded.payload)
             return self._state
 
     @property
