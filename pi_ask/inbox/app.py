@@ -42,6 +42,13 @@ def run_inbox(*, store: SettingsStore, face: TerminalFace = "tui") -> int:
     from pi_ask.ask.face import load_face
 
     load_face(face)  # a face that cannot load fails before anything opens
+    # And what an arrival needs before its face draws (the "question waiting" ring, the
+    # hold on the ask): loaded now, while nothing waits, not between an ask and its screen.
+    import pi_ask.inbox.attach
+    import pi_ask.notifications.channel_list
+    import pi_ask.notifications.dispatcher
+    import pi_ask.notifications.waiting  # noqa: F401
+
     try:
         runtime = runtime_dir()
         asks = asks_dir()
