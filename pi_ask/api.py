@@ -597,12 +597,15 @@ def resume_elsewhere(
     if summary is None or summary.socket is None or isinstance(loaded, InvalidPayload):
         raise PiAskError(f"the pending ask {ask_id} is gone from {asks}")
     loaded = loaded._replace(payload=loaded.payload._replace(title=summary.title))
+    draft = folder.draft()
     try:
-        state = forms.state_from_form(loaded, folder.draft() or {})
+        state = forms.state_from_form(loaded, draft or {})
     except forms.FormError:
-        state = new_state(loaded.payload)
+        state, draft = new_state(loaded.payload), None
     recorder = AskRecorder.open(log) if log is not None else AskRecorder(None)
     recorder.start(None, "tool", ask_id=ask_id)
+    if draft and draft.get("typing") is not True:
+        recorder.draft(state)  # written while this process rested: logged as it would have been
     deadline = None
     if summary.deadline_ms is not None:
         deadline = time.monotonic() + (summary.deadline_ms - now_ms()) / 1000

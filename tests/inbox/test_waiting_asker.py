@@ -118,3 +118,36 @@ def test_a_waiting_asker_notifies_from_a_process_of_its_own_and_rests_small(
         session.close()
     result, status = asker.result()
     assert status == 0, result
+
+
+def test_the_small_waiting_process_answers_as_the_asker_would(
+    ask: Callable[..., Asker], asks: Path, tmp_path: Path
+) -> None:
+    # Taken over from its folder after the image was replaced: the title it was asked
+    # under, a draft recorded in its session log, then the answer settled there.
+    from pi_ask.session.log import read_session
+
+    asker = ask("--wait", "--title", "Renamed here")
+    (info,) = pending(asks, 1)
+    wait_until(lambda: settled(asker.process.pid), "the asker to settle into its wait")
+    session = Session(info)
+    session.open()
+    try:
+        assert session.state is not None
+        chosen = apply(session.state, Digit(2), Behaviour())
+        session.send_draft(chosen)
+        chosen = apply(chosen, Digit(1), Behaviour())
+        chosen = apply(chosen, Digit(1), Behaviour())
+        assert session.send_answer(chosen, "submit") is True
+    finally:
+        session.close()
+    result, status = asker.result()
+    assert status == 0, result
+    details = result["details"]
+    assert isinstance(details, dict)
+    assert details["title"] == "Renamed here"
+    assert details["answers"]["db"]["values"] == ["sqlite"]
+    (log,) = (tmp_path / "state" / "sessions").glob("*.jsonl")  # the asker's own state folder
+    kinds = [entry.custom_type for entry in read_session(log).entries]
+    assert kinds[0] == "ask:payload" and "ask:draft" in kinds
+    assert kinds[-1] == "ask:pending-dismissed"
