@@ -8,7 +8,9 @@
 - **A waiting asker**: ``pi-ask ask --wait`` once it has published: its resident memory and
   how often it wakes (voluntary context switches of all its threads) over a few seconds.
 - **The inbox with N pending asks** (detached asks, held by no process, so 1,000 fit): its CPU
-  time over a few seconds idle on its list and with a flow open, and its resident memory.
+  time over a few seconds idle on its list and with a flow open (the window right after the
+  flow opened, whose start-up work the services do then, and the next one, settled), and
+  its resident memory.
 """
 
 from __future__ import annotations
@@ -44,8 +46,9 @@ class RelayCosts:
     no_terminal_ratio: float
     waiting_rss_mib: float
     waiting_wakeups: int
-    inbox: tuple[tuple[int, float, float, float], ...]
-    """Per pending-ask count: (count, CPU % idle, CPU % with a flow open, RSS MiB)."""
+    inbox: tuple[tuple[int, float, float, float, float], ...]
+    """Per pending-ask count: (count, CPU % idle, CPU % with a flow open and settled, RSS MiB,
+    CPU % in the window right after the flow opened)."""
 
 
 def _env(base: Mapping[str, str], root: Path) -> dict[str, str]:
@@ -178,7 +181,7 @@ def _waiting_asker(env: dict[str, str], payload: Path) -> tuple[float, int]:
 
 def _inbox_with(
     env: dict[str, str], count: int, payload: dict[str, object]
-) -> tuple[float, float, float]:
+) -> tuple[float, float, float, float]:
     code = (
         "import json, sys\n"
         "from pi_ask.contract.loading import load_payload\n"
@@ -199,9 +202,12 @@ def _inbox_with(
         inbox.child.send("\r")  # the oldest opens: a flow with 'N more waiting'
         inbox.child.expect_exact("more waiting", timeout=60)
         start = _cpu_s(pid)
-        time.sleep(SAMPLE_S)
-        flow = (_cpu_s(pid) - start) / SAMPLE_S * 100
-        return round(idle, 2), round(flow, 2), _rss_mib(pid)
+        time.sleep(SAMPLE_S)  # right after the opening: the services' start-up work
+        opened = _cpu_s(pid)
+        time.sleep(SAMPLE_S)  # settled: what an open flow costs while the user reads
+        first = (opened - start) / SAMPLE_S * 100
+        flow = (_cpu_s(pid) - opened) / SAMPLE_S * 100
+        return round(idle, 2), round(flow, 2), _rss_mib(pid), round(first, 2)
     finally:
         inbox.close()
 
@@ -228,10 +234,10 @@ def measure_relay_costs(
     rss, wakeups = _waiting_asker(_env(env, workdir / "relay-waiting"), path)
     inbox = []
     for count in (10, 100, 1000):
-        idle, flow, memory = _inbox_with(
+        idle, flow, memory, first = _inbox_with(
             _env(env, workdir / f"relay-inbox-{count}"), count, payload
         )
-        inbox.append((count, idle, flow, memory))
+        inbox.append((count, idle, flow, memory, first))
     return RelayCosts(
         warm_ms=round(statistics.median(warm) * 1000, 1),
         cold_ms=round(statistics.median(cold) * 1000, 1),

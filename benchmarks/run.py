@@ -435,7 +435,7 @@ def instant_budgets(relay: RelayCosts, mcp: McpStart) -> tuple[Budget, ...]:
 
 def relay_budgets(relay: RelayCosts) -> tuple[Budget, ...]:
     """Issue 28's budgets: the warm path, no_terminal, a waiting asker, a crowded inbox."""
-    by_count = {count: (idle, flow, rss) for count, idle, flow, rss in relay.inbox}
+    by_count = {count: (idle, flow, rss) for count, idle, flow, rss, _first in relay.inbox}
     most = max(by_count)
     idle, flow, rss = by_count[most]
     memory_ratio = round(rss / by_count[min(by_count)][2], 2)
@@ -459,7 +459,8 @@ def relay_budgets(relay: RelayCosts) -> tuple[Budget, ...]:
             relay.waiting_rss_mib <= BUDGET_WAITING_RSS_MIB and relay.waiting_wakeups == 0,
         ),
         Budget(
-            f"inbox with {most:,} pending asks: CPU idle / flow open; memory / {min(by_count)}",
+            f"inbox with {most:,} pending asks: CPU idle / flow open (settled); memory / "
+            f"{min(by_count)}",
             f"{idle}% / {flow}% of a core; {rss} MiB ({memory_ratio}x)",
             f"<= {BUDGET_INBOX_CPU_PERCENT:g}%; <= {BUDGET_INBOX_MEMORY_RATIO}x",
             max(idle, flow) <= BUDGET_INBOX_CPU_PERCENT
@@ -477,9 +478,19 @@ def relay_report(relay: RelayCosts) -> str:
         (
             "## Pending asks: the inbox with N asks (CPU % of a core over the sample, MiB)",
             _table(
-                ("pending asks", "CPU idle", "CPU with a flow open", "resident memory"),
-                [(f"{count:,}", idle, flow, rss) for count, idle, flow, rss in relay.inbox],
+                (
+                    "pending asks",
+                    "CPU idle",
+                    "CPU, the flow just opened",
+                    "CPU, the flow open and settled",
+                    "resident memory",
+                ),
+                [
+                    (f"{count:,}", idle, first, flow, rss)
+                    for count, idle, flow, rss, first in relay.inbox
+                ],
             ),
+            "CPU is measured in clock ticks of 10 ms: 0.33% over a 3 s window is one tick.",
         )
     )
 

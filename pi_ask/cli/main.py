@@ -67,8 +67,34 @@ def main(argv: Sequence[str] | None = None) -> int:
                 gc.freeze()
             gc.enable()
         held = held_signal()
-        return 128 + held if held is not None and status < 128 else status
+        status = 128 + held if held is not None and status < 128 else status
+        if argv is None:
+            _end_now_if_nothing_is_left(status)
+        return status
     return _run(arguments)
+
+
+def _end_now_if_nothing_is_left(status: int) -> None:
+    """End the process with ``status`` at once when nothing is left to run at exit.
+
+    The interpreter's teardown (every module's namespace cleared, every object freed) costs
+    an ask that answers at once about a third of a bare ``python -c pass``. With no other
+    thread alive and no exit handler registered there is nothing for it to do that anyone
+    could see: the output is flushed here, and the session log is written unbuffered. When
+    anything is left (a thread, an ``atexit`` handler, output that cannot be flushed), the
+    process ends the usual way.
+    """
+    import atexit
+    import threading
+
+    if threading.active_count() > 1 or atexit._ncallbacks():
+        return
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        return
+    os._exit(status)
 
 
 # Commands that owe stdout one result line: a signal during their start-up is held for the

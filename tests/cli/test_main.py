@@ -321,3 +321,25 @@ def test_start_up_runs_without_the_collector_and_the_face_has_it_back(
     # No face draws and nothing waits: paused to the end, where the command has it back.
     assert seen == {"recording the payload": False, "face picked": False}
     assert gc.isenabled()
+
+
+def test_the_command_skips_the_teardown_only_when_nothing_is_left(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import atexit
+    import threading
+
+    from pi_ask.cli import main as command
+
+    ended: list[int] = []
+    monkeypatch.setattr(os, "_exit", ended.append)
+    monkeypatch.setattr(atexit, "_ncallbacks", lambda: 0)
+    monkeypatch.setattr(threading, "active_count", lambda: 1)
+    command._end_now_if_nothing_is_left(3)
+    assert ended == [3]  # nothing left: ended at once, with the command's status
+    monkeypatch.setattr(threading, "active_count", lambda: 2)
+    command._end_now_if_nothing_is_left(4)
+    monkeypatch.setattr(threading, "active_count", lambda: 1)
+    monkeypatch.setattr(atexit, "_ncallbacks", lambda: 1)
+    command._end_now_if_nothing_is_left(5)
+    assert ended == [3]  # a thread, or an exit handler: the usual way
