@@ -18,7 +18,7 @@ from pathlib import Path
 import pyte
 
 RELOADS = 7
-HINT = "Esc dismiss"  # a footer hint of the first screen of payload_a
+HINT = "? settings"  # a footer hint of the first screen of payload_a
 TIMEOUT_S = 10.0
 
 
