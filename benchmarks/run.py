@@ -202,6 +202,8 @@ def _launches(workdir: Path, sink: NotifySink) -> tuple[Launch, ...]:
         Launch("ask_stress", (pi_ask, "ask", str(stress)), "Question number 1:", plain),
         # Markdown in every prompt, a fenced block on the first screen (issue 30).
         Launch("ask_markdown_stress", (pi_ask, "ask", str(markdown)), "Question number 1:", plain),
+        # The same, until its Markdown is drawn (after the parser loaded past the first frame).
+        Launch("ask_markdown_rendered", (pi_ask, "ask", str(markdown)), MARKDOWN_RENDERED, plain),
         Launch("ask_history", ask, REVIEW_TAB, history),
         Launch("demo", (pi_ask, "demo"), REVIEW_TAB, plain),
         Launch("ask_notifying", ask, REVIEW_TAB, _env(workdir, "notifying.toml"), keyed=True),
