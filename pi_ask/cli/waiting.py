@@ -29,14 +29,10 @@ import socket
 import sys
 import time
 
-# What this module may load before something happens: what ``main`` imports itself. The
-# rest (the api, the relay, the engine) comes with the first event.
+from pi_ask.relay.accepting import ACCEPT_BACKOFF_S, HELLO_TIMEOUT_S, MAX_PEERS, accept_failed
+
 ARGUMENTS = ("ask_id", "asks", "log", "server", "watch", "deadline_ms", "ui", "config")
-PEER_LIMIT = 16
-"""Terminals held here at once before the rest is back (``relay.pending.MAX_PEERS``)."""
-SILENT_PEER_S = 5.0
-"""How long a connected terminal may stay silent (``relay.pending.HELLO_TIMEOUT_S``)."""
-ACCEPT_BACKOFF_S = 0.5
+"""What the asker hands the waiting process, in its ``argv`` after the package's folder."""
 ENDING_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
 _ENTRY = "import sys; sys.path.insert(0, sys.argv[1]); from pi_ask.cli.waiting import main; main()"
 _NOTIFY = (
@@ -105,7 +101,7 @@ def _rest(
     """Block until something happens; the terminals accepted meanwhile that spoke.
 
     A terminal that connects and closes without a word (a listing checking that the asker
-    lives) is closed here; one silent for ``SILENT_PEER_S`` too, as the asker would.
+    lives) is closed here; one silent for ``HELLO_TIMEOUT_S`` too, as the asker would.
     """
     silent: dict[socket.socket, float] = {}  # accepted terminals, and until when they may be
     backoff_until = 0.0
@@ -121,7 +117,7 @@ def _rest(
                 break  # the deadline: the rest ends the ask
             timers.append(now + left)
         timeout = max(0.0, min(timers) - now) if timers else None
-        listening = backoff_until <= now and len(silent) < PEER_LIMIT
+        listening = backoff_until <= now and len(silent) < MAX_PEERS
         descriptors = [watch, wake, *(peer.fileno() for peer in silent)]
         if listening:
             descriptors.append(server.fileno())
@@ -135,11 +131,11 @@ def _rest(
             except OSError as err:
                 # Out of descriptors (EMFILE) or the like: the ask must stay answerable.
                 if not said:
-                    print(f"pi-ask: accepting a terminal failed ({err}); retrying", file=sys.stderr)
+                    print(accept_failed(err), file=sys.stderr)
                     said = True
                 backoff_until = now + ACCEPT_BACKOFF_S
             else:
-                silent[peer] = now + SILENT_PEER_S
+                silent[peer] = now + HELLO_TIMEOUT_S
         heard = [peer for peer in silent if peer.fileno() in readable]
         spoke = [peer for peer in heard if _speaks(peer)]
         if spoke:

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pi_ask.relay import wire
+from pi_ask.relay.accepting import ACCEPT_BACKOFF_S, HELLO_TIMEOUT_S, MAX_PEERS, accept_failed
 from pi_ask.relay.asks import DRAFT, AskFolder, now_ms
 from pi_ask.relay.paths import ASK_SUFFIX, fresh_socket_name, listen_at
 from pi_ask.relay.watch import POLL_S, FolderWatch, Waker
@@ -39,9 +40,6 @@ if TYPE_CHECKING:
     from pi_ask.contract.results import JsonObject, ToolResult
     from pi_ask.state.model import AskState
 
-MAX_PEERS = 16
-HELLO_TIMEOUT_S = 5.0
-ACCEPT_BACKOFF_S = 0.5
 ANSWERED_ELSEWHERE = "answered elsewhere"
 ENDED_WHY = {"timeout": "the ask timed out", "aborted": "the asker gave up"}
 
@@ -355,7 +353,7 @@ class PendingAsk:
                     return
                 # Out of descriptors (EMFILE) or the like: the ask must stay answerable.
                 if not said:
-                    print(f"pi-ask: accepting a terminal failed ({err}); retrying", file=sys.stderr)
+                    print(accept_failed(err), file=sys.stderr)
                     said = True
                 self._closing.wait(ACCEPT_BACKOFF_S)
                 continue
