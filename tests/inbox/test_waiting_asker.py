@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from pi_ask.relay.asks import AskSummary
 from pi_ask.relay.client import Session
 from pi_ask.state.commands import Digit
 from pi_ask.state.dispatcher import apply
@@ -26,6 +27,19 @@ from tests.child_processes import wait_until
 from tests.inbox.conftest import Asker, pending, settled
 
 FAILED = "accepting a terminal failed"
+
+
+def _answer_with_the_first_option(info: AskSummary) -> None:
+    """A terminal holds the ask, picks its first option (a double 1) and submits."""
+    session = Session(info)
+    session.open()
+    try:
+        assert session.state is not None
+        chosen = apply(session.state, Digit(1), Behaviour())
+        chosen = apply(chosen, Digit(1), Behaviour())
+        assert session.send_answer(chosen, "submit") is True
+    finally:
+        session.close()
 
 
 def test_an_accept_out_of_descriptors_is_retried_and_said_once(
@@ -50,15 +64,7 @@ def test_an_accept_out_of_descriptors_is_retried_and_said_once(
         resource.prlimit(pid, resource.RLIMIT_NOFILE, (soft, hard))
         for sock in knocking:
             sock.close()
-    session = Session(info)
-    session.open()
-    try:
-        assert session.state is not None
-        chosen = apply(session.state, Digit(1), Behaviour())
-        chosen = apply(chosen, Digit(1), Behaviour())
-        assert session.send_answer(chosen, "submit") is True
-    finally:
-        session.close()
+    _answer_with_the_first_option(info)
     result, status = asker.result()
     assert status == 0, result
     details = result["details"]
@@ -107,15 +113,7 @@ def test_a_waiting_asker_notifies_from_a_process_of_its_own_and_rests_small(
     assert not {"_json", "_datetime", "_ctypes"} & mapped
     children = Path(f"/proc/{asker.process.pid}/task/{asker.process.pid}/children")
     wait_until(lambda: not children.read_text().split(), "the notifier to be reaped")
-    session = Session(info)
-    session.open()
-    try:
-        assert session.state is not None
-        chosen = apply(session.state, Digit(1), Behaviour())
-        chosen = apply(chosen, Digit(1), Behaviour())
-        assert session.send_answer(chosen, "submit") is True
-    finally:
-        session.close()
+    _answer_with_the_first_option(info)
     result, status = asker.result()
     assert status == 0, result
 
