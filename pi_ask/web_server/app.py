@@ -41,6 +41,8 @@ STATIC = {
     "/app.css": ("app.css", "text/css; charset=utf-8"),
 }
 KEEPALIVE_S = 15.0
+PAIRED_CHECK_S = 2.0
+"""How often an open event stream makes sure its device is still paired (``--forget``)."""
 NO_STORE = {"cache-control": "no-store"}
 
 
@@ -125,20 +127,32 @@ class _Routes:
             headers=NO_STORE,
         )
 
-    async def events(self, _request: Request) -> Response:
+    async def events(self, request: Request) -> Response:
         board = self.parts.board
+        devices = self.parts.devices
+        device = request.state.device
         queue = board.subscribe()
 
         async def stream() -> AsyncIterator[str]:
             try:
                 yield _event(board.listing)
+                quiet = 0.0
                 while True:
                     try:
-                        listing = await asyncio.wait_for(queue.get(), KEEPALIVE_S)
+                        listing = await asyncio.wait_for(queue.get(), PAIRED_CHECK_S)
                     except TimeoutError:
-                        yield ": keep-alive\n\n"
+                        listing = None
+                    # A device unpaired meanwhile (--forget) hears nothing more.
+                    if not await run_in_threadpool(devices.still_paired, device):
+                        return
+                    if listing is not None:
+                        quiet = 0.0
+                        yield _event(listing)
                         continue
-                    yield _event(listing)
+                    quiet += PAIRED_CHECK_S
+                    if quiet >= KEEPALIVE_S:
+                        quiet = 0.0
+                        yield ": keep-alive\n\n"
             finally:
                 board.unsubscribe(queue)
 
