@@ -48,7 +48,8 @@ NO_STORE = {"cache-control": "no-store"}
 
 class WebParts(NamedTuple):
     """What the app serves from: pairing, the held asks, the live list, the names it
-    answers to, and how a new pairing code reaches the terminal."""
+    answers to, how a new pairing code reaches the terminal, and how the page's address is
+    published while the app runs (``relay.web_link``; returns what takes it back)."""
 
     devices: Devices
     codes: Codes
@@ -56,6 +57,7 @@ class WebParts(NamedTuple):
     board: Board
     names: Names
     announce_code: Callable[[str], None]
+    publish: Callable[[], Callable[[], None]] = lambda: lambda: None
 
 
 def build_app(parts: WebParts) -> Guard:
@@ -194,9 +196,12 @@ class _Routes:
     @contextlib.asynccontextmanager
     async def lifespan(self, _app: Starlette) -> AsyncIterator[None]:
         self.parts.board.start(asyncio.get_running_loop())
+        # Taken back at the graceful shutdown a signal starts, before the signal ends us.
+        withdraw = self.parts.publish()
         try:
             yield
         finally:
+            withdraw()
             await run_in_threadpool(self.parts.board.stop)
             await run_in_threadpool(self.parts.holds.close)
 
