@@ -53,6 +53,19 @@ def safe_name(name: str) -> str:
     return cleaned
 
 
+def keep_copy(folder: Path, name: str, data: bytes) -> Attachment:
+    """Keep ``data`` (a file sent to us, such as the web page's upload) in ``folder`` under
+    ``safe_name(name)``, and describe the copy.
+
+    Raises:
+        AttachRefused: The folder is not usable or cannot be written.
+    """
+    safe = safe_name(name)
+    destination = _store(folder, safe, data)
+    media_type = mimetypes.guess_type(safe)[0] or "application/octet-stream"
+    return Attachment(str(destination), safe, len(data), media_type)
+
+
 def _inside(path: Path, roots: tuple[Path, ...]) -> bool:
     return any(path == root or root in path.parents for root in roots)
 

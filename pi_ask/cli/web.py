@@ -121,6 +121,7 @@ def serve_beside(args: argparse.Namespace, store: SettingsStore) -> Iterator[int
                 options,
                 state_dir=state_dir(),
                 behaviour=lambda: store.snapshot().behaviour,
+                attachments=lambda: store.snapshot().attachments,
                 stop=stop,
                 started=started,
             )
@@ -162,4 +163,5 @@ def web_command(args: argparse.Namespace) -> int:
         state_dir=state_dir(),
         behaviour=lambda: store.snapshot().behaviour,
         notifications=lambda: store.snapshot().notifications,
+        attachments=lambda: store.snapshot().attachments,
     )

@@ -18,6 +18,7 @@ from pathlib import Path
 from pi_ask.contract.kinds import JsonObject
 from pi_ask.contract.loading import InvalidPayload, LoadedPayload, load_payload
 from pi_ask.relay import forms, wire
+from pi_ask.relay.answer_files import files_folder
 from pi_ask.relay.asks import AskFolder, AskSummary, ask_folders
 from pi_ask.relay.elsewhere import sweep
 from pi_ask.relay.paths import asks_dir
@@ -78,7 +79,7 @@ class Session:
             raise AskGone(GONE if not self.folder.exists() else "the ask's payload is not valid")
         draft = self.folder.draft() or {}
         try:
-            state = forms.state_from_form(loaded, draft)
+            state = forms.state_from_form(loaded, draft, self.files)
         except forms.FormError:
             state = new_state(loaded.payload)
         if self.info.socket is not None:
@@ -90,6 +91,11 @@ class Session:
             raise AskGone(GONE) from None
         self.loaded, self.state = loaded, state
         threading.Thread(target=self._follow, name="pi-ask attach", daemon=True).start()
+
+    @property
+    def files(self) -> Path:
+        """Where files attached to this ask's answers are kept (``relay.answer_files``)."""
+        return files_folder(self.folder.path)
 
     def send_draft(self, state: AskState, *, typing: bool = False) -> None:
         """Keep a committed change in the ask's folder (best effort: a closed ask ignores it).
@@ -113,7 +119,7 @@ class Session:
             return False
         answer: JsonObject = {"outcome": outcome, **forms.form_to_json(state)}
         try:
-            result = forms.finish(forms.state_from_form(self.loaded, answer), outcome)
+            result = forms.finish(forms.state_from_form(self.loaded, answer, self.files), outcome)
         except forms.FormError:
             return False
         if not self.folder.take(answer, result.to_json()):

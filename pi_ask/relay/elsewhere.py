@@ -331,6 +331,7 @@ def _answered(folder: AskFolder, deadline_ms: int | None, now: int) -> ToolResul
     from pi_ask.contract.loading import InvalidPayload, load_payload
     from pi_ask.contract.results import ToolResult
     from pi_ask.relay import forms
+    from pi_ask.relay.answer_files import files_folder
     from pi_ask.state.opening import new_state
     from pi_ask.state.results import non_interactive_result
 
@@ -355,7 +356,8 @@ def _answered(folder: AskFolder, deadline_ms: int | None, now: int) -> ToolResul
     try:
         if outcome not in forms.OUTCOMES:
             raise forms.FormError(f"unknown outcome {str(outcome)[:20]!r}")
-        result = forms.finish(forms.state_from_form(loaded, claim), outcome)
+        state = forms.state_from_form(loaded, claim, files_folder(folder.path))
+        result = forms.finish(state, outcome)
     except forms.FormError:
         folder.drop_claim()  # no answer the flow could give: the ask stays answerable
         return None

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pi_ask.relay import forms, wire
+from pi_ask.relay.answer_files import adopt_files, files_folder, kept_folder
 from pi_ask.relay.asks import DRAFT, AskFolder, now_ms
 from pi_ask.relay.paths import ASK_SUFFIX, fresh_socket_name, listen_at
 from pi_ask.relay.watch import POLL_S, FolderWatch, Waker
@@ -205,10 +206,14 @@ class PendingAsk:
             return forms.ended(self.state, outcome)
         if outcome not in forms.OUTCOMES:
             return None
+        files = files_folder(self.folder.path) if self.folder is not None else None
         try:
-            state = forms.state_from_form(self.loaded, claim)
+            state = forms.state_from_form(self.loaded, claim, files)
         except forms.FormError:
             return None
+        if outcome != "cancel":
+            # The folder goes when the ask ends: its answers' files move to the asker's own.
+            state = adopt_files(state, kept_folder(self.asks, self.ask_id))
         return forms.finish(state, outcome)
 
     def _take_draft(self, folder: AskFolder) -> None:
@@ -224,7 +229,7 @@ class PendingAsk:
         if draft is None:
             return
         try:
-            state = forms.state_from_form(self.loaded, draft)
+            state = forms.state_from_form(self.loaded, draft, files_folder(folder.path))
         except forms.FormError:
             return
         with self._lock:

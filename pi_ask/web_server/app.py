@@ -10,7 +10,9 @@ Routes (all behind ``guard.Guard``):
   server-sent events, again on every change (a connected page makes this an inbox);
 - ``GET /api/asks/{id}``: the ask's view; ``POST /api/asks/{id}/act`` ``{"do", ...}``: one
   action, answered with the new view (or with why the ask ended); ``POST
-  /api/asks/{id}/draft`` ``{"text"}``: the open editor's text kept as the ask's draft.
+  /api/asks/{id}/draft`` ``{"text"}``: the open editor's text kept as the ask's draft;
+  ``POST /api/asks/{id}/files?question=Q``: a file (the body, its name percent-encoded in
+  ``X-File-Name``) attached to question Q's answer, answered with the new view.
 """
 
 from __future__ import annotations
@@ -29,10 +31,11 @@ from starlette.routing import Route
 
 from pi_ask.faces.web.actions import BadAction
 from pi_ask.faces.web.words import page_in_language, script_with_words
+from pi_ask.relay.answer_files import name_problem
 from pi_ask.relay.asks import is_ask_id, now_ms
 from pi_ask.web_server.board import Board
 from pi_ask.web_server.guard import BodyTooLarge, Guard, Names, cookie_header
-from pi_ask.web_server.holds import Holds, Reply
+from pi_ask.web_server.holds import Holds, OverLimit, Reply
 from pi_ask.web_server.pairing import Codes, Devices
 
 STATIC = {
@@ -44,6 +47,7 @@ KEEPALIVE_S = 15.0
 PAIRED_CHECK_S = 2.0
 """How often an open event stream makes sure its device is still paired (``--forget``)."""
 NO_STORE = {"cache-control": "no-store"}
+OCTETS = "application/octet-stream"
 
 
 class WebParts(NamedTuple):
@@ -73,9 +77,10 @@ def build_app(parts: WebParts) -> Guard:
         Route("/api/asks/{ask_id}", routes.ask_view, methods=["GET"]),
         Route("/api/asks/{ask_id}/act", routes.act, methods=["POST"]),
         Route("/api/asks/{ask_id}/draft", routes.draft, methods=["POST"]),
+        Route("/api/asks/{ask_id}/files", routes.upload, methods=["POST"]),
     ]
     app = Starlette(routes=table, lifespan=routes.lifespan)
-    return Guard(app, parts.devices, parts.names)
+    return Guard(app, parts.devices, parts.names, parts.holds.max_bytes)
 
 
 class _Routes:
@@ -177,6 +182,42 @@ class _Routes:
     async def draft(self, request: Request) -> Response:
         return await self._change(request, self.parts.holds.typing)
 
+    async def upload(self, request: Request) -> Response:
+        ask_id = request.path_params["ask_id"]
+        if not is_ask_id(ask_id):
+            return _problem(404, "no such ask")
+        if request.headers.get("content-type", "").split(";")[0].strip() != OCTETS:
+            return _problem(415, f"send the file as {OCTETS}")
+        from urllib.parse import unquote
+
+        try:
+            name = unquote(request.headers.get("x-file-name", ""), errors="strict")
+        except UnicodeDecodeError:
+            return _problem(400, "the file name is not UTF-8")
+        problem = name_problem(name)
+        if problem is not None:  # before a byte of it is read
+            return _problem(400, f"the file name {name[:80]!r} cannot be used: {problem}")
+        question = request.query_params.get("question", "")
+        holds = self.parts.holds
+        room = await run_in_threadpool(holds.room, ask_id)
+        length = request.headers.get("content-length")
+        if length is not None and length.isdigit() and int(length) > room:
+            return _problem(413, f"{name[:80]} was not attached: {_room_text(room)}")
+        try:
+            data = await request.body()
+        except BodyTooLarge:
+            return _problem(413, f"{name[:80]} was not attached: {_room_text(room)}")
+        try:
+            reply = await run_in_threadpool(holds.attach, ask_id, question, name, data)
+        except OverLimit as over:
+            return _problem(413, str(over))
+        except BadAction as bad:
+            return _problem(400, str(bad))
+        if reply.ended is not None:
+            self.parts.board.poke()
+        summary = await run_in_threadpool(holds.summary, ask_id)
+        return JSONResponse(reply.to_json(summary), headers=NO_STORE)
+
     async def _change(self, request: Request, run: Callable[[str, object], Reply]) -> Response:
         ask_id = request.path_params["ask_id"]
         if not is_ask_id(ask_id):
@@ -208,6 +249,12 @@ class _Routes:
 
 def _event(listing: str) -> str:
     return f"event: asks\ndata: {listing}\n\n"
+
+
+def _room_text(room: int) -> str:
+    from pi_ask.contract.attachments import size_text
+
+    return f"the ask has room for {size_text(max(room, 0))} more of files"
 
 
 def _problem(status: int, text: str) -> Response:

@@ -5,7 +5,9 @@
 - everything but the page itself and pairing needs a paired session (the HttpOnly cookie);
 - every state-changing request needs an allowed ``Origin``, and, once paired, the session's
   CSRF token in ``X-CSRF-Token``;
-- bodies are capped (``MAX_BODY_BYTES``); a ``Content-Length`` above it is refused at once.
+- bodies are capped (``MAX_BODY_BYTES``; a file sent to ``/api/asks/<id>/files``, the
+  ask's ``[attachments] max_mb``); a ``Content-Length`` above it is refused at once, a body
+  sent without one (chunked) when it grows past it.
 
 A refused request gets a short text and ``Connection: close``, so a peer that has not proven
 itself never gets an untimed second request on the connection (``http_listener``). Every
@@ -16,6 +18,7 @@ and headers that keep it out of frames, caches and referrers.
 from __future__ import annotations
 
 import hmac
+import re
 import secrets
 from collections.abc import Awaitable, Callable, MutableMapping
 from http.cookies import SimpleCookie
@@ -48,8 +51,11 @@ SECURITY_HEADERS = (
     (b"referrer-policy", b"no-referrer"),
     (b"cross-origin-opener-policy", b"same-origin"),
     (b"cross-origin-resource-policy", b"same-origin"),
+    # No script may use the camera: a phone's "take a photo" is a file input with
+    # ``capture``, which the system's camera app fills, not getUserMedia.
     (b"permissions-policy", b"camera=(), microphone=(), geolocation=()"),
 )
+UPLOAD_PATH = re.compile(r"^/api/asks/[A-Za-z0-9_-]{1,64}/files$")
 
 
 class Names(NamedTuple):
@@ -98,10 +104,25 @@ def cookie_header(token: str, secure: bool) -> str:
 class Guard:
     """ASGI middleware doing the checks above; the device is put in ``scope["state"]``."""
 
-    def __init__(self, app: App, devices: Devices, names: Names) -> None:
+    def __init__(
+        self,
+        app: App,
+        devices: Devices,
+        names: Names,
+        upload_cap: Callable[[], int] = lambda: MAX_BODY_BYTES,
+    ) -> None:
         self._app = app
         self._devices = devices
         self._names = names
+        self._upload_cap = upload_cap
+
+    def body_cap(self, scope: Scope) -> int:
+        """The largest body this request may send."""
+        if scope.get("method") == "POST" and UPLOAD_PATH.match(scope.get("path", "")):
+            # The route holds a file to the ask's room itself, saying so in words; this is
+            # the backstop.
+            return self._upload_cap() + MAX_BODY_BYTES
+        return MAX_BODY_BYTES
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -123,14 +144,14 @@ class Guard:
                 message["headers"] = headers
             await send(message)
 
-        await self._app(scope, _capped(receive), secured)
+        await self._app(scope, _capped(receive, self.body_cap(scope)), secured)
 
     def _check(self, scope: Scope) -> tuple[tuple[int, str] | None, Device | None]:
         host = header(scope, b"host")
         if host is None or host.lower() not in self._names.hosts:
             return (421, "this server does not answer to that host name"), None
         length = header(scope, b"content-length")
-        if length is not None and (not length.isdigit() or int(length) > MAX_BODY_BYTES):
+        if length is not None and (not length.isdigit() or int(length) > self.body_cap(scope)):
             return (413, "the request body is too large"), None
         device = self._devices.find(session_token(scope, self._names.secure))
         if device is None and self._names.tailscale:
@@ -164,10 +185,10 @@ _PROCESS_KEY = secrets.token_bytes(32)
 
 
 class BodyTooLarge(Exception):
-    """A request body (sent without a length, chunked) grew past ``MAX_BODY_BYTES``."""
+    """A request body (sent without a length, chunked) grew past its cap."""
 
 
-def _capped(receive: Receive) -> Receive:
+def _capped(receive: Receive, cap: int) -> Receive:
     seen = 0
 
     async def capped() -> Message:
@@ -175,7 +196,7 @@ def _capped(receive: Receive) -> Receive:
         message = await receive()
         if message["type"] == "http.request":
             seen += len(message.get("body", b""))
-            if seen > MAX_BODY_BYTES:
+            if seen > cap:
                 raise BodyTooLarge
         return message
 

@@ -16,14 +16,19 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
+from pi_ask.config.settings import AttachmentSettings
+from pi_ask.contract.attachments import attachment_problem
 from pi_ask.contract.kinds import JsonObject
-from pi_ask.faces.web.actions import commands_for, typing_commands
+from pi_ask.faces.web.actions import BadAction, commands_for, typing_commands
 from pi_ask.faces.web.view import view_model
 from pi_ask.i18n import N_, gettext
 from pi_ask.relay import forms
+from pi_ask.relay.answer_files import name_problem
 from pi_ask.relay.asks import AskSummary
 from pi_ask.relay.client import AskGone, Session, list_pending
 from pi_ask.relay.pending import ANSWERED_ELSEWHERE
+from pi_ask.state.attachments import all_attachments
+from pi_ask.state.commands import AttachFile
 from pi_ask.state.dispatcher import apply
 from pi_ask.state.model import AskState, Behaviour
 from pi_ask.state.selectors import is_draft_change
@@ -37,6 +42,10 @@ _KEEP_ENDED = 256
 
 class Ended(Exception):
     """The ask is no longer answerable; ``str()`` says why."""
+
+
+class OverLimit(BadAction):
+    """A file would take the ask past ``[attachments]``' limits (nothing changed)."""
 
 
 class Reply(NamedTuple):
@@ -83,9 +92,15 @@ class _Held:
 class Holds:
     """The asks held for pages, by id."""
 
-    def __init__(self, asks: Path, behaviour: Callable[[], Behaviour]) -> None:
+    def __init__(
+        self,
+        asks: Path,
+        behaviour: Callable[[], Behaviour],
+        limits: Callable[[], AttachmentSettings] = AttachmentSettings,
+    ) -> None:
         self._asks = asks
         self._behaviour = behaviour
+        self._limits = limits
         self._lock = threading.Lock()
         self._held: dict[str, _Held] = {}
         self._ended: dict[str, tuple[str, bool]] = {}
@@ -155,6 +170,55 @@ class Holds:
             if drafted.answers != held.state.answers:
                 held.session.send_draft(drafted, typing=True)
             return Reply(ask_id, None)
+
+    def max_bytes(self) -> int:
+        """The most an ask's files may take (``[attachments] max_mb``): an upload's cap."""
+        return self._limits().max_bytes
+
+    def room(self, ask_id: str) -> int:
+        """How many bytes of files the ask may still take (its limit, when not held)."""
+        total = self._limits().max_bytes
+        held = self._held.get(ask_id)
+        if held is None:
+            return total
+        return total - sum(item.size for item in all_attachments(held.state))
+
+    def attach(self, ask_id: str, question_id: str, name: str, data: bytes) -> Reply:
+        """Keep a file sent from the page in the ask's folder (``relay.answer_files``) and
+        attach it to the question's answer (``AttachFile``), within ``[attachments]``.
+
+        Raises:
+            faces.web.actions.BadAction: The name or the question will not do (nothing
+                changed); ``OverLimit`` when the ask's limits refuse the file.
+        """
+        from pi_ask.ask.attachments import AttachRefused, keep_copy
+
+        problem = name_problem(name)
+        if problem is not None:
+            raise BadAction(f"the file name {name[:80]!r} cannot be used: {problem}")
+        try:
+            held = self._hold(ask_id)
+        except Ended as gone:
+            return self._ended_reply(ask_id, str(gone))
+        with held.lock:
+            why = self._why_ended(held)
+            if why is not None:
+                return self._end(ask_id, held, why)
+            if not any(question.id == question_id for question in held.state.questions):
+                raise BadAction(f"the ask has no question {question_id[:40]!r}")
+            limits = self._limits()
+            over = attachment_problem(
+                all_attachments(held.state), len(data), limits.max_files, limits.max_bytes
+            )
+            if over is not None:
+                raise OverLimit(f"{name[:80]} was not attached: {over}")
+            try:
+                item = keep_copy(held.session.files, name, data)
+            except AttachRefused as refused:
+                raise BadAction(str(refused)) from None
+            held.state = apply(held.state, AttachFile(question_id, item), self._behaviour())
+            held.session.send_draft(held.state)
+            return self._reply(ask_id, held)
 
     def sweep(self, pending: set[str]) -> list[str]:
         """End the holds of asks no longer pending (seen in a new listing); their ids."""

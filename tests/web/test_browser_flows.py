@@ -120,7 +120,8 @@ def answer_full_flow(page: Any, *, touch: bool, name: str) -> None:
     editor.fill("billing-api")
     editor.press("Enter")
     page.get_by_role("heading", name="Review your answers").wait_for()
-    page.get_by_text("(not sent)").wait_for()
+    # Worded as the terminal words it (words.NOT_SENT).
+    page.get_by_text("(not sent unless you choose it or Elaborate)").wait_for()
     assert "too heavy here" in page.locator(".unsent").inner_text()
     screenshot(page, f"{name}-review-full")
     check_accessibility(page, "review")
@@ -244,3 +245,42 @@ def test_a_deadline_counts_down_and_ends_the_ask(
     result, status = asker.result()
     assert status == 1
     assert result["details"]["reason"] == "timeout"
+
+
+def test_a_file_attached_on_the_page_reaches_the_asker(
+    browser: Any, web: Any, ask: Any, asks: Path, tmp_path: Path
+) -> None:
+    """A phone picks a file (the camera's input is the same kind), sees it listed and a
+    file past the ask's limit refused in words; the answer's JSON lists the file."""
+    from tests.web.test_settings import write_config
+
+    write_config(tmp_path, "[attachments]\nmax_mb = 1\n")
+    server = web()
+    page = open_paired(browser, server, PHONE)
+    asker = ask("--wait")
+    pending(asks, 1)
+    page.get_by_role("button", name="Pick a DB").tap()
+    page.get_by_role("radio", name="SQLite").wait_for()
+    photo = page.locator("#photo-input")
+    assert photo.get_attribute("accept") == "image/*" and photo.get_attribute("capture")
+    shot = b"\x89PNG\r\n\x1a\n" + b"\x00" * 1200
+    page.locator("#attach-input").set_input_files(
+        {"name": "shot.png", "mimeType": "image/png", "buffer": shot}
+    )
+    page.get_by_text("shot.png (1.2 KB)").wait_for()
+    page.locator("#attach-input").set_input_files(
+        {"name": "huge.bin", "mimeType": "application/octet-stream", "buffer": b"x" * 1_100_000}
+    )
+    page.get_by_role("alert").get_by_text("huge.bin was not attached").wait_for()
+    screenshot(page, "phone-files")
+    check_accessibility(page, "files")
+    page.get_by_role("radio", name="SQLite").tap()
+    page.get_by_role("radio", name="SQLAlchemy").tap()
+    page.get_by_text("attached: shot.png (1.2 KB)").wait_for()  # on the review
+    page.get_by_role("button", name="Submit").tap()
+    page.get_by_text("The agent has your answer").wait_for()
+    result, status = asker.result()
+    assert status == 0
+    (attached,) = result["details"]["answers"]["db"]["attachments"]
+    assert attached["name"] == "shot.png" and attached["media_type"] == "image/png"
+    assert Path(attached["path"]).read_bytes() == shot

@@ -402,6 +402,7 @@
     }
     panel.append(layout);
     if (q.note) panel.append(el("p", { className: "muted", text: _("Your note: ") + q.note }));
+    panel.append(filesBox(q));
     if (editor && editor.kind === "note" && editor.option === null) panel.append(editorBox(editor, _("Note on this question")));
     panel.append(el("div", { className: "actions" },
       el("button", { id: "next", className: "primary", onclick: () => act({ do: "next" }), text: _("Next") }),
@@ -409,6 +410,70 @@
       q.freeform ? null : el("button", { id: "change-type", onclick: () => act({ do: "type" }), text: multi ? _("Make it single choice") : _("Allow several choices") }),
     ));
     return panel;
+  }
+
+  function filesBox(q) {
+    // Files join the answer through the upload; a phone's camera through a file input with
+    // capture (the system's camera app: no script ever touches the camera).
+    const box = el("div", { id: "files-box", className: "files", role: "group", "aria-label": _("Attached files") });
+    if (q.files.length) {
+      const list = el("ul", { className: "file-list" });
+      q.files.forEach((file, index) => {
+        list.append(el("li", {},
+          el("span", { text: _("{name} ({size})", file) }), " ",
+          el("button", { id: "detach-" + index, "aria-label": _("Remove {name}", file), onclick: () => act({ do: "detach", file: index }), text: _("Remove") }),
+        ));
+      });
+      box.append(list);
+    }
+    const pick = el("input", { id: "attach-input", type: "file", multiple: true, hidden: true, onchange: () => upload(q.id, pick) });
+    const photo = el("input", { id: "photo-input", type: "file", accept: "image/*", capture: "environment", hidden: true, onchange: () => upload(q.id, photo) });
+    box.append(pick, photo, el("div", { className: "actions" },
+      el("button", { id: "attach", onclick: () => pick.click(), text: _("Attach a file") }),
+      el("button", { id: "photo", onclick: () => photo.click(), text: _("Take a photo") }),
+    ));
+    return box;
+  }
+
+  async function upload(questionId, input) {
+    const files = Array.from(input.files || []);
+    input.value = "";
+    for (const file of files) {
+      if (!current || !current.reply || current.reply.ended) return;
+      say(_("Sending {name}…", { name: file.name }));
+      let response;
+      try {
+        response = await fetch(`/api/asks/${encodeURIComponent(current.id)}/files?question=${encodeURIComponent(questionId)}`, {
+          method: "POST", body: file, credentials: "same-origin", cache: "no-store",
+          headers: { "content-type": "application/octet-stream", "x-file-name": encodeURIComponent(file.name), "x-csrf-token": csrf },
+        });
+      } catch (_err) {
+        fileProblem(_("{name} was not sent: the connection failed.", { name: file.name }));
+        return;
+      }
+      let data = null;
+      try {
+        data = await response.json();
+      } catch (_err) {
+        data = null;
+      }
+      if (response.status === 401) return unpaired();
+      if (response.status !== 200 || !data) {
+        fileProblem((data && data.error) || _("{name} was not attached.", { name: file.name }));
+        return;
+      }
+      say(_("{name} is attached.", { name: file.name }));
+      show(data);
+    }
+  }
+
+  function fileProblem(text) {
+    // Shown where the file was chosen, until the next view is drawn.
+    say("");
+    const box = document.getElementById("files-box");
+    if (!box) return say(text);
+    document.getElementById("file-problem")?.remove();
+    box.append(el("p", { id: "file-problem", className: "error", role: "alert", text }));
   }
 
   function showPreview(row) {
@@ -459,12 +524,16 @@
     const list = el("ul", { className: "review" });
     for (const entry of review.entries) {
       const item = el("li", {}, el("div", { className: "q", text: entry.label }));
-      if (entry.unanswered) item.append(el("div", { className: "muted", text: "→ " + _("unanswered") }));
+      if (entry.unanswered) {
+        item.append(el("div", { className: "muted" }, "→ " + _("unanswered"),
+          entry.required ? el("span", { className: "required", text: " " + review.requiredMark }) : null));
+      }
       for (const choice of entry.choices) {
         item.append(el("div", { text: "→ " + choice.label + (choice.note ? " " + _("(note: {note})", { note: choice.note }) : "") }));
       }
       if (entry.note) item.append(el("div", { text: _("Note: ") + entry.note }));
       for (const other of entry.otherNotes) item.append(el("div", { text: _("Note on {option}: {note}", { option: other.label, note: other.note }) }));
+      for (const file of entry.files) item.append(el("div", { text: _("attached: {name} ({size})", file) }));
       for (const other of entry.notSent) {
         item.append(el("div", { className: "unsent" }, _("Note on {option}: {note}", { option: other.label, note: other.note }) + " ", el("span", { className: "tag", text: `(${review.notSentMark})` })));
       }
