@@ -284,3 +284,71 @@ def test_a_file_attached_on_the_page_reaches_the_asker(
     (attached,) = result["details"]["answers"]["db"]["attachments"]
     assert attached["name"] == "shot.png" and attached["media_type"] == "image/png"
     assert Path(attached["path"]).read_bytes() == shot
+
+
+HOSTILE = {
+    "title": "Review the code",
+    "questions": [
+        {
+            "id": "impl",
+            "prompt": (
+                "Which **version**? <img src=x onerror=\"window.__pwned='img'\">"
+                "<script>window.__pwned='script'</script> [docs](javascript:window.__pwned='link')"
+            ),
+            "type": "preview",
+            "options": [
+                {
+                    "value": "fn",
+                    "label": "A function",
+                    "description": "<b onmouseover=\"window.__pwned='desc'\">bold?</b> *plain*",
+                    "preview": (
+                        "```python\ndef greet(name):\n    return f'hi {name}'  # say hi\n```\n"
+                        "<iframe src=\"https://example.org/\"></iframe>"
+                    ),
+                },
+                {"value": "cls", "label": "A class", "preview": "class Greeter:\n    pass"},
+            ],
+        }
+    ],
+}
+
+
+def test_a_python_preview_is_highlighted_and_hostile_html_stays_text(
+    browser: Any, web: Any, ask: Any, asks: Path
+) -> None:
+    server = web()
+    page = open_paired(browser, server, DESKTOP)
+    ask("--detach", payload=HOSTILE)
+    (info,) = pending(asks, 1)
+    page.goto(f"http://127.0.0.1:{server.port}/#ask={info.ask_id}")
+    page.get_by_role("radio", name="A function").hover()
+    keyword = page.locator("#preview pre .k", has_text="def")
+    keyword.wait_for()
+    colours = page.evaluate(
+        """() => {
+            const key = document.querySelector("#preview pre .k");
+            const comment = document.querySelector("#preview pre .c1");
+            const plain = getComputedStyle(document.querySelector("#preview pre")).color;
+            return [getComputedStyle(key).color, getComputedStyle(comment).color, plain];
+        }"""
+    )
+    assert colours[0] != colours[2] and colours[1] != colours[2], colours  # highlighted
+    assert page.locator("#preview pre").inner_text().startswith("def greet(name):")
+    screenshot(page, "desktop-preview-highlighted")
+    # Raw HTML in the payload is text on the page: nothing ran, nothing was loaded.
+    main = page.locator("main")
+    assert "<img src=x" in main.inner_text() and "<script>" in main.inner_text()
+    assert "<iframe" in page.locator("#preview").inner_text()
+    found = page.evaluate(
+        """() => ({
+            pwned: window.__pwned || null,
+            active: document.querySelectorAll(
+                "main img, main iframe, main script, main [onerror], main [onmouseover]").length,
+            scriptLinks: [...document.querySelectorAll("main a")].filter(
+                (a) => a.getAttribute("href")?.trim().toLowerCase().startsWith("javascript")).length,
+        })"""
+    )
+    assert found == {"pwned": None, "active": 0, "scriptLinks": 0}
+    page.get_by_text("bold?").hover()
+    assert page.evaluate("window.__pwned || null") is None
+    assert page.locator("main strong", has_text="version").count() == 1  # Markdown still works
