@@ -344,8 +344,9 @@ def test_a_python_preview_is_highlighted_and_hostile_html_stays_text(
             pwned: window.__pwned || null,
             active: document.querySelectorAll(
                 "main img, main iframe, main script, main [onerror], main [onmouseover]").length,
-            scriptLinks: [...document.querySelectorAll("main a")].filter(
-                (a) => a.getAttribute("href")?.trim().toLowerCase().startsWith("javascript")).length,
+            scriptLinks: [...document.querySelectorAll("main a")].filter((a) =>
+                (a.getAttribute("href") || "").trim().toLowerCase().startsWith("javascript")
+            ).length,
         })"""
     )
     assert found == {"pwned": None, "active": 0, "scriptLinks": 0}
