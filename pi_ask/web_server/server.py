@@ -66,6 +66,18 @@ def check_exposure(host: str, *, expose: bool) -> str | None:
     )
 
 
+def link_warning(host: str, public_url: str) -> str | None:
+    """The warning for a wildcard address without ``public_url``: links then name loopback,
+    which no other device can open. (Taking the machine's interface addresses as names
+    instead would widen the ``Host`` check; naming the address is left to the user.)"""
+    if host not in ("0.0.0.0", "::") or public_url:
+        return None
+    return (
+        "warning: links point to 127.0.0.1, which only this machine can open; set [web] "
+        "public_url to the address other devices use (then it is accepted as Host too)"
+    )
+
+
 def public_parts(public_url: str) -> tuple[str, str] | None:
     """``[web] public_url``'s origin and host, or ``None`` when it is empty.
 
@@ -272,8 +284,9 @@ class _Server:
         self, app: Any, parts: WebParts, warning: str | None, stop: threading.Event | None
     ) -> None:
         def ready() -> None:
-            if warning is not None:
-                self.say(f"{NAME}: {warning}\n")
+            for said in (warning, link_warning(self.options.host, self.options.public_url)):
+                if said is not None:
+                    self.say(f"{NAME}: {said}\n")
             host = self.options.host
             shown = f"[{host}]" if ":" in host else host
             count = len(parts.devices)

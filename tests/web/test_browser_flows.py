@@ -230,6 +230,61 @@ def test_a_draft_outlives_a_closed_page_and_the_next_attach_opens_it(
     assert result["details"]["reason"] == "cancelled"
 
 
+def test_a_tab_closed_within_a_second_of_typing_keeps_the_text(
+    browser: Any, web: Any, ask: Any, asks: Path, terminal: Any
+) -> None:
+    """The page's clock stands still, so the 1 s debounce never sends: only the page going
+    away (pagehide, fetch keepalive) can bring the text to the draft, and the next attach."""
+    server = web()
+    page = open_paired(browser, server, PHONE)
+    ask("--detach")
+    (info,) = pending(asks, 1)
+    # Which way the draft was sent, noted where the next page of the device can read it:
+    # a plain fetch may be dropped with the page; only keepalive is sure to go.
+    page.context.add_init_script(
+        """(() => {
+            const send = window.fetch.bind(window);
+            window.fetch = (url, options) => {
+                if (String(url).endsWith("/draft")) {
+                    const kept = !!(options && options.keepalive);
+                    localStorage.setItem("draft-keepalive", String(kept));
+                }
+                return send(url, options);
+            };
+        })()"""
+    )
+    page.clock.install()
+    page.goto(f"http://127.0.0.1:{server.port}/?again#ask={info.ask_id}")
+    page.get_by_role("radio", name="Type your own").tap()
+    editor = page.get_by_role("textbox", name="Type your own answer")
+    editor.fill("typed a moment ago")
+    screenshot(page, "phone-editor")
+    check_accessibility(page, "editor")
+    draft = info.folder / "draft.json"
+
+    def typed() -> bool:
+        return draft.exists() and "typed a moment ago" in draft.read_text(encoding="utf-8")
+
+    assert not typed()  # the debounce still holds it
+    context = page.context
+    page.close(run_before_unload=True)
+    wait_until(typed, "the text sent as the page went away")
+    later = context.new_page()
+    later.goto(f"http://127.0.0.1:{server.port}/")
+    assert later.evaluate("localStorage.getItem('draft-keepalive')") == "true"
+    term = terminal("attach", info.ask_id)
+    term.wait_for("typed a moment ago")
+
+
+def test_an_ask_that_cannot_be_opened_says_why(browser: Any, web: Any) -> None:
+    server = web()
+    page = open_paired(browser, server, PHONE)
+    page.goto(f"http://127.0.0.1:{server.port}/#ask=no-such-ask")
+    page.get_by_text("This ask is closed: no such pending ask").wait_for()
+    screenshot(page, "phone-error-no-such-ask")
+    check_accessibility(page, "error")
+
+
 def test_a_deadline_counts_down_and_ends_the_ask(
     browser: Any, web: Any, ask: Any, asks: Path
 ) -> None:
@@ -303,7 +358,7 @@ HOSTILE = {
                     "description": "<b onmouseover=\"window.__pwned='desc'\">bold?</b> *plain*",
                     "preview": (
                         "```python\ndef greet(name):\n    return f'hi {name}'  # say hi\n```\n"
-                        "<iframe src=\"https://example.org/\"></iframe>"
+                        '<iframe src="https://example.org/"></iframe>'
                     ),
                 },
                 {"value": "cls", "label": "A class", "preview": "class Greeter:\n    pass"},

@@ -106,11 +106,64 @@ def test_state_changing_requests_need_origin_and_csrf(web, ask, asks: Path) -> N
     assert (info.folder / "draft.json").exists()
 
 
-def test_a_huge_body_is_refused(web) -> None:
+def test_a_huge_body_is_refused(web, ask, asks: Path) -> None:
     server = web()
     device = server.paired()
     big = b'{"code": "' + b"A" * (300 * 1024) + b'"}'
     assert device.post("/api/pair", raw=big).status == 413
+    ask("--detach")
+    (info,) = pending(asks, 1)
+    action = b'{"do": "note", "row": null, "editor": "' + b"A" * (300 * 1024) + b'"}'
+    assert device.post(f"/api/asks/{info.ask_id}/act", raw=action).status == 413
+    assert not (info.folder / "draft.json").exists()
+
+
+def test_a_huge_body_sent_chunked_is_refused(web, ask, asks: Path) -> None:
+    """No Content-Length to refuse it by: the body is cut off once it passes the cap."""
+    server = web()
+    device = server.paired()
+    ask("--detach")
+    (info,) = pending(asks, 1)
+    head = (
+        f"POST /api/asks/{info.ask_id}/act HTTP/1.1\r\n"
+        f"host: 127.0.0.1:{server.port}\r\norigin: {server.origin}\r\n"
+        f"cookie: {device.cookie}\r\nx-csrf-token: {device.csrf}\r\n"
+        "content-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n"
+    )
+    chunk = b'{"do": "choose", "row": 0, "pad": "' + b"A" * 65536
+    answer = b""
+    with socket.create_connection(("127.0.0.1", server.port), timeout=30) as stream:
+        stream.sendall(head.encode())
+        try:
+            for _ in range(8):  # 512 KiB, past the 256 KiB cap
+                stream.sendall(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+            stream.sendall(b"0\r\n\r\n")
+        except OSError:  # answered and closed while we were still sending
+            pass
+        while b"\r\n\r\n" not in answer and (part := stream.recv(4096)):
+            answer += part
+    assert answer.startswith(b"HTTP/1.1 413"), answer[:80]
+    assert not (info.folder / "draft.json").exists()
+
+
+def test_an_action_without_a_cookie_changes_nothing(web, ask, asks: Path) -> None:
+    server = web()
+    device = server.paired()
+    ask("--detach")
+    (info,) = pending(asks, 1)
+    stranger = server.client()
+    stranger.csrf = device.csrf  # even with the right CSRF token and Origin
+    response = stranger.act(info.ask_id, {"do": "choose", "row": 0})
+    assert response.status == 401
+    assert response.headers["connection"] == "close"
+    assert not (info.folder / "draft.json").exists()
+    forged = stranger.post(
+        f"/api/asks/{info.ask_id}/act",
+        {"do": "choose", "row": 0},
+        headers={"cookie": "pi_ask_session=" + "A" * 43},
+    )
+    assert forged.status == 401
+    assert not (info.folder / "draft.json").exists()
 
 
 def test_bad_actions_change_nothing(web, ask, asks: Path) -> None:

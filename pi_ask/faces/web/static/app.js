@@ -7,6 +7,7 @@
 
 (function () {
   const DRAFT_DEBOUNCE_MS = 1000;
+  const KEEPALIVE_MAX = 60000;
   const main = document.getElementById("main");
   const live = document.getElementById("live");
   let csrf = null;
@@ -57,11 +58,13 @@
     live.textContent = text;
   }
 
-  async function request(method, path, body) {
+  async function request(method, path, body, keepalive) {
     const options = { method, headers: {}, credentials: "same-origin", cache: "no-store" };
     if (body !== undefined) {
       options.headers["content-type"] = "application/json";
       options.body = JSON.stringify(body);
+      // A page going away still sends it (a browser caps such bodies at 64 KiB).
+      if (keepalive && options.body.length < KEEPALIVE_MAX) options.keepalive = true;
     }
     if (csrf && method !== "GET") options.headers["x-csrf-token"] = csrf;
     const response = await fetch(path, options);
@@ -113,11 +116,11 @@
       paired();
       return true;
     }
-    showPairing((data && data.error) || _("Pairing failed."));
+    showPairing((data && data.error) || _("Pairing failed."), code);
     return false;
   }
 
-  function showPairing(problem) {
+  function showPairing(problem, typed) {
     document.title = _("pi-ask: pair this device");
     const input = el("input", {
       id: "code", name: "code", autocomplete: "one-time-code", autocapitalize: "characters",
@@ -132,6 +135,7 @@
       problem ? el("p", { className: "error", role: "alert", text: problem }) : null,
       el("button", { type: "submit", className: "primary", text: _("Pair") }),
     );
+    input.value = typed || "";  // a mistyped code stays there to be corrected
     main.replaceChildren(form);
     input.focus();
   }
@@ -250,13 +254,16 @@
     draftTimer = setTimeout(() => flushDraft(true), DRAFT_DEBOUNCE_MS);
   }
 
-  function flushDraft(send) {
+  function flushDraft(send, leaving) {
+    const waiting = draftTimer !== null;
     clearTimeout(draftTimer);
     draftTimer = null;
     const editor = document.getElementById("editor-text");
     if (!send || !editor || !current) return;
-    request("POST", `/api/asks/${encodeURIComponent(current.id)}/draft`, { text: editor.value })
-      .then(({ data }) => { if (data && data.ended) show(data); });
+    // Leaving the page sends only what the debounce still held back.
+    if (leaving && !waiting) return;
+    request("POST", `/api/asks/${encodeURIComponent(current.id)}/draft`, { text: editor.value }, leaving)
+      .then(({ data }) => { if (data && data.ended) show(data); }, () => {});
   }
 
   function show(reply) {
@@ -573,7 +580,12 @@
     }
   });
 
-  window.addEventListener("pagehide", () => flushDraft(true));
+  // A closed tab, a phone locking or switching apps: the text typed in the last second
+  // goes now (fetch keepalive), not lost with the page.
+  window.addEventListener("pagehide", () => flushDraft(true, true));
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "hidden") flushDraft(true, true);
+  });
   document.getElementById("home").addEventListener("click", (event) => {
     event.preventDefault();
     location.hash = "";
