@@ -113,15 +113,7 @@ class Holds:
 
     def view(self, ask_id: str) -> Reply:
         """The ask's current view, opening it first."""
-        try:
-            held = self._hold(ask_id)
-        except Ended as gone:
-            return self._ended_reply(ask_id, str(gone))
-        with held.lock:
-            why = self._why_ended(held)
-            if why is not None:
-                return self._end(ask_id, held, why)
-            return self._reply(ask_id, held)
+        return self._on_open(ask_id, lambda held: self._reply(ask_id, held))
 
     def act(self, ask_id: str, message: object) -> Reply:
         """Apply one page action.
@@ -130,14 +122,8 @@ class Holds:
             faces.web.actions.BadAction: The action is malformed or does not fit the state
                 (nothing changed).
         """
-        try:
-            held = self._hold(ask_id)
-        except Ended as gone:
-            return self._ended_reply(ask_id, str(gone))
-        with held.lock:
-            why = self._why_ended(held)
-            if why is not None:
-                return self._end(ask_id, held, why)
+
+        def run(held: _Held) -> Reply:
             before = held.state
             after = before
             for command in commands_for(before, message):
@@ -149,6 +135,8 @@ class Holds:
                 held.session.send_draft(after)
             return self._reply(ask_id, held)
 
+        return self._on_open(ask_id, run)
+
     def typing(self, ask_id: str, message: object) -> Reply:
         """Keep the open editor's text as the ask's draft (the page sends it on a debounce),
         so a closed page loses nothing; the flow's own state is unchanged.
@@ -156,20 +144,16 @@ class Holds:
         Raises:
             faces.web.actions.BadAction: The draft is malformed.
         """
-        try:
-            held = self._hold(ask_id)
-        except Ended as gone:
-            return self._ended_reply(ask_id, str(gone))
-        with held.lock:
-            why = self._why_ended(held)
-            if why is not None:
-                return self._end(ask_id, held, why)
+
+        def run(held: _Held) -> Reply:
             drafted = held.state
             for command in typing_commands(held.state, message):
                 drafted = apply(drafted, command, self._behaviour())
             if drafted.answers != held.state.answers:
                 held.session.send_draft(drafted, typing=True)
             return Reply(ask_id, None)
+
+        return self._on_open(ask_id, run)
 
     def max_bytes(self) -> int:
         """The most an ask's files may take (``[attachments] max_mb``): an upload's cap."""
@@ -196,14 +180,8 @@ class Holds:
         problem = name_problem(name)
         if problem is not None:
             raise BadAction(f"the file name {name[:80]!r} cannot be used: {problem}")
-        try:
-            held = self._hold(ask_id)
-        except Ended as gone:
-            return self._ended_reply(ask_id, str(gone))
-        with held.lock:
-            why = self._why_ended(held)
-            if why is not None:
-                return self._end(ask_id, held, why)
+
+        def run(held: _Held) -> Reply:
             if not any(question.id == question_id for question in held.state.questions):
                 raise BadAction(f"the ask has no question {question_id[:40]!r}")
             limits = self._limits()
@@ -219,6 +197,8 @@ class Holds:
             held.state = apply(held.state, AttachFile(question_id, item), self._behaviour())
             held.session.send_draft(held.state)
             return self._reply(ask_id, held)
+
+        return self._on_open(ask_id, run)
 
     def sweep(self, pending: set[str]) -> list[str]:
         """End the holds of asks no longer pending (seen in a new listing); their ids."""
@@ -239,6 +219,19 @@ class Holds:
             one.session.close()
 
     # --- inside -------------------------------------------------------------------------
+
+    def _on_open(self, ask_id: str, run: Callable[[_Held], Reply]) -> Reply:
+        """``run`` on the ask, opened if need be, under its lock; why it ended instead, when
+        it can no longer be answered (looked at first on every request)."""
+        try:
+            held = self._hold(ask_id)
+        except Ended as gone:
+            return self._ended_reply(ask_id, str(gone))
+        with held.lock:
+            why = self._why_ended(held)
+            if why is not None:
+                return self._end(ask_id, held, why)
+            return run(held)
 
     def _hold(self, ask_id: str) -> _Held:
         with self._lock:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import http.client
 import json
 import re
+import socket
 import ssl
 import subprocess
 from collections.abc import Callable, Iterator
@@ -98,6 +99,28 @@ class Client:
 
     def act(self, ask_id: str, action: dict[str, object]) -> Response:
         return self.post(f"/api/asks/{ask_id}/act", action)
+
+    def post_chunked(self, path: str, chunk: bytes, count: int, headers: str) -> bytes:
+        """POST ``count`` times ``chunk`` with no Content-Length (chunked), as a browser's
+        stream would; the head of the answer (the server may answer and close first)."""
+        head = (
+            f"POST {path} HTTP/1.1\r\n"
+            f"host: 127.0.0.1:{self.server.port}\r\norigin: {self.server.origin}\r\n"
+            f"cookie: {self.cookie}\r\nx-csrf-token: {self.csrf}\r\n"
+            f"{headers}transfer-encoding: chunked\r\n\r\n"
+        )
+        answer = b""
+        with socket.create_connection(("127.0.0.1", self.server.port), timeout=30) as stream:
+            stream.sendall(head.encode())
+            try:
+                for _ in range(count):
+                    stream.sendall(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+                stream.sendall(b"0\r\n\r\n")
+            except OSError:  # answered and closed while we were still sending
+                pass
+            while b"\r\n\r\n" not in answer and (part := stream.recv(4096)):
+                answer += part
+        return answer
 
 
 class WebServer:

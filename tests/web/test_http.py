@@ -124,24 +124,10 @@ def test_a_huge_body_sent_chunked_is_refused(web, ask, asks: Path) -> None:
     device = server.paired()
     ask("--detach")
     (info,) = pending(asks, 1)
-    head = (
-        f"POST /api/asks/{info.ask_id}/act HTTP/1.1\r\n"
-        f"host: 127.0.0.1:{server.port}\r\norigin: {server.origin}\r\n"
-        f"cookie: {device.cookie}\r\nx-csrf-token: {device.csrf}\r\n"
-        "content-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n"
-    )
     chunk = b'{"do": "choose", "row": 0, "pad": "' + b"A" * 65536
-    answer = b""
-    with socket.create_connection(("127.0.0.1", server.port), timeout=30) as stream:
-        stream.sendall(head.encode())
-        try:
-            for _ in range(8):  # 512 KiB, past the 256 KiB cap
-                stream.sendall(b"%x\r\n%s\r\n" % (len(chunk), chunk))
-            stream.sendall(b"0\r\n\r\n")
-        except OSError:  # answered and closed while we were still sending
-            pass
-        while b"\r\n\r\n" not in answer and (part := stream.recv(4096)):
-            answer += part
+    answer = device.post_chunked(  # 512 KiB, past the 256 KiB cap
+        f"/api/asks/{info.ask_id}/act", chunk, 8, "content-type: application/json\r\n"
+    )
     assert answer.startswith(b"HTTP/1.1 413"), answer[:80]
     assert not (info.folder / "draft.json").exists()
 

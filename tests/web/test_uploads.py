@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import stat
 from pathlib import Path
 from typing import Any
@@ -133,24 +132,11 @@ def test_a_huge_file_sent_chunked_is_refused(web, ask, asks: Path, tmp_path: Pat
     device = server.paired()
     ask("--detach")
     (info,) = pending(asks, 1)
-    head = (
-        f"POST /api/asks/{info.ask_id}/files?question=db HTTP/1.1\r\n"
-        f"host: 127.0.0.1:{server.port}\r\norigin: {server.origin}\r\n"
-        f"cookie: {device.cookie}\r\nx-csrf-token: {device.csrf}\r\n"
-        "content-type: application/octet-stream\r\nx-file-name: huge.bin\r\n"
-        "transfer-encoding: chunked\r\n\r\n"
+    answer = device.post_chunked(  # 2.6 MB, past the 1 MB limit
+        f"/api/asks/{info.ask_id}/files?question=db",
+        b"x" * 65536,
+        40,
+        "content-type: application/octet-stream\r\nx-file-name: huge.bin\r\n",
     )
-    chunk = b"x" * 65536
-    answer = b""
-    with socket.create_connection(("127.0.0.1", server.port), timeout=30) as stream:
-        stream.sendall(head.encode())
-        try:
-            for _ in range(40):  # 2.6 MB, past the 1 MB limit
-                stream.sendall(b"%x\r\n%s\r\n" % (len(chunk), chunk))
-            stream.sendall(b"0\r\n\r\n")
-        except OSError:  # the server answered and closed while we were still sending
-            pass
-        while b"\r\n\r\n" not in answer and (part := stream.recv(4096)):
-            answer += part
     assert answer.startswith(b"HTTP/1.1 413"), answer[:80]
     assert not (info.folder / "files").exists()
