@@ -55,7 +55,11 @@ def web(tmp_path: Path) -> Iterator[WebServer]:
         yield WebServer(process, stderr)
     finally:
         process.terminate()
-        process.wait(timeout=30)
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
 
 
 class PageHost:

@@ -358,3 +358,22 @@ def test_forget_takes_effect_on_a_running_server(web, env) -> None:
         assert rest.endswith(b"0\r\n\r\n"), rest[-40:]
     assert server.process.poll() is None  # still serving, for devices paired anew
     server.client().pair()
+
+
+def test_a_signal_stops_the_server_while_a_page_listens(web) -> None:
+    """The live list never ends by itself: a graceful shutdown cuts it after a few seconds
+    instead of waiting for it forever."""
+    server = web()
+    device = server.paired()
+    with socket.create_connection(("127.0.0.1", server.port), timeout=30) as stream:
+        stream.sendall(
+            (
+                f"GET /api/events HTTP/1.1\r\nhost: 127.0.0.1:{server.port}\r\n"
+                f"cookie: {device.cookie}\r\n\r\n"
+            ).encode()
+        )
+        head = b""
+        while b"event: asks" not in head:
+            head += stream.recv(4096)
+        server.process.terminate()
+        assert server.process.wait(timeout=60) != 0  # SIGTERM, raised again once closed
