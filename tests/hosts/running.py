@@ -49,6 +49,7 @@ class HostRun:
 
     def __init__(self, run: Headless, home: HostHome, model: FakeModel) -> None:
         self.model = model
+        self.home = home
         self.out = home.root / "host.out"
         self.err = home.root / "host.err"
         with self.out.open("wb") as out, self.err.open("wb") as err:
@@ -68,7 +69,10 @@ class HostRun:
     def output(self) -> str:
         out = self.out.read_text(encoding="utf-8", errors="replace")
         err = self.err.read_text(encoding="utf-8", errors="replace")
-        return f"host stdout:\n{out[-3000:]}\nhost stderr:\n{err[-3000:]}\n{self.model.summary()}"
+        return (
+            f"host stdout:\n{out[-3000:]}\nhost stderr:\n{err[-3000:]}\n{self.model.summary()}\n"
+            + pi_ask_side(self.home)
+        )
 
     def wait(self, timeout: float = ANSWER_CAP_S) -> int:
         try:
@@ -99,6 +103,16 @@ def listed(env: dict[str, str], cwd: Path) -> list[dict[str, Any]]:
     except ValueError:
         return []
     return [a for a in asks if isinstance(a, dict)]
+
+
+def pi_ask_side(home: HostHome) -> str:
+    """What pi-ask knew, for a failure message: the asks ``pi-ask attach --list --json``
+    shows the user, and what the MCP server wrote to stderr."""
+    try:
+        asks = json.dumps(listed(home.env(), home.work))
+    except (OSError, subprocess.SubprocessError) as err:
+        asks = f"(attach --list failed: {err})"
+    return f"pi-ask attach --list --json: {asks}\npi-ask stderr:\n{home.pi_ask_stderr()[-3000:]}"
 
 
 class Watched(Protocol):

@@ -49,13 +49,32 @@ def test_claude_codes_tui_form_answers_the_ask(home: HostHome) -> None:
         tui = HostTui(command, {**run.env, "TERM": "xterm-256color"}, home, model)
         try:
             wait_for(lambda: tui.shows("requests your input"), "the form", START_CAP_S, tui)
-            tui.tmux.press("right")  # open the first select
-            wait_for(lambda: tui.shows("SQLite"), "the options", ANSWER_CAP_S, tui)
-            tui.tmux.press("down", "space")  # SQLite
-            wait_for(lambda: tui.shows("✔ Database"), "the choice", ANSWER_CAP_S, tui)
-            tui.tmux.press("down", "down")  # past "Type your own", onto Accept
-            wait_for(lambda: tui.shows("❯ Accept"), "Accept", ANSWER_CAP_S, tui)
-            tui.tmux.press("enter")
+            # One key at a time, each until the screen shows what it brings: Claude Code's
+            # Ink UI drops a key that arrives before it has bound the new frame's keys.
+            tui.press_until(
+                "right", lambda: tui.shows("◯ SQLite"), "the options", before="▸ not set"
+            )
+            tui.press_until(
+                "down", lambda: tui.shows("❯ ◯ SQLite"), "SQLite focused", before="❯ ◯ PostgreSQL"
+            )
+            tui.press_until(
+                "space", lambda: tui.shows("✔ Database"), "the choice", before="❯ ◯ SQLite"
+            )
+            tui.press_until(
+                "down",
+                lambda: tui.shows("❯   Database: Type your own"),
+                "the text field",
+                before="❯ ✔ Database",
+            )
+            tui.press_until(
+                "down", lambda: tui.shows("❯ Accept"), "Accept", before="Type something"
+            )
+            tui.press_until(
+                "enter",
+                lambda: model.result or not tui.shows("requests your input"),
+                "the form's end",
+                before="❯ Accept",
+            )
             wait_for(lambda: model.result, "the tool result", ANSWER_CAP_S, tui)
         finally:
             tui.close()
