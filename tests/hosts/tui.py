@@ -4,13 +4,14 @@ The pane runs the host with exactly the environment given (``env -i``), not the 
 its screen is read back through tmux, and ``output()`` (for a failure message) adds what the
 fake model saw and what pi-ask knew.
 
-An Ink TUI (Claude Code) draws a frame before it has bound the keys of what the frame
-shows: a key that arrives in between is dropped without a trace. Measured with Claude Code
-2.1.332 at a load of 10: Enter pressed as soon as "❯ Accept" was drawn did nothing (pi-ask
-never heard from the host again, the form stayed for minutes); the same Enter pressed again
-submitted the form. So ``press_until`` presses a key, waits for what it must bring, and
-presses it again, a bounded number of times, only while the screen still shows the state
-the key should have left.
+A host's TUI may draw a frame before it has bound the keys of what the frame shows: a key
+that arrives in between is dropped without a trace. Measured with Claude Code 2.1.332 (at a
+load of 3 to 10, in every run): Enter pressed as soon as "❯ Accept" was drawn did nothing
+(pi-ask never heard from the host again, the form stayed for minutes); the same Enter
+pressed again submitted the form. Codex 0.171 dropped a "y" pressed as its approval prompt
+appeared, once in a loaded run. So ``press_until`` presses a key, waits for what it must
+bring, and presses it again, a bounded number of times, only while the screen still shows
+the state the key should have left.
 """
 
 from __future__ import annotations
