@@ -58,8 +58,9 @@ def server_command(snippet: Snippet) -> list[str]:
     if snippet.language == "toml":
         entry = tomllib.loads(snippet.text)["mcp_servers"]["pi-ask"]
         assert entry["tool_timeout_sec"] > 0
-        # Codex passes a server only its own short list of variables (issue 26).
-        assert {"TMUX", "TMUX_PANE", "XDG_RUNTIME_DIR"} <= set(entry["env_vars"])
+        # Codex passes a server only its own short list of variables (issue 26); the
+        # runtime folder no longer needs XDG_RUNTIME_DIR, tmux and settings may.
+        assert {"TMUX", "TMUX_PANE", "XDG_CONFIG_HOME", "PI_ASK_CONFIG"} <= set(entry["env_vars"])
         return [entry["command"], *entry["args"]]
     config = json.loads(snippet.text)
     if "mcpServers" in config:
