@@ -96,10 +96,15 @@ def _ring_for_new(found: list[AskSummary], seen: set[str], store: SettingsStore)
         return
     from pi_ask.notifications.message import waiting_message
     from pi_ask.notifications.waiting import notify_waiting
+    from pi_ask.relay.web_link import waiting_link
 
     subject = new[0].title or gettext("a question from your agent")
-    notifications = store.snapshot().notifications
-    notify_waiting(notifications, waiting_message(subject), write_terminal=_write_tty).close()
+    settings = store.snapshot()
+    # The page's link too, when pi-ask web serves the asks (its own, with inbox --web).
+    link = waiting_link([info.ask_id for info in new], settings.web.public_url)
+    notify_waiting(
+        settings.notifications, waiting_message(subject), write_terminal=_write_tty, link=link
+    ).close()
 
 
 def _write_tty(text: str) -> None:

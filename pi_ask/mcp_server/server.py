@@ -10,7 +10,9 @@ Each call picks its route (``[mcp] face``):
   an ``InputRequiredResult`` and the client's retry carries the reply; on older connections
   the form goes out as a back-channel ``elicitation/create`` request while the call waits.
 - **terminal**: the full TUI through ``terminal_route.ask_in_terminal``.
-- neither: the non-interactive "Needs user input" result.
+- **page**: a running ``pi-ask web``'s page of the ask as a URL-mode elicitation, before
+  the form (``page_route``).
+- none: the non-interactive "Needs user input" result.
 
 While a call waits it sends a progress notification at once and then every
 ``PROGRESS_INTERVAL_S`` (when the client gave a progress token), so hosts that reset their
@@ -46,6 +48,7 @@ from pi_ask.contract.results import ToolResult
 from pi_ask.faces.mcp.form import build_form, form_result
 from pi_ask.guarded_parse import load_json
 from pi_ask.mcp_server.guidance import structured, unreached_result
+from pi_ask.mcp_server.page_route import NotOnPage, ask_on_page, page_offered
 from pi_ask.mcp_server.terminal_route import TerminalRoute, ask_in_terminal, why_unreached
 from pi_ask.mcp_server.tool_table import (
     DEFAULT_WAIT_S,
@@ -69,7 +72,7 @@ PROGRESS_MESSAGE = "Waiting for the user's answer"
 # A form may stay open for a long time; the sealed round state must outlive it.
 REQUEST_STATE_TTL_S = 24 * 3600.0
 
-Route = Literal["elicitation", "terminal"]
+Route = Literal["elicitation", "terminal", "page"]
 
 
 def call_result(result: ToolResult) -> types.CallToolResult:
@@ -228,7 +231,7 @@ class AskUserServer:
         loaded = self._load(params.arguments)
         if isinstance(loaded, InvalidPayload):
             return call_result(invalid_result(loaded))
-        routes = self._routes(ctx.session, self._face or settings.mcp.face)
+        routes = self._routes(ctx, self._face or settings.mcp.face)
         round_state = _round_state(params.request_state) if _is_mrtr(ctx) else None
         reply = (params.input_responses or {}).get(FORM_KEY) if round_state else None
         recorder = AskRecorder.open(self._session)
@@ -253,14 +256,14 @@ class AskUserServer:
         recorder.settle(result)
         return call_result(result)
 
-    def _routes(self, session: ServerSession, face: Face) -> tuple[Route, ...]:
+    def _routes(self, ctx: ServerRequestContext[Any], face: Face) -> tuple[Route, ...]:
         """The routes to try, in order, for this client and face."""
-        form: tuple[Route, ...] = ("elicitation",) if _offers_forms(session) else ()
-        if face == "elicitation":
-            return form
+        form: tuple[Route, ...] = ("elicitation",) if _offers_forms(ctx.session) else ()
         if face == "terminal":
             return ("terminal", *form)
-        return (*form, "terminal")
+        if page_offered(ctx.session, self._store, mrtr=_is_mrtr(ctx)):
+            form = ("page", *form)
+        return form if face == "elicitation" else (*form, "terminal")
 
     async def _ask(
         self,
@@ -298,6 +301,16 @@ class AskUserServer:
                 _report(f"the terminal route reached nobody for ask {ask.ask_id}: {why}")
                 whys.append(why)
             return answered
+        if route == "page":
+            on_page = await ask_on_page(
+                ctx.session, ask.loaded, ask_id=ask.ask_id, store=self._store,
+                on_draft=ask.on_draft, related_request_id=ctx.request_id,
+            )  # fmt: skip
+            if isinstance(on_page, NotOnPage):
+                _report(f"ask {ask.ask_id}: {on_page.why}; trying the next route")
+                whys.append(on_page.why)
+                return None
+            return on_page
         if _is_mrtr(ctx):
             return _form_round(ask)
         outcome = await self._elicit(ctx, ask)

@@ -118,7 +118,7 @@ def ask_elsewhere(
                     f"pi-ask: question waiting (ask {ask_id}); answer it from any terminal "
                     f"with: pi-ask attach {ask_id}"
                 )
-            notification = _notify(store, hooks.announce)
+            notification = _notify(store, hooks.announce, ask_id, runtime)
         try:
             return _wait(pending, hooks, deadline)
         finally:
@@ -190,8 +190,15 @@ def _progress(hooks: ElsewhereHooks, what: str) -> None:
             hooks.on_progress(what)
 
 
-def _notify(store: SettingsStore | None, say: Callable[[str], None] | None) -> Dispatch | None:
-    """The "question waiting" notification, through the configured channels (best effort).
+def _notify(
+    store: SettingsStore | None,
+    say: Callable[[str], None] | None,
+    ask_id: str,
+    runtime: Path | None,
+) -> Dispatch | None:
+    """The "question waiting" notification, through the configured channels (best effort),
+    with the ask's page at ``[web] public_url`` when set (``relay.web_link``). None while a
+    ``pi-ask web`` runs: it rings for the ask itself.
 
     One that cannot start (out of descriptors, its modules unreadable) is said in one line
     through ``say``; the ask goes on waiting either way.
@@ -200,10 +207,15 @@ def _notify(store: SettingsStore | None, say: Callable[[str], None] | None) -> D
         return None
     try:
         from pi_ask.notifications.waiting import notify_waiting
+        from pi_ask.relay.web_link import running_base, waiting_link
 
+        if runtime is not None and running_base(runtime) is not None:
+            return None  # a running pi-ask web rings for every ask that arrives, with its page
+        settings = store.snapshot()
+        link = waiting_link([ask_id], settings.web.public_url, runtime) if runtime else ""
         # No terminal of our own: bell/OSC channels have nowhere to write.
         return notify_waiting(
-            store.snapshot().notifications, WAITING_NOTICE, write_terminal=lambda _text: None
+            settings.notifications, WAITING_NOTICE, write_terminal=lambda _text: None, link=link
         )
     except OSError as err:
         if say is not None:

@@ -41,12 +41,15 @@ STATIC = {
     "/app.css": ("app.css", "text/css; charset=utf-8"),
 }
 KEEPALIVE_S = 15.0
+PAIRED_CHECK_S = 2.0
+"""How often an open event stream makes sure its device is still paired (``--forget``)."""
 NO_STORE = {"cache-control": "no-store"}
 
 
 class WebParts(NamedTuple):
     """What the app serves from: pairing, the held asks, the live list, the names it
-    answers to, and how a new pairing code reaches the terminal."""
+    answers to, how a new pairing code reaches the terminal, and how the page's address is
+    published while the app runs (``relay.web_link``; returns what takes it back)."""
 
     devices: Devices
     codes: Codes
@@ -54,6 +57,7 @@ class WebParts(NamedTuple):
     board: Board
     names: Names
     announce_code: Callable[[str], None]
+    publish: Callable[[], Callable[[], None]] = lambda: lambda: None
 
 
 def build_app(parts: WebParts) -> Guard:
@@ -125,20 +129,32 @@ class _Routes:
             headers=NO_STORE,
         )
 
-    async def events(self, _request: Request) -> Response:
+    async def events(self, request: Request) -> Response:
         board = self.parts.board
+        devices = self.parts.devices
+        device = request.state.device
         queue = board.subscribe()
 
         async def stream() -> AsyncIterator[str]:
             try:
                 yield _event(board.listing)
+                quiet = 0.0
                 while True:
                     try:
-                        listing = await asyncio.wait_for(queue.get(), KEEPALIVE_S)
+                        listing = await asyncio.wait_for(queue.get(), PAIRED_CHECK_S)
                     except TimeoutError:
-                        yield ": keep-alive\n\n"
+                        listing = None
+                    # A device unpaired meanwhile (--forget) hears nothing more.
+                    if not await run_in_threadpool(devices.still_paired, device):
+                        return
+                    if listing is not None:
+                        quiet = 0.0
+                        yield _event(listing)
                         continue
-                    yield _event(listing)
+                    quiet += PAIRED_CHECK_S
+                    if quiet >= KEEPALIVE_S:
+                        quiet = 0.0
+                        yield ": keep-alive\n\n"
             finally:
                 board.unsubscribe(queue)
 
@@ -180,9 +196,12 @@ class _Routes:
     @contextlib.asynccontextmanager
     async def lifespan(self, _app: Starlette) -> AsyncIterator[None]:
         self.parts.board.start(asyncio.get_running_loop())
+        # Taken back at the graceful shutdown a signal starts, before the signal ends us.
+        withdraw = self.parts.publish()
         try:
             yield
         finally:
+            withdraw()
             await run_in_threadpool(self.parts.board.stop)
             await run_in_threadpool(self.parts.holds.close)
 

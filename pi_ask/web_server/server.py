@@ -183,8 +183,16 @@ def run_web(
         ) from None
     server = _Server(options, listener, tls, err, started)
     holds = Holds(asks, behaviour)
-    board = Board(asks, runtime, holds.sweep, _ringer(notifications))
-    parts = WebParts(Devices(state_dir), Codes(), holds, board, server.names, server.announce)
+    board = Board(asks, runtime, holds.sweep, _ringer(notifications, server.link_base))
+    parts = WebParts(
+        Devices(state_dir),
+        Codes(),
+        holds,
+        board,
+        server.names,
+        server.announce,
+        lambda: _publish(runtime, server.link_base),
+    )
     try:
         asyncio.run(server.run(build_app(parts), parts, warning, stop))
     finally:
@@ -195,20 +203,35 @@ def run_web(
     return 0
 
 
+def _publish(runtime: Path | None, link_base: str) -> Callable[[], None]:
+    """Say where the page is, for the notifications of askers and inboxes (``web_link``)."""
+    from pi_ask.relay.web_link import publish
+
+    if runtime is None:
+        return lambda: None
+    try:
+        return publish(runtime, link_base)
+    except OSError:
+        return lambda: None
+
+
 def _ringer(
-    notifications: Callable[[], NotificationSettings] | None,
+    notifications: Callable[[], NotificationSettings] | None, link_base: str
 ) -> Callable[[list[AskSummary]], None] | None:
-    """One "question waiting" notification per batch of new asks (``None``: no ringing)."""
+    """One "question waiting" notification per batch of new asks, with the link of the one
+    ask's page, or of the list for several (``None``: no ringing)."""
     if notifications is None:
         return None
 
     def ring(new: list[AskSummary]) -> None:
         from pi_ask.notifications.message import waiting_message
         from pi_ask.notifications.waiting import notify_waiting
+        from pi_ask.relay.web_link import waiting_link
 
         subject = new[0].title or "a question from your agent"
+        link = waiting_link([info.ask_id for info in new], link_base)
         # Sent off the board's thread and left to finish: the list never waits for it.
-        notify_waiting(notifications(), waiting_message(subject), write_terminal=None)
+        notify_waiting(notifications(), waiting_message(subject), write_terminal=None, link=link)
 
     return ring
 

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from tests.child_processes import wait_until
 from tests.inbox.conftest import pending
 from tests.web.browser import DESKTOP, PHONE, screenshot
 
@@ -162,3 +163,30 @@ def test_enter_while_an_input_method_composes_never_saves(
     editor.type("ご")  # still the open editor
     assert page.evaluate(enter, False) is False  # a plain Enter saves
     page.get_by_text("Note: にほんご").wait_for()
+
+
+def test_forget_sends_an_open_page_back_to_pairing(
+    browser: Any, web: Any, ask: Any, asks: Path, env: dict[str, str]
+) -> None:
+    """``pi-ask web --forget`` while a page is open: its live list ends, the page says it is
+    no longer paired and offers pairing again; a new code then pairs it."""
+    from tests.child_processes import run_pi_ask
+
+    server = web()
+    page = open_paired(browser, server, PHONE)
+    ask("--detach")
+    pending(asks, 1)
+    page.get_by_role("button", name="Pick a DB").wait_for()
+    codes_before = len(server.codes())
+    done = run_pi_ask("web", "--forget", env=env)
+    assert done.returncode == 0, done.stderr
+    page.get_by_text("This device is no longer paired.").wait_for()
+    screenshot(page, "phone-pairing-unpaired")
+    from tests.web.test_browser_flows import check_accessibility
+
+    check_accessibility(page, "pairing")
+    # The unpaired page asked for a code; typing it pairs the device again.
+    wait_until(lambda: len(server.codes()) > codes_before, "a new pairing code")
+    page.get_by_role("textbox", name="Pairing code").fill(server.code())
+    page.get_by_role("button", name="Pair").tap()
+    page.get_by_role("button", name="Pick a DB").wait_for()

@@ -288,3 +288,34 @@ def test_an_action_reaches_only_the_ask_it_names(web, ask, asks: Path) -> None:
     unknown = device.act("0" * 36, {"do": "choose", "row": 0}).json()
     assert unknown["ended"] == {"why": "no such pending ask", "here": False}
     assert device.act("../etc", {"do": "choose", "row": 0}).status == 404
+
+
+def test_forget_takes_effect_on_a_running_server(web, env) -> None:
+    """The cookie stops working at the next request, and an open event stream ends."""
+    from tests.child_processes import run_pi_ask
+
+    server = web()
+    device = server.paired()
+    assert device.get("/api/asks").status == 200
+    with socket.create_connection(("127.0.0.1", server.port), timeout=30) as stream:
+        stream.sendall(
+            (
+                f"GET /api/events HTTP/1.1\r\nhost: 127.0.0.1:{server.port}\r\n"
+                f"cookie: {device.cookie}\r\n\r\n"
+            ).encode()
+        )
+        head = b""
+        while b"event: asks" not in head:
+            head += stream.recv(4096)
+        done = run_pi_ask("web", "--forget", env=env)
+        assert done.returncode == 0, done.stderr
+        assert "forgot 1 paired device" in done.stderr
+        assert device.get("/api/asks").status == 401
+        assert device.get("/api/session").json() == {"paired": False}
+        # The stream ends (chunked encoding's last chunk, then the server closes).
+        rest = b""
+        while chunk := stream.recv(4096):
+            rest += chunk
+        assert rest.endswith(b"0\r\n\r\n"), rest[-40:]
+    assert server.process.poll() is None  # still serving, for devices paired anew
+    server.client().pair()

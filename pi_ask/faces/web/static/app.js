@@ -161,9 +161,27 @@
       }
     });
     events.addEventListener("error", () => {
-      say(_("Connection lost; trying again."));
+      if (events.readyState !== EventSource.CLOSED) {
+        say(_("Connection lost; trying again."));
+        return;
+      }
+      // Refused for good (the server answered 401: this device was unpaired), or gone.
+      request("GET", "/api/session").then(({ status, data }) => {
+        if (status === 200 && data && !data.paired) unpaired();
+        else setTimeout(connect, 5000);
+      }, () => setTimeout(connect, 5000));
     });
     events.addEventListener("open", () => say(""));
+  }
+
+  function unpaired() {
+    if (events) events.close();
+    events = null;
+    csrf = null;
+    current = null;
+    clearInterval(tick);
+    say("");
+    showPairing(_("This device is no longer paired."));
   }
 
   function route() {
@@ -208,7 +226,7 @@
     const id = current.id;
     const { status, data } = await request("GET", "/api/asks/" + encodeURIComponent(id));
     if (!current || current.id !== id) return;
-    if (status === 401) return showPairing(_("This device is no longer paired."));
+    if (status === 401) return unpaired();
     if (status !== 200 || !data) return drawProblem((data && data.error) || _("This ask cannot be opened."));
     show(data);
   }
@@ -219,7 +237,7 @@
     const editor = document.getElementById("editor-text");
     if (editor && action.editor === undefined && !("text" in action)) action.editor = editor.value;
     const { status, data } = await request("POST", `/api/asks/${encodeURIComponent(current.id)}/act`, action);
-    if (status === 401) return showPairing(_("This device is no longer paired."));
+    if (status === 401) return unpaired();
     if (status !== 200 || !data) {
       say((data && data.error) || _("That did not work."));
       return;
