@@ -14,9 +14,10 @@ Each call picks its route (``[mcp] face``):
   the form (``page_route``).
 - none: the non-interactive "Needs user input" result.
 
-While a call waits it sends a progress notification at once and then every
-``PROGRESS_INTERVAL_S`` (when the client gave a progress token), so hosts that reset their
-tool timeout on progress keep waiting. A ``notifications/cancelled`` cancels the waiting
+Once a call waits (a form sent, or a terminal reached) it sends a progress notification and
+then one every ``PROGRESS_INTERVAL_S`` (when the client gave a progress token), so hosts that
+reset their tool timeout on progress keep waiting; a call that reaches nobody says no
+"waiting" before its answer. A ``notifications/cancelled`` cancels the waiting
 task: the flow closes and the ask stays resumable in the session log.
 """
 
@@ -276,9 +277,9 @@ class AskUserServer:
         if "elicitation" not in routes and not whys and not _offers_forms(ctx.session):
             whys.append("the host shows no forms")
         try:
-            async with _progress(ctx.session):
+            async with _progress(ctx.session) as waiting:
                 for route in routes:
-                    answered = await self._try(ctx, ask, route, whys)
+                    answered = await self._try(ctx, ask, route, whys, waiting)
                     if answered is not None:
                         return answered
         except anyio.get_cancelled_exc_class():
@@ -289,12 +290,25 @@ class AskUserServer:
         return whys
 
     async def _try(
-        self, ctx: ServerRequestContext[Any], ask: _Ask, route: Route, whys: list[str]
+        self,
+        ctx: ServerRequestContext[Any],
+        ask: _Ask,
+        route: Route,
+        whys: list[str],
+        waiting: Callable[[], None],
     ) -> ToolResult | types.InputRequiredResult | None:
-        """One route: its answer, or ``None`` with the reason appended to ``whys``."""
+        """One route: its answer, or ``None`` with the reason appended to ``whys``.
+
+        ``waiting`` starts the progress beats: called once a form is out or a terminal
+        took the ask (from the terminal route's worker thread too).
+        """
         if route == "terminal":
             answered = await self._terminal(
-                ask.loaded, ask_id=ask.ask_id, store=self._store, on_draft=ask.on_draft
+                ask.loaded,
+                ask_id=ask.ask_id,
+                store=self._store,
+                on_draft=ask.on_draft,
+                on_waiting=waiting,
             )
             if answered is None:
                 why = why_unreached(self._store)
@@ -313,6 +327,7 @@ class AskUserServer:
             return on_page
         if _is_mrtr(ctx):
             return _form_round(ask)
+        waiting()
         outcome = await self._elicit(ctx, ask)
         if isinstance(outcome, _HostAnswered):
             whys.append(outcome.why)
@@ -461,17 +476,30 @@ def _round_state(request_state: str | None) -> _RoundState | None:
 
 
 @asynccontextmanager
-async def _progress(session: ServerSession) -> AsyncIterator[None]:
-    """Progress notifications for the length of a wait (a no-op without a progress token)."""
+async def _progress(session: ServerSession) -> AsyncIterator[Callable[[], None]]:
+    """Progress notifications from the moment the call waits until it ends.
+
+    Yields the function that says it now waits; safe to call from a worker thread and more
+    than once. Nothing is sent when it is never called, or without a progress token.
+    """
+    import asyncio
+
+    loop = asyncio.get_running_loop()
+    started = anyio.Event()
+
+    def waiting() -> None:
+        loop.call_soon_threadsafe(started.set)
+
     async with anyio.create_task_group() as group:
-        group.start_soon(_send_progress, session)
+        group.start_soon(_send_progress, session, started)
         try:
-            yield
+            yield waiting
         finally:
             group.cancel_scope.cancel()
 
 
-async def _send_progress(session: ServerSession) -> None:
+async def _send_progress(session: ServerSession, started: anyio.Event) -> None:
+    await started.wait()
     beat = 0
     while True:
         beat += 1

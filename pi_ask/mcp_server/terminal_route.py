@@ -26,6 +26,7 @@ class TerminalRoute(Protocol):
         ask_id: str,
         store: SettingsStore,
         on_draft: Callable[[AskState], None],
+        on_waiting: Callable[[], None] | None = None,
     ) -> ToolResult | None: ...
 
 
@@ -35,8 +36,12 @@ async def ask_in_terminal(
     ask_id: str,
     store: SettingsStore,
     on_draft: Callable[[AskState], None],
+    on_waiting: Callable[[], None] | None = None,
 ) -> ToolResult | None:
     """Ask ``loaded`` through a running inbox or a tmux popup; ``None`` when neither is there.
+
+    ``on_waiting`` is called (on a worker thread) once the ask is published for a terminal,
+    never when nobody can take it.
 
     The routing settings apply as on the command line: ``[inbox] tmux``, the deadline
     ``[behaviour] answer_timeout_s``, and ``[behaviour] no_terminal = "wait"``, without which
@@ -50,12 +55,23 @@ async def ask_in_terminal(
     return await ask_elsewhere_async(
         loaded,
         ask_id,
-        hooks=ElsewhereHooks(on_draft=on_draft),
+        hooks=ElsewhereHooks(on_draft=on_draft, on_progress=_once_published(on_waiting)),
         store=store,
         tmux=routing.tmux,
         timeout_s=routing.answer_timeout_s,
         wait=routing.no_terminal == "wait",
     )
+
+
+def _once_published(on_waiting: Callable[[], None] | None) -> Callable[[str], None] | None:
+    if on_waiting is None:
+        return None
+
+    def on_progress(what: str) -> None:
+        if what == "published":
+            on_waiting()
+
+    return on_progress
 
 
 def why_unreached(store: SettingsStore) -> str:

@@ -242,6 +242,21 @@ async def test_progress_is_sent_while_the_form_waits(server: AskUserServer) -> N
     assert seen[0] == (1, PROGRESS_MESSAGE)
 
 
+@pytest.mark.parametrize("mode", ERAS)
+async def test_a_call_that_reaches_nobody_says_no_waiting(server: AskUserServer, mode: str) -> None:
+    """No form and no inbox or tmux: the answer is at once, with no "waiting" beat first."""
+    beats: list[str | None] = []
+
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        beats.append(message)
+
+    async with Client(server.server, mode=mode) as client:
+        result = await client.call_tool("ask_user", PAYLOAD, progress_callback=on_progress)
+        await client.list_tools()  # a round trip after it: anything sent before has arrived
+    assert result.structured_content["reason"] == "no_terminal"  # type: ignore[index]
+    assert beats == []
+
+
 async def test_a_client_cancel_mid_wait_closes_the_form_and_keeps_the_ask(
     server: AskUserServer,
 ) -> None:
