@@ -457,7 +457,9 @@ def _ask_elsewhere(
         print(line, file=sys.stderr, flush=True)
 
     cancel = WakeEvent()
-    with SignalAbort(cancel) as stop:
+    # The wait blocks in select on the cancel's pipe: a signal that a helper thread (the
+    # socket's accept, say) took still wakes it there.
+    with SignalAbort(cancel, wake_fd=cancel.waker.write_fileno()) as stop:
         hooks = ElsewhereHooks(cancel=cancel, on_draft=recorder.draft, announce=announce)
         result = ask_elsewhere(
             loaded,

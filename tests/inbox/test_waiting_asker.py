@@ -4,11 +4,14 @@ One failed ``accept`` (EMFILE) used to end the asker's accept thread for good: t
 stayed listed but could never be answered. Here a real asker, settled in its wait, has its
 descriptor limit lowered to what it holds (``prlimit`` on the running process), a terminal
 connects, and the limit is raised again: the asker says so once and the answer is taken.
-And with nothing polling, a signal still ends it at once, its ask withdrawn.
+And with nothing polling, a signal still ends it at once, its ask withdrawn, even one that
+a helper thread takes (the kernel hands a process's signal to any thread that does not block
+it; Python runs the handler on the main thread, blocked in ``select``).
 """
 
 from __future__ import annotations
 
+import ctypes
 import os
 import resource
 import signal
@@ -80,3 +83,23 @@ def test_a_settled_waiting_asker_answers_a_signal(
     details = result["details"]
     assert isinstance(details, dict) and details["reason"] == "aborted"
     assert not any(asks.iterdir())  # the ask is no longer pending anywhere
+
+
+@pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP])
+def test_a_signal_taken_by_a_helper_thread_still_ends_the_wait(
+    ask: Callable[..., Asker], asks: Path, number: int
+) -> None:
+    # What a loaded machine did now and then (the accept thread happened to run when the
+    # signal came): sent to that thread itself (tgkill), the wait must still wake.
+    asker = ask("--wait")
+    pending(asks, 1)
+    pid = asker.process.pid
+    wait_until(lambda: settled(pid), "the asker to settle into its wait")
+    (helper,) = (int(tid) for tid in os.listdir(f"/proc/{pid}/task") if int(tid) != pid)
+    libc = ctypes.CDLL(None, use_errno=True)
+    assert libc.tgkill(pid, helper, number) == 0, os.strerror(ctypes.get_errno())
+    result, status = asker.result()
+    assert status == 128 + number
+    details = result["details"]
+    assert isinstance(details, dict) and details["reason"] == "aborted"
+    assert not any(asks.iterdir())
