@@ -48,7 +48,9 @@ def attachment_text(item: Attachment) -> str:
     return f"{sanitize_block(item.name)} ({size_text(item.size)})"
 
 
-def attached_lines(state: AskState, question_id: str, width: int) -> list[Line]:
+def attached_lines(
+    state: AskState, question_id: str, width: int, indent: str = _INDENT
+) -> list[Line]:
     """``Attached 1: shot.png (12.0 KB)`` per file of the question's answer, muted."""
     answer = answer_for(state, question_id)
     if answer is None:
@@ -56,7 +58,7 @@ def attached_lines(state: AskState, question_id: str, width: int) -> list[Line]:
     lines: list[Line] = []
     for number, item in enumerate(answer.attachments, start=1):
         text = gettext(ATTACHED_LINE).format(number=number, file=attachment_text(item))
-        lines += wrapped(text, width, theme.MUTED, span("", _INDENT), span("", _INDENT * 3))
+        lines += wrapped(text, width, theme.MUTED, span("", indent), span("", indent + "  "))
     return lines
 
 

@@ -180,7 +180,9 @@ def test_the_result_lists_the_attachment(tmp_path: Path, store: SettingsStore) -
         driver = Driver(state_for("payload_a.json"), store, cwd=work, attachments_folder=folder)
         await driver.start()
         await driver.press("a", "text:notes.txt", "enter", "1")
-        await driver.press("right", "right", "1", "1")  # past features and layout: Submit
+        await driver.press("right", "right")  # past features and layout: the review
+        assert "     Attached 1: notes.txt (16 B)" in screen(driver)
+        await driver.press("1", "1")
         result = await driver.result()
         await driver.close()
         return result
