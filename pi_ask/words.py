@@ -31,6 +31,8 @@ ACTION_WORDS: Final[dict[tuple[str, str], Word]] = {
     ("main", "change_question_type"): Word(N_("question type"), "switch one answer / several"),
     ("main", "option_note"): Word(N_("note"), "write a note on the option under the cursor"),
     ("main", "question_note"): Word(N_("note"), "write a note on the whole question"),
+    ("main", "attach"): Word(N_("attach"), "attach a copy of a file to the current answer"),
+    ("main", "detach"): Word(N_("detach"), "remove the file attached last to the current answer"),
     ("editor", "submit"): Word(N_("submit"), "keep the typed answer"),
     ("editor", "close"): Word(N_("close"), "close the editor, keeping what was typed as a draft"),
     ("note_editor", "save"): Word(N_("save"), "keep the note"),

@@ -4,8 +4,9 @@ A face hands in the path the user typed; the file must be a regular file under t
 folder or the home folder, within the ask's limits (``[attachments] max_files`` and
 ``max_mb``, counted over every answer). It is copied into the ask's private folder (0700,
 the copy 0600) under a safe name, and the ``Attachment`` record returned goes into the state
-with ``AttachFile``. Every refusal is one ``AttachRefused`` whose message names the problem;
-nothing already attached or typed is lost.
+with ``AttachFile``. Every refusal is one ``AttachRefused`` whose message names the problem
+in the user's language (it is shown to them, never handed to the model); nothing already
+attached or typed is lost.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pi_ask.contract.attachments import Attachment, attachment_problem
+from pi_ask.contract.attachments import Attachment, LimitProblem, attachment_problem, size_text
+from pi_ask.i18n import gettext, ngettext
 from pi_ask.private_folders import make_private
 from pi_ask.regular_files import FileTooLarge, NotRegularFile, read_regular
 
@@ -29,7 +31,7 @@ _UNSAFE_NAME = r"[\x00-\x1f\x7f-\x9f/\\:*?\"<>|\u061c\u200e\u200f\u202a-\u202e\u
 
 
 class AttachRefused(Exception):
-    """Why a file was not attached (the message is shown as it is)."""
+    """Why a file was not attached, in the user's language (the message is shown as it is)."""
 
 
 def attachments_folder(state_folder: Path, ask_id: str | None) -> Path:
@@ -81,37 +83,52 @@ def attach_file(
     """
     text = typed.strip()
     if not text:
-        raise AttachRefused("name a file to attach")
+        raise AttachRefused(gettext("name a file to attach"))
     source = Path(text).expanduser()
     if not source.is_absolute():
         source = cwd / source
     try:
         resolved = source.resolve(strict=True)
     except (OSError, RuntimeError):
-        raise AttachRefused(f"{text}: no such file") from None
+        raise AttachRefused(gettext("{file}: no such file").format(file=text)) from None
     roots = tuple(root.resolve() for root in (cwd, home or Path.home()))
     if not _inside(resolved, roots):
-        raise AttachRefused(f"{text}: only files under the working folder or home can be attached")
+        raise AttachRefused(
+            gettext("{file}: only files under the working folder or home can be attached").format(
+                file=text
+            )
+        )
     if resolved == folder.resolve() or folder.resolve() in resolved.parents:
-        raise AttachRefused(f"{text}: that file is attached already")
+        raise AttachRefused(gettext("{file}: that file is attached already").format(file=text))
     try:
         size = resolved.stat().st_size
     except OSError as err:
         raise AttachRefused(f"{text}: {err.strerror or err}") from None
     problem = attachment_problem(attached, size, limits.max_files, limits.max_bytes)
     if problem is not None:
-        raise AttachRefused(f"{text}: not attached: {problem}")
+        raise AttachRefused(f"{text}: {limit_text(problem)}")
     room = limits.max_bytes - sum(item.size for item in attached)
     try:
         data = read_regular(resolved, room)
     except FileTooLarge:
-        raise AttachRefused(f"{text}: not attached: it grew past the ask's limit") from None
+        raise AttachRefused(
+            gettext("{file}: it grew past the ask's limit").format(file=text)
+        ) from None
     except IsADirectoryError:
-        raise AttachRefused(f"{text}: a folder cannot be attached; name a file") from None
-    except NotRegularFile as err:
-        raise AttachRefused(f"{text}: {err.strerror}") from None
+        raise AttachRefused(
+            gettext("{file}: a folder cannot be attached; name a file").format(file=text)
+        ) from None
+    except NotRegularFile:
+        raise AttachRefused(
+            gettext("{file}: not a regular file (a named pipe, a device or a socket)").format(
+                file=text
+            )
+        ) from None
     except OSError as err:
-        raise AttachRefused(f"{text}: cannot be read ({err.strerror or err})") from None
+        why = err.strerror or str(err)
+        raise AttachRefused(
+            gettext("{file}: cannot be read ({why})").format(file=text, why=why)
+        ) from None
     name = safe_name(resolved.name)
     destination = _store(folder, name, data)
     media_type = mimetypes.guess_type(name)[0] or "application/octet-stream"
@@ -122,7 +139,11 @@ def _store(folder: Path, name: str, data: bytes) -> Path:
     folder.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     unfit = make_private(folder)
     if unfit is not None:
-        raise AttachRefused(f"the ask's attachments folder {folder} is not usable: {unfit}")
+        raise AttachRefused(
+            gettext("the ask's attachments folder {folder} is not usable: {why}").format(
+                folder=folder, why=unfit
+            )
+        )
     stem, dot, suffix = name.rpartition(".")
     if not dot or not stem:
         stem, suffix = name, ""
@@ -134,12 +155,32 @@ def _store(folder: Path, name: str, data: bytes) -> Path:
         except FileExistsError:
             continue
         except OSError as err:
-            raise AttachRefused(f"cannot copy into {folder}: {err.strerror or err}") from None
+            raise AttachRefused(_cannot_copy(folder, err)) from None
         try:
             with os.fdopen(fd, "wb") as handle:
                 handle.write(data)
         except OSError as err:
             path.unlink(missing_ok=True)
-            raise AttachRefused(f"cannot copy into {folder}: {err.strerror or err}") from None
+            raise AttachRefused(_cannot_copy(folder, err)) from None
         return path
-    raise AttachRefused(f"{folder} holds too many files named {name}")
+    raise AttachRefused(
+        gettext("{folder} holds too many files named {name}").format(folder=folder, name=name)
+    )
+
+
+def _cannot_copy(folder: Path, err: OSError) -> str:
+    why = err.strerror or str(err)
+    return gettext("cannot copy into {folder}: {why}").format(folder=folder, why=why)
+
+
+def limit_text(problem: LimitProblem) -> str:
+    """Which of the ask's limits a file would pass, in the user's language."""
+    if problem.kind == "files":
+        return ngettext(
+            "an ask takes at most {count} attached file",
+            "an ask takes at most {count} attached files",
+            problem.limit,
+        ).format(count=problem.limit)
+    return gettext("the attached files would take {total}; an ask takes at most {limit}").format(
+        total=size_text(problem.total), limit=size_text(problem.limit)
+    )
