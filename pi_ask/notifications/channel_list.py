@@ -62,8 +62,8 @@ def _unknown_keys(path: str, entry: Mapping[object, object], kind: str) -> list[
     unknown = sorted(str(key) for key in entry if key not in keys)
     if not unknown:
         return []
-    keys = english_plural(len(unknown), "key", "keys")
-    return [f"{path}: unknown {keys} {', '.join(unknown)} in a {kind} channel; ignored"]
+    word = english_plural(len(unknown), "key", "keys")
+    return [f"{path}: unknown {word} {', '.join(unknown)} in a {kind} channel; ignored"]
 
 
 def _parse_command(path: str, entry: Mapping[object, object]) -> tuple[Channel | None, list[str]]:
