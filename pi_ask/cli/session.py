@@ -350,10 +350,13 @@ def _report_skipped(read: SessionFile) -> None:
 
     lines = ", ".join(str(s.line) for s in read.skipped[:5])
     more = f" (+{len(read.skipped) - 5} more)" if len(read.skipped) > 5 else ""
-    print(
-        f"pi-ask: {read.path}: skipped {len(read.skipped)} unreadable line(s): {lines}{more}",
-        file=sys.stderr,
+    count = len(read.skipped)
+    skipped = ngettext(
+        "skipped {count} unreadable line: {lines}",
+        "skipped {count} unreadable lines: {lines}",
+        count,
     )
+    print(f"pi-ask: {read.path}: {skipped.format(count=count, lines=lines)}{more}", file=sys.stderr)
 
 
 def _store(args: argparse.Namespace) -> SettingsStore:

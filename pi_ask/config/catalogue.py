@@ -574,6 +574,8 @@ def env_var_hint(name: str) -> str:
     import difflib  # only for a variable that names no setting
 
     known = [env_var_name(spec.key) for spec in KEYS]
+    if "__" not in name:  # the whole-table form: PI_ASK_BEHAVIOUR='{"show_footer_hints": false}'
+        known = [ENV_PREFIX + section.upper() for section in SECTIONS]
     close = difflib.get_close_matches(name.upper(), known, 1, 0.85)
     return f' (did you mean "{close[0]}"?)' if close else ""
 
@@ -582,13 +584,27 @@ def is_setting_env_var(name: str) -> bool:
     """True for a ``PI_ASK_*`` variable meant as a setting (not ``PI_ASK_CONFIG``).
 
     A nested name (``PI_ASK_<TABLE>__<KEY>``) counts whatever its table, so a misspelled one
-    (``PI_ASK_BEHAVIOR__...``) is read, found to name no setting, and reported as such.
+    (``PI_ASK_BEHAVIOR__...``) is read, found to name no setting, and reported as such; so
+    does a whole table's name one letter off a table's (``PI_ASK_BEHAVIOR='{…}'``).
     """
     upper = name.upper()
     if not upper.startswith(ENV_PREFIX):
         return False
-    rest = upper[len(ENV_PREFIX) :]
-    return rest == "SCHEMA_VERSION" or "__" in rest or rest.lower() in SECTIONS
+    rest = upper[len(ENV_PREFIX) :].lower()
+    return rest == "schema_version" or "__" in rest or rest in SECTIONS or _near_table(rest)
+
+
+def _near_table(word: str) -> bool:
+    """One edit from a table's name of five letters or more (``behavior``, ``notification``)."""
+    from pi_ask.contract.field_names import edit_distance
+
+    return any(
+        len(section) >= _NEAR_TABLE_MIN and edit_distance(word, section) == 1
+        for section in SECTIONS
+    )
+
+
+_NEAR_TABLE_MIN = 5  # "ui", "web", "mcp": one letter off those is another word
 
 
 def is_valid(kind: Kind, value: object) -> bool:

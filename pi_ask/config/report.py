@@ -17,6 +17,7 @@ from pi_ask.config.settings import ModelEntry, Settings
 from pi_ask.config.toml_text import bare_key, literal
 from pi_ask.keymaps.contexts import CONTEXTS
 from pi_ask.terminal_text import escape_controls
+from pi_ask.words import english_plural
 
 _KEYMAP_FALLBACK = "default (the configured keymaps have errors)"
 
@@ -102,7 +103,9 @@ def effective_toml(path: Path, report: FileReport) -> str:
         source = sources.get(spec.key, "default")
         lines.append(f"{bare_key(spec.name)} = {literal(values[spec.key])}  # {source}")
     if report.problems:
-        lines.extend(["", f"# {len(report.problems)} problem(s): run pi-ask config validate"])
+        count = len(report.problems)
+        problems = english_plural(count, "problem", "problems")
+        lines.extend(["", f"# {count} {problems}: run pi-ask config validate"])
     return "\n".join(lines) + "\n"
 
 

@@ -229,7 +229,7 @@ def test_damaged_lines_are_reported_and_the_rest_is_used(env: Env) -> None:
     run = env.run("replay", "--ui", "none", "--session", str(pi_file))
     assert run.question_ids() == ["db"]
     assert run.stderr.splitlines() == [
-        f"pi-ask: {pi_file}: skipped 2 unreadable line(s): 9, 13",
+        f"pi-ask: {pi_file}: skipped 2 unreadable lines: 9, 13",
         f"Replaying the previous ask_user form from {pi_file}: 1 question.",
     ]
     assert pi_file.read_text().count("\n") == 12  # read, never written

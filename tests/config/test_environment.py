@@ -171,3 +171,18 @@ def test_paths_and_other_variables_are_no_settings() -> None:
     assert fast_environment(environ) == {}
     found = evaluate(None, environ)
     assert (found.thorough, found.problems) == (False, ())
+
+
+@pytest.mark.parametrize(
+    ("name", "meant"),
+    [("PI_ASK_BEHAVIOR", "PI_ASK_BEHAVIOUR"), ("PI_ASK_NOTIFICATION", "PI_ASK_NOTIFICATIONS")],
+)
+def test_a_misspelled_whole_table_is_reported_with_the_table_meant(name: str, meant: str) -> None:
+    found = evaluate(None, {name: json.dumps({"show_footer_hints": False, "enabled": False})})
+    assert [(p.key, p.message, p.severity) for p in found.problems] == [
+        (name, f'names no setting (did you mean "{meant}"?); ignored', "warning")
+    ]
+    assert found.settings == evaluate(None, {}).settings
+    # The table spelled right is read.
+    right = evaluate(None, {"PI_ASK_BEHAVIOUR": json.dumps({"show_footer_hints": False})})
+    assert right.problems == () and right.settings.behaviour.show_footer_hints is False

@@ -87,13 +87,19 @@ def installed(command: str) -> str:
     return found
 
 
-def test_the_route_table_names_every_measured_host() -> None:
+def test_the_route_table_names_every_host_section() -> None:
+    """Each host set up below has a row saying where its asks reach you ("not measured"
+    where nobody measured it), and its section says so too."""
     text = DOC.read_text(encoding="utf-8")
     table = text.split("| host | headless | TUI |", 1)[1].split("\n\n", 1)[0]
     rows = [line for line in table.splitlines() if line.startswith("| ") and "---" not in line]
-    hosts = [row.split("|")[1].strip().split(" ")[0] for row in rows]
-    assert hosts == ["Codex", "Claude", "Gemini", "opencode"]
+    named = [row.split("|")[1].strip() for row in rows]
+    for host in HOSTS:
+        assert sum(cell.startswith(host) for cell in named) == 1, host
+    assert len(rows) == len(HOSTS)
     assert all(row.count("|") == 6 for row in rows)
+    for host, body in host_sections().items():
+        assert "Where asks reach you:" in body, host
 
 
 def test_every_host_has_a_snippet_and_a_timeout_line() -> None:

@@ -184,7 +184,7 @@ def render_question(
     """
     lines = list(text_block(question.prompt, width, theme.TEXT, span("", " ")))
     if question.required:
-        lines.append(truncate(span(theme.WARNING, f" {REQUIRED}"), width))
+        lines.append(truncate(span(theme.WARNING, f" {gettext(REQUIRED)}"), width))
     lines += _question_note(state, question, width, editor)
     lines += attached_lines(state, question.id, width)
     lines.append(EMPTY)

@@ -37,7 +37,7 @@ def _entry_lines(entry: ReviewEntry, width: int) -> list[Line]:
     lines = list(wrapped(sanitize_line(entry.label), width, theme.TEXT, span("", " ")))
     if entry.is_unanswered:
         unanswered = span(theme.DIM, f"→ {gettext(UNANSWERED)}")
-        mark = span(theme.WARNING, f" {REQUIRED}") if entry.required else span("", "")
+        mark = span(theme.WARNING, f" {gettext(REQUIRED)}") if entry.required else span("", "")
         lines.append(truncate(join(span("", "   "), unanswered, mark), width))
         return [*lines, *_unsent_lines(entry, width)]
     if entry.note:
