@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
+from pi_ask.i18n import N_, gettext
 from pi_ask.relay.inboxes import inbox_sockets, poke_inboxes
 from pi_ask.relay.paths import NoPrivateFolder, asks_dir, runtime_dir
 from pi_ask.relay.tmux import TmuxMode, open_in_tmux, tmux_client_attached, tmux_reachable
@@ -36,7 +37,7 @@ if TYPE_CHECKING:
     from pi_ask.relay.pending import PendingAsk
     from pi_ask.state.model import Answer, AskState
 
-WAITING_NOTICE = "Question waiting — run `pi-ask attach`"
+WAITING_NOTICE = N_("Question waiting — run `pi-ask attach`")
 
 
 @dataclass
@@ -220,7 +221,9 @@ def _notify(store: SettingsStore | None, say: Callable[[str], None] | None) -> D
 
         # No terminal of our own: bell/OSC channels have nowhere to write.
         return notify_waiting(
-            store.snapshot().notifications, WAITING_NOTICE, write_terminal=lambda _text: None
+            store.snapshot().notifications,
+            gettext(WAITING_NOTICE),
+            write_terminal=lambda _text: None,
         )
     except OSError as err:
         if say is not None:
