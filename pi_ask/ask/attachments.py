@@ -11,9 +11,12 @@ attached or typed is lost.
 
 from __future__ import annotations
 
+import contextlib
 import mimetypes
 import os
 import re
+import shutil
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -24,6 +27,7 @@ from pi_ask.regular_files import FileTooLarge, NotRegularFile, read_regular
 
 if TYPE_CHECKING:
     from pi_ask.config.settings import AttachmentSettings
+    from pi_ask.contract.results import ToolResult
 
 _NAME_LIMIT = 120
 # Controls, path separators and the characters shells and terminals trip over.
@@ -184,3 +188,53 @@ def limit_text(problem: LimitProblem) -> str:
     return gettext("the attached files would take {total}; an ask takes at most {limit}").format(
         total=size_text(problem.total), limit=size_text(problem.limit)
     )
+
+
+KEEP_S = 7 * 24 * 3600
+"""How long an answered ask's files are kept for the agent to read (a week, as long as a
+detached ask is kept at most)."""
+
+
+def settle_attachments(folder: Path, result: ToolResult, *, now_s: float | None = None) -> None:
+    """The ask is over: keep in ``folder`` only the copies its result lists (a file taken
+    off again, or every file of a cancelled ask, goes now), drop the folder when nothing is
+    left, and remove the kept folders of other asks older than ``KEEP_S``.
+
+    Best effort: a file that cannot be removed stays, and is swept later.
+    """
+    listed = {
+        Path(item.path).name
+        for record in result.details.answers.values()
+        for item in record.attachments
+        if Path(item.path).parent == folder
+    }
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(folder):
+            if entry.name not in listed:
+                _remove(Path(entry.path))
+    with contextlib.suppress(OSError):
+        folder.rmdir()  # only when empty
+    _sweep(folder.parent, folder, time.time() if now_s is None else now_s)
+
+
+def _sweep(root: Path, current: Path, now_s: float) -> None:
+    """Remove the folders in ``root`` (the kept attachments) not touched for ``KEEP_S``."""
+    try:
+        entries = list(os.scandir(root))
+    except OSError:
+        return
+    for entry in entries:
+        path = Path(entry.path)
+        if path == current or entry.is_symlink():
+            continue
+        with contextlib.suppress(OSError):
+            if entry.is_dir(follow_symlinks=False) and now_s - entry.stat().st_mtime > KEEP_S:
+                shutil.rmtree(path, ignore_errors=True)
+
+
+def _remove(path: Path) -> None:
+    with contextlib.suppress(OSError):
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            path.unlink()

@@ -335,10 +335,13 @@ def _run_ask(args: argparse.Namespace) -> int:
 
 
 def _run_demo(args: argparse.Namespace) -> int:
-    from pi_ask.demo import DEMO_PAYLOAD
+    from pi_ask.config.store import open_store
+    from pi_ask.demo import demo_payload
+    from pi_ask.i18n import gettext
 
     args.title, args.session = None, None
-    return _ask(json.dumps(DEMO_PAYLOAD), args)
+    open_store(args.config)  # its [ui] language says the demo's language too (loaded once)
+    return _ask(json.dumps(demo_payload(gettext)), args)
 
 
 def _ask(source: str | bytes, args: argparse.Namespace) -> int:

@@ -1,7 +1,8 @@
 """``pi-ask attach``: answer one pending ask in this terminal, then exit.
 
 The ask opens with its current draft (what an earlier terminal committed); every committed
-change goes back to the asker as a draft; Submit, Elaborate and Cancel send the answer. If
+change goes back to the asker as a draft (files attached are copied into the ask's folder,
+and the draft names them); Submit, Elaborate and Cancel send the answer. If
 the ask ends elsewhere first (answered in another terminal, timed out, its asker gone) the
 flow closes and says so. A terminal that goes away mid-answer sends nothing more: the ask
 stays pending with its drafts.
@@ -75,6 +76,8 @@ def answer_one(
             deadline_ms=info.deadline_ms,
             live_notice=live_notice,
             deferred=deferred,
+            # Into the ask's own folder: the asker takes files from there alone.
+            attachments_folder=session.folder.attachments,
         )
         final = run_face(session.state, request)
         if deferred is not None and deferred.is_set():

@@ -187,7 +187,12 @@ class AskUserServer:
         ask_id = recorder.start(loaded.params, "tool")
         recorder.sync()
         start_detached(
-            loaded, ask_id, timeout_s=routing.answer_timeout_s, tmux=routing.tmux, log=recorder.path
+            loaded,
+            ask_id,
+            timeout_s=routing.answer_timeout_s,
+            tmux=routing.tmux,
+            log=recorder.path,
+            limits=self._store.snapshot().attachments,
         )
         return ask_id
 
@@ -255,6 +260,10 @@ class AskUserServer:
             return outcome
         result = outcome if isinstance(outcome, ToolResult) else self._unreached(ask, outcome)
         recorder.settle(result)
+        from pi_ask.ask.attachments import settle_attachments
+        from pi_ask.config.paths import kept_attachments_dir
+
+        settle_attachments(kept_attachments_dir(ask_id), result)
         return call_result(result)
 
     def _routes(self, ctx: ServerRequestContext[Any], face: Face) -> tuple[Route, ...]:

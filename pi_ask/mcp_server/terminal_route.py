@@ -49,6 +49,7 @@ async def ask_in_terminal(
     task (a client's ``notifications/cancelled``) closes the flow wherever it is open and
     leaves its drafts resumable.
     """
+    from pi_ask.config.paths import kept_attachments_dir
     from pi_ask.relay.elsewhere import ElsewhereHooks, ask_elsewhere_async
 
     routing = store.snapshot().routing
@@ -60,6 +61,7 @@ async def ask_in_terminal(
         tmux=routing.tmux,
         timeout_s=routing.answer_timeout_s,
         wait=routing.no_terminal == "wait",
+        keep_files_in=kept_attachments_dir(ask_id),
     )
 
 

@@ -78,7 +78,7 @@ class Session:
             raise AskGone(GONE if not self.folder.exists() else "the ask's payload is not valid")
         draft = self.folder.draft() or {}
         try:
-            state = forms.state_from_form(loaded, draft)
+            state = forms.state_from_form(loaded, draft, self.info.files())
         except forms.FormError:
             state = new_state(loaded.payload)
         if self.info.socket is not None:
@@ -113,7 +113,8 @@ class Session:
             return False
         answer: JsonObject = {"outcome": outcome, **forms.form_to_json(state)}
         try:
-            result = forms.finish(forms.state_from_form(self.loaded, answer), outcome)
+            state = forms.state_from_form(self.loaded, answer, self.info.files())
+            result = forms.finish(state, outcome)
         except forms.FormError:
             return False
         if not self.folder.take(answer, result.to_json()):

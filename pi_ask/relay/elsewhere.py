@@ -21,21 +21,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
+from pi_ask.i18n import N_, gettext
 from pi_ask.relay.inboxes import inbox_sockets, poke_inboxes
 from pi_ask.relay.paths import NoPrivateFolder, asks_dir, runtime_dir
 from pi_ask.relay.tmux import TmuxMode, open_in_tmux, tmux_client_attached, tmux_reachable
 from pi_ask.relay.watch import WakeEvent
 
 if TYPE_CHECKING:
+    from pi_ask.config.settings import AttachmentSettings
     from pi_ask.config.store import SettingsStore
     from pi_ask.contract.loading import LoadedPayload
     from pi_ask.contract.results import ToolResult
     from pi_ask.notifications.dispatcher import Dispatch
-    from pi_ask.relay.asks import AskFolder
+    from pi_ask.relay.asks import AskFolder, AskSummary
     from pi_ask.relay.pending import PendingAsk
     from pi_ask.state.model import Answer, AskState
 
-WAITING_NOTICE = "Question waiting — run `pi-ask attach`"
+WAITING_NOTICE = N_("Question waiting — run `pi-ask attach`")
 
 
 @dataclass
@@ -71,6 +73,7 @@ def ask_elsewhere(
     hooks: ElsewhereHooks | None = None,
     initial_answers: tuple[tuple[str, Answer], ...] = (),
     store: SettingsStore | None = None,
+    keep_files_in: Path | None = None,
 ) -> ToolResult | None:
     """Route one ask to a terminal elsewhere and wait for its result.
 
@@ -82,7 +85,10 @@ def ask_elsewhere(
         tmux: ``[inbox] tmux``: open a ``popup`` or ``window`` inside tmux, or ``off``.
         hooks: Cancellation and progress (see ``ElsewhereHooks``).
         initial_answers: Answers to start from (a resumed draft).
-        store: Settings for the "question waiting" notification when ``wait`` waits.
+        store: Settings for the "question waiting" notification when ``wait`` waits, and
+            the limits on attached files.
+        keep_files_in: Where files attached to the answer are kept once the ask is over
+            (its pending folder goes then).
 
     Returns:
         The result, or ``None`` at once when nobody can be reached and ``wait`` is false
@@ -99,7 +105,15 @@ def ask_elsewhere(
         # Nobody can be reached: answer at once, before loading anything to serve the ask.
         return None
     pending = _pending(
-        loaded, ask_id, asks, runtime, timeout_s=timeout_s, answers=initial_answers, hooks=hooks
+        loaded,
+        ask_id,
+        asks,
+        runtime,
+        timeout_s=timeout_s,
+        answers=initial_answers,
+        hooks=hooks,
+        limits=store.snapshot().attachments if store is not None else None,
+        keep_files_in=keep_files_in,
     )
     try:
         pending.publish()
@@ -138,6 +152,8 @@ def _pending(
     answers: tuple[tuple[str, Answer], ...],
     hooks: ElsewhereHooks,
     log: Path | None = None,
+    limits: AttachmentSettings | None = None,
+    keep_files_in: Path | None = None,
 ) -> PendingAsk:
     from pi_ask.relay.pending import PendingAsk
     from pi_ask.state.opening import new_state
@@ -153,6 +169,8 @@ def _pending(
         deadline_ms=deadline_ms,
         wake=hooks.cancel.waker,
         log=log,
+        limits=limits,
+        keep_files_in=keep_files_in,
     )
 
 
@@ -215,7 +233,10 @@ def _notify(
         link = waiting_link([ask_id], settings.web.public_url, runtime) if runtime else ""
         # No terminal of our own: bell/OSC channels have nowhere to write.
         return notify_waiting(
-            settings.notifications, WAITING_NOTICE, write_terminal=lambda _text: None, link=link
+            settings.notifications,
+            gettext(WAITING_NOTICE),
+            write_terminal=lambda _text: None,
+            link=link,
         )
     except OSError as err:
         if say is not None:
@@ -249,10 +270,13 @@ def start_detached(
     timeout_s: float | None = None,
     tmux: TmuxMode = "popup",
     log: Path | None = None,
+    limits: AttachmentSettings | None = None,
 ) -> str | None:
     """Publish an ask that nobody waits for, and tell an inbox or open a tmux popup on it.
 
-    ``log`` is the session log the ask was recorded in, settled when its result is fetched.
+    ``log`` is the session log the ask was recorded in, settled when its result is fetched;
+    ``limits`` the ``[attachments]`` its answers may carry (files stay in its folder, kept
+    as long as the ask is).
 
     Returns:
         Where it went (``inbox``, ``popup``, ``window``), or ``None`` when it only waits for
@@ -265,7 +289,15 @@ def start_detached(
     asks = asks_dir()
     hooks = ElsewhereHooks()
     pending = _pending(
-        loaded, ask_id, asks, None, timeout_s=timeout_s, answers=(), hooks=hooks, log=log
+        loaded,
+        ask_id,
+        asks,
+        None,
+        timeout_s=timeout_s,
+        answers=(),
+        hooks=hooks,
+        log=log,
+        limits=limits,
     )
     pending.publish()
     pending.release()
@@ -312,7 +344,7 @@ def fetch_result(ask_id: str, *, wait_s: float = 0.0) -> Fetched | None:
     watch = FolderWatch(folder.path)
     try:
         while True:
-            result = _answered(folder, summary.deadline_ms, now_ms())
+            result = _answered(folder, summary, now_ms())
             if result is not None:
                 return Fetched(result, folder.mark_fetched(), summary.log)
             left = end - time.monotonic()
@@ -327,17 +359,22 @@ def fetch_result(ask_id: str, *, wait_s: float = 0.0) -> Fetched | None:
         watch.close()
 
 
-def _answered(folder: AskFolder, deadline_ms: int | None, now: int) -> ToolResult | None:
+def _answered(folder: AskFolder, summary: AskSummary, now: int) -> ToolResult | None:
+    """The ask's result once it has one: the stored result, or (when that is missing, or
+    lists files, which are checked again here) the one the claim makes."""
     from pi_ask.contract.loading import InvalidPayload, load_payload
     from pi_ask.contract.results import ToolResult
     from pi_ask.relay import forms
     from pi_ask.state.opening import new_state
     from pi_ask.state.results import non_interactive_result
 
+    deadline_ms = summary.deadline_ms
     stored = folder.result()
     if stored is not None:
         with contextlib.suppress(ValueError):
-            return ToolResult.from_json(stored)
+            result = ToolResult.from_json(stored)
+            if not any(record.attachments for record in result.details.answers.values()):
+                return result
     loaded = load_payload(folder.params())
     if isinstance(loaded, InvalidPayload):
         return None
@@ -355,7 +392,8 @@ def _answered(folder: AskFolder, deadline_ms: int | None, now: int) -> ToolResul
     try:
         if outcome not in forms.OUTCOMES:
             raise forms.FormError(f"unknown outcome {str(outcome)[:20]!r}")
-        result = forms.finish(forms.state_from_form(loaded, claim), outcome)
+        state = forms.state_from_form(loaded, claim, summary.files())
+        result = forms.finish(state, outcome)
     except forms.FormError:
         folder.drop_claim()  # no answer the flow could give: the ask stays answerable
         return None

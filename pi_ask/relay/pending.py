@@ -6,7 +6,9 @@ the folder's watch, the socket and the cancel event together — no polling, no 
 wake-up — and returns the result once an answer has claimed the ask: the asker rebuilds it
 from its own payload and the claimed answer, so a terminal can only ever choose among the
 answers the flow itself could give. Drafts an answering terminal writes are fitted the same
-way and handed to ``on_draft`` (the session log).
+way and handed to ``on_draft`` (the session log). Files a terminal attached are taken only
+from the ask's own folder, within the asker's limits (``attached_files``); the asker moves
+them out (``keep_files_in``) before its folder goes.
 
 The socket says the asker is alive (a listing removes the folder of an asker that died, even
 by SIGKILL) and counts the terminals showing the ask. A peer greets with ``hello`` and the
@@ -31,10 +33,12 @@ from typing import TYPE_CHECKING
 
 from pi_ask.relay import forms, wire
 from pi_ask.relay.asks import DRAFT, AskFolder, now_ms
+from pi_ask.relay.attached_files import AskFiles, moved
 from pi_ask.relay.paths import ASK_SUFFIX, fresh_socket_name, listen_at
 from pi_ask.relay.watch import POLL_S, FolderWatch, Waker
 
 if TYPE_CHECKING:
+    from pi_ask.config.settings import AttachmentSettings
     from pi_ask.contract.loading import LoadedPayload
     from pi_ask.contract.results import JsonObject, ToolResult
     from pi_ask.state.model import AskState
@@ -62,6 +66,10 @@ class PendingAsk:
         deadline_ms: When the ask times out (epoch ms), shown to terminals for a countdown.
         wake: Woken by whoever wants ``wait`` to look again (a cancel, a signal).
         log: A detached ask's session log, for whoever fetches its result to settle.
+        limits: ``[attachments]``: what the answers may carry (written in the summary, so
+            whoever reads a claim counts the same).
+        keep_files_in: Where the files of the answer that won go before the ask's folder is
+            removed (the asker's own attachments folder); ``None``: they go with it.
     """
 
     def __init__(
@@ -76,6 +84,8 @@ class PendingAsk:
         deadline_ms: int | None = None,
         wake: Waker | None = None,
         log: Path | None = None,
+        limits: AttachmentSettings | None = None,
+        keep_files_in: Path | None = None,
     ) -> None:
         self.loaded = loaded
         self.ask_id = ask_id
@@ -92,6 +102,8 @@ class PendingAsk:
         self._on_draft = on_draft
         self._wake = wake
         self._log = log
+        self._limits = limits
+        self._keep_files_in = keep_files_in
         self._lock = threading.Lock()
         self._peers: set[wire.Connection] = set()
         self._attached = 0
@@ -145,7 +157,21 @@ class PendingAsk:
             out["detached"] = True
         if self._log is not None:
             out["log"] = os.fspath(self._log)
+        if self._limits is not None:
+            out["attachments"] = {
+                "maxFiles": self._limits.max_files,
+                "maxBytes": self._limits.max_bytes,
+            }
         return out
+
+    def _files(self) -> AskFiles | None:
+        """Where the answers' files must be, within which limits (``None`` before publish)."""
+        if self.folder is None:
+            return None
+        files = AskFiles(self.folder.attachments)
+        if self._limits is None:
+            return files
+        return files._replace(max_files=self._limits.max_files, max_bytes=self._limits.max_bytes)
 
     @property
     def state(self) -> AskState:
@@ -206,9 +232,11 @@ class PendingAsk:
         if outcome not in forms.OUTCOMES:
             return None
         try:
-            state = forms.state_from_form(self.loaded, claim)
+            state = forms.state_from_form(self.loaded, claim, self._files())
         except forms.FormError:
             return None
+        if self._keep_files_in is not None and self.folder is not None:
+            state = moved(state, self.folder.attachments, self._keep_files_in)
         return forms.finish(state, outcome)
 
     def _take_draft(self, folder: AskFolder) -> None:
@@ -224,7 +252,7 @@ class PendingAsk:
         if draft is None:
             return
         try:
-            state = forms.state_from_form(self.loaded, draft)
+            state = forms.state_from_form(self.loaded, draft, self._files())
         except forms.FormError:
             return
         with self._lock:

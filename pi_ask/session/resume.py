@@ -9,10 +9,12 @@ files are read together.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from pi_ask.contract.attachments import Attachment
 from pi_ask.contract.loading import LoadedPayload, load_payload
 from pi_ask.contract.payload import Question, QuestionType
 from pi_ask.i18n import N_, gettext
@@ -255,8 +257,19 @@ def _fit(question: Question, answer: Answer) -> Answer | None:
         custom_selected=custom_selected,
         note=_text(answer.note),
         option_notes=tuple(notes.items()),
+        attachments=_attachments(answer),
     )
     return None if fitted.is_empty else fitted
+
+
+def _attachments(answer: Answer) -> tuple[Attachment, ...]:
+    """The draft's attached files whose copies are still there, each once (a pending ask's
+    reader checks them further: ``relay.attached_files``)."""
+    kept: dict[str, Attachment] = {}
+    for item in answer.attachments:
+        if item.path not in kept and os.path.isfile(item.path):
+            kept[item.path] = item
+    return tuple(kept.values())
 
 
 def _text(text: str | None) -> str | None:
