@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import signal
 import subprocess
 import time
@@ -103,6 +104,21 @@ def listed(env: dict[str, str], cwd: Path) -> list[dict[str, Any]]:
     except ValueError:
         return []
     return [a for a in asks if isinstance(a, dict)]
+
+
+# pi-ask's stderr line when a host answered its form faster than a person can read it (a
+# decline or cancel within [mcp] min_human_ms, or an accept without fields).
+HOST_ANSWERED = re.compile(
+    r"the host (declined|cancelled) the form (\d+) ms after it was sent"
+    r"|the host (accepted) the form without any of its fields"
+)
+
+
+def host_answered_the_form(home: HostHome) -> str | None:
+    """How the host answered pi-ask's form for the user ("declined", "cancelled",
+    "accepted"), as pi-ask's stderr said it, or ``None`` when it did not."""
+    found = HOST_ANSWERED.search(home.pi_ask_stderr())
+    return None if found is None else found.group(1) or found.group(3)
 
 
 def pi_ask_side(home: HostHome) -> str:
