@@ -24,7 +24,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import shutil
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
@@ -172,7 +171,7 @@ class AskFolder:
             write_file(staging / SUMMARY, _json_bytes({**summary, "id": ask_id}))
             os.rename(staging, asks / ask_id)
         except BaseException:
-            shutil.rmtree(staging, ignore_errors=True)
+            _remove_tree(staging)
             raise
         return cls(asks / ask_id)
 
@@ -267,7 +266,7 @@ class AskFolder:
             os.rename(self.path, gone)
         except OSError:
             return
-        shutil.rmtree(gone, ignore_errors=True)
+        _remove_tree(gone)
 
     def expired(self, now: int) -> bool:
         """A detached ask past its keeping: a day after its result was fetched, a week in all."""
@@ -323,3 +322,10 @@ def ask_folders(asks: Path) -> list[AskFolder]:
     except OSError:
         return []
     return [AskFolder(asks / name) for name in sorted(names) if is_ask_id(name)]
+
+
+def _remove_tree(folder: Path) -> None:
+    # shutil (with zlib, bz2 and lzma) only when a folder goes: not in every waiting asker.
+    import shutil
+
+    shutil.rmtree(folder, ignore_errors=True)

@@ -17,9 +17,8 @@ import contextlib
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from pi_ask.i18n import N_, gettext
 from pi_ask.relay.inboxes import inbox_sockets, poke_inboxes
@@ -40,9 +39,10 @@ if TYPE_CHECKING:
 WAITING_NOTICE = N_("Question waiting — run `pi-ask attach`")
 
 
-@dataclass
 class ElsewhereHooks:
     """What the caller can see and do while an ask waits elsewhere.
+
+    (A plain class: a dataclass would load ``dataclasses`` on the ``no_terminal`` path.)
 
     Attributes:
         cancel: Set it to give up (a client cancel, a signal): the result is ``aborted``.
@@ -53,10 +53,17 @@ class ElsewhereHooks:
         announce: Told the one human line saying how to answer, when ``wait`` waits.
     """
 
-    cancel: WakeEvent = field(default_factory=WakeEvent)
-    on_draft: Callable[[AskState], None] | None = None
-    on_progress: Callable[[str], None] | None = None
-    announce: Callable[[str], None] | None = None
+    def __init__(
+        self,
+        cancel: WakeEvent | None = None,
+        on_draft: Callable[[AskState], None] | None = None,
+        on_progress: Callable[[str], None] | None = None,
+        announce: Callable[[str], None] | None = None,
+    ) -> None:
+        self.cancel = WakeEvent() if cancel is None else cancel
+        self.on_draft = on_draft
+        self.on_progress = on_progress
+        self.announce = announce
 
 
 class UnknownAsk(LookupError):
@@ -184,8 +191,6 @@ def _route(runtime: Path, ask_id: str, tmux: TmuxMode, cwd: str) -> str | None:
 
 def _wait(pending: PendingAsk, hooks: ElsewhereHooks, deadline: float | None) -> ToolResult:
     """Block until an answer, the deadline or a cancel (nothing wakes in between)."""
-    from pi_ask.relay import forms
-
     attached = 0
     while True:
         left = None if deadline is None else max(0.0, deadline - time.monotonic())
@@ -193,13 +198,19 @@ def _wait(pending: PendingAsk, hooks: ElsewhereHooks, deadline: float | None) ->
         if result is not None:
             return result
         if hooks.cancel.is_set():
-            return pending.end(forms.ended(pending.state, "aborted"), "aborted")
+            return _ended(pending, "aborted")
         if deadline is not None and time.monotonic() >= deadline:
-            return pending.end(forms.ended(pending.state, "timeout"), "timeout")
+            return _ended(pending, "timeout")
         now_attached = pending.attached
         if now_attached != attached:
             _progress(hooks, "attached" if now_attached > attached else "detached")
             attached = now_attached
+
+
+def _ended(pending: PendingAsk, outcome: Literal["timeout", "aborted"]) -> ToolResult:
+    from pi_ask.relay import forms  # the engine: only once the wait is over
+
+    return pending.end(forms.ended(pending.state, outcome), outcome)
 
 
 def _progress(hooks: ElsewhereHooks, what: str) -> None:

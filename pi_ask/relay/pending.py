@@ -31,7 +31,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pi_ask.relay import forms, wire
+from pi_ask.relay import wire
 from pi_ask.relay.asks import DRAFT, AskFolder, now_ms
 from pi_ask.relay.attached_files import AskFiles, moved
 from pi_ask.relay.paths import ASK_SUFFIX, fresh_socket_name, listen_at
@@ -132,6 +132,8 @@ class PendingAsk:
             if self._state.answers or any(
                 q.type != q.requested_type for q in self._state.questions
             ):
+                from pi_ask.relay import forms
+
                 self.folder.write_draft(forms.form_to_json(self._state))
             if self.path is not None:  # only an asker that waits watches for its answer
                 self._watch = FolderWatch(self.folder.path)
@@ -211,6 +213,8 @@ class PendingAsk:
         folder = self.folder
         if folder is None:
             return None
+        from pi_ask.relay import forms  # the engine: only once something happened
+
         if not folder.exists():
             # Removed under us (by hand, or a listing that took us for dead): nobody can
             # answer any more.
@@ -226,6 +230,8 @@ class PendingAsk:
         return None
 
     def _claimed(self, claim: dict[str, object]) -> ToolResult | None:
+        from pi_ask.relay import forms
+
         outcome = claim.get("outcome")
         if outcome in ("timeout", "aborted"):
             return forms.ended(self.state, outcome)
@@ -251,6 +257,8 @@ class PendingAsk:
         draft = folder.draft()
         if draft is None:
             return
+        from pi_ask.relay import forms
+
         try:
             state = forms.state_from_form(self.loaded, draft, self._files())
         except forms.FormError:
