@@ -15,7 +15,6 @@ import contextlib
 import mimetypes
 import os
 import re
-import shutil
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -229,10 +228,12 @@ def _sweep(root: Path, current: Path, now_s: float) -> None:
             continue
         with contextlib.suppress(OSError):
             if entry.is_dir(follow_symlinks=False) and now_s - entry.stat().st_mtime > KEEP_S:
-                shutil.rmtree(path, ignore_errors=True)
+                _remove(path)
 
 
 def _remove(path: Path) -> None:
+    import shutil  # only with something to remove: every ask ends through settle_attachments
+
     with contextlib.suppress(OSError):
         if path.is_dir() and not path.is_symlink():
             shutil.rmtree(path, ignore_errors=True)

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
 import stat
 from collections.abc import Callable
 from pathlib import Path
@@ -128,6 +127,8 @@ def moved(state: AskState, source: Path, destination: Path) -> AskState:
 def _copy_files(state: AskState, source: Path, destination: Path) -> None:
     """The files of ``state``'s records copied one by one (another file system, or a
     destination that exists already: a resumed ask's)."""
+    import shutil  # only once there is a file to copy: a waiting asker loads none
+
     try:
         destination.mkdir(mode=0o700, exist_ok=True)
     except OSError:

@@ -16,7 +16,7 @@ from pi_ask.contract.result_schema import RESULT_DETAILS_SCHEMA
 from pi_ask.contract.schema import INPUT_SCHEMA
 from pi_ask.contract.tool import PROMPT_GUIDELINES, TOOL_DESCRIPTION, tool_definition
 from pi_ask.mcp_server.server import PROGRESS_MESSAGE, AskUserServer, build_server
-from pi_ask.session.entries import DISMISSED_TYPE, PAYLOAD_TYPE
+from pi_ask.session.entries import DISMISSED_TYPE, PAYLOAD_TYPE, UNREACHED_TYPE
 from pi_ask.state.summary import CANCELLED_TEXT
 from tests.mcp_server.helpers import ERAS, PAYLOAD, FormHost, OpenForm, log_types
 
@@ -186,7 +186,7 @@ async def test_without_elicitation_nobody_is_asked_and_the_ask_stays_resumable(
     assert details["reason"] == "no_terminal"
     assert [q["id"] for q in details["questions"]] == ["db", "extras", "layout"]
     assert result.content[0].text.startswith("Needs user input")  # type: ignore[union-attr]
-    assert log_types() == [PAYLOAD_TYPE]
+    assert log_types() == [PAYLOAD_TYPE, UNREACHED_TYPE]
 
 
 @pytest.mark.parametrize(

@@ -9,6 +9,9 @@ tester's own runtime folder is never touched.
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -20,9 +23,18 @@ from pi_ask.relay.paths import runtime_dir
 
 
 @pytest.fixture
-def user_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def short_tmp() -> Iterator[Path]:
+    """A temporary folder with a short path: pytest's own (``popen-gw1/test_…0/``) is too deep
+    for the sockets a runtime folder must hold, and would be refused for that reason alone."""
+    folder = Path(tempfile.mkdtemp(prefix="pa-", dir="/tmp"))
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture
+def user_run(short_tmp: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A ``/run/user`` of this test's own, and no ``PI_ASK_RUNTIME_DIR`` to name a folder."""
-    folder = tmp_path / "run-user"
+    folder = short_tmp / "run-user"
     folder.mkdir()
     monkeypatch.setattr(paths, "USER_RUN", folder)
     monkeypatch.delenv(paths.RUNTIME_ENV)
@@ -46,7 +58,7 @@ def _with_and_without_xdg(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tu
 def test_without_run_user_both_use_the_state_folder(
     user_run: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    with_xdg, without = _with_and_without_xdg(tmp_path, monkeypatch)
+    with_xdg, without = _with_and_without_xdg(user_run.parent, monkeypatch)
     assert with_xdg == without == Path(os.environ["PI_ASK_STATE_DIR"]) / "run"
 
 
@@ -55,7 +67,7 @@ def test_with_run_user_both_use_it(
 ) -> None:
     own = user_run / str(os.getuid())
     own.mkdir(mode=0o700)
-    with_xdg, without = _with_and_without_xdg(tmp_path, monkeypatch)
+    with_xdg, without = _with_and_without_xdg(user_run.parent, monkeypatch)
     assert with_xdg == without == own / "pi-ask"
     assert os.lstat(own / "pi-ask").st_mode & 0o777 == 0o700
 
@@ -66,7 +78,7 @@ def test_a_run_user_folder_that_is_a_symlink_is_not_followed(
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir(mode=0o700)
     (user_run / str(os.getuid())).symlink_to(elsewhere)
-    with_xdg, without = _with_and_without_xdg(tmp_path, monkeypatch)
+    with_xdg, without = _with_and_without_xdg(user_run.parent, monkeypatch)
     assert with_xdg == without == Path(os.environ["PI_ASK_STATE_DIR"]) / "run"
     assert list(elsewhere.iterdir()) == []
 
@@ -76,14 +88,14 @@ def test_xdg_runtime_dir_is_the_last_resort_for_a_state_folder_too_deep(
 ) -> None:
     deep = tmp_path / ("d" * 60) / ("e" * 60)
     monkeypatch.setenv("PI_ASK_STATE_DIR", str(deep))
-    monkeypatch.setenv("XDG_RUNTIME_DIR", str(_xdg(tmp_path)))
-    assert runtime_dir() == _xdg(tmp_path) / "pi-ask"
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(_xdg(user_run.parent)))
+    assert runtime_dir() == _xdg(user_run.parent) / "pi-ask"
 
 
 def test_an_inbox_started_with_xdg_runtime_dir_is_found_by_an_asker_without_it(
     user_run: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("XDG_RUNTIME_DIR", str(_xdg(tmp_path)))
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(_xdg(user_run.parent)))
     inbox = InboxListener(runtime_dir())  # what `pi-ask inbox` listens on
     try:
         monkeypatch.delenv("XDG_RUNTIME_DIR")  # the asker, started by Codex
