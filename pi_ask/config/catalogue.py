@@ -440,8 +440,8 @@ KEYS: tuple[SettingKey, ...] = (
         "attachments.max_files",
         "files",
         10,
-        "Files an ask's answers may carry in all (the plain face's /attach PATH);\n"
-        "copies live in the ask's private folder.",
+        "Files an ask's answers may carry in all (the TUI's attach key, the plain face's\n"
+        "/attach PATH); copies live in the ask's private folder.",
         f"a whole number from 1 to {MAX_ATTACHED_FILES}",
     ),
     SettingKey(
@@ -491,6 +491,15 @@ TOGGLE_ROWS: tuple[ToggleRow, ...] = (
         "behaviour.show_footer_hints",
         N_("Show footer hints"),
         N_("Show footer keymap hints at the bottom of the ask flow."),
+        "Live settings",
+    ),
+    ToggleRow(
+        "ui.markdown",
+        N_("Markdown"),
+        N_(
+            "Draw Markdown in prompts, descriptions, notes and previews, fenced code "
+            "highlighted; off shows the text as written. Applies at once."
+        ),
         "Live settings",
     ),
     ToggleRow(
