@@ -37,6 +37,7 @@ Kind = Literal[
     "deadline",
     "no_terminal",
     "tmux",
+    "hyperlinks",
     "web_host",
     "port",
     "web_url",
@@ -123,6 +124,8 @@ NO_TERMINAL_CHOICES = ("answer", "wait")
 """``behaviour.no_terminal``: answer ``no_terminal`` at once, or wait for ``pi-ask attach``."""
 TMUX_MODES = ("popup", "window", "off")
 """``inbox.tmux``: how an ask with no terminal opens inside tmux."""
+HYPERLINK_MODES = ("auto", "on", "off")
+"""``ui.hyperlinks``: OSC 8 links in the TUI on terminals known to show them, always, never."""
 MAX_DEADLINE_S = 86400.0
 MAX_PORT = 65535
 MAX_TEXT_SETTING = 4096
@@ -376,6 +379,14 @@ KEYS: tuple[SettingKey, ...] = (
         "Draw Markdown in prompts, descriptions, notes and previews (fenced code highlighted);\n"
         "false shows the text as written.",
         _BOOL,
+    ),
+    SettingKey(
+        "ui.hyperlinks",
+        "hyperlinks",
+        "auto",
+        'Make Markdown links clickable in the TUI (OSC 8): "auto" on terminals known to show\n'
+        'them (not inside tmux or screen), "on", or "off". The URL is shown either way.',
+        '"auto", "on" or "off"',
     ),
     SettingKey(
         "ui.language",
@@ -640,6 +651,8 @@ def is_valid(kind: Kind, value: object) -> bool:
         return value in NO_TERMINAL_CHOICES
     if kind == "tmux":
         return value in TMUX_MODES
+    if kind == "hyperlinks":
+        return value in HYPERLINK_MODES
     if kind == "web_host":
         return is_host_text(value)
     if kind == "port":
