@@ -88,7 +88,7 @@ def _line(line: Line, width: int) -> Line:
         while index < len(spans) and _target(spans[index][0]) == target:
             group.append(spans[index])
             index += 1
-        after = spans[index:]
+        after = [span for span in spans[index:] if span[1]]  # the next cell is a real one
         link_width = line_width(tuple(group))
         if not after and column + link_width >= width:
             out += group  # no cell left to close it in: shown without a hyperlink

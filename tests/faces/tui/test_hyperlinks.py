@@ -86,6 +86,14 @@ def test_each_cell_of_a_link_opens_it_and_the_next_cell_closes_it() -> None:
     assert after_text == " " and "[link-end=" in after_style and "class:dim" in after_style
 
 
+def test_an_empty_span_after_a_link_is_no_cell_to_close_in() -> None:
+    link = ("class:link [href=https://e.example/]", "ab")
+    (out,) = with_hyperlinks([(link, ("", ""), ("class:dim", "xy"))], 20)
+    close_at = out.index((ESCAPE, CLOSE))
+    assert out[close_at + 1][1] == "x" and "[link-end=" in out[close_at + 1][0]
+    assert shown_text(out) == "abxy"
+
+
 def test_a_link_ending_a_line_gets_a_blank_cell_to_close_in_or_none() -> None:
     link = ("class:link [href=https://e.example/]", "end")
     (short,) = with_hyperlinks([(("", "x "), link)], 10)
