@@ -402,10 +402,11 @@ def run_flow(
     if signum is not None:
         return result, 128 + signum  # not settled: the ask stays resumable
     recorder.settle(result)
-    if face != "none":
+    folder = _attachments_folder(ask_id)
+    if folder.parent.is_dir():  # only once some ask has had files (no import otherwise)
         from pi_ask.ask.attachments import settle_attachments
 
-        settle_attachments(_attachments_folder(ask_id), result)
+        settle_attachments(folder, result)
     return result, exit_code(result)
 
 

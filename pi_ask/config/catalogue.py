@@ -37,6 +37,7 @@ Kind = Literal[
     "deadline",
     "no_terminal",
     "tmux",
+    "hyperlinks",
     "web_host",
     "port",
     "web_url",
@@ -123,6 +124,8 @@ NO_TERMINAL_CHOICES = ("answer", "wait")
 """``behaviour.no_terminal``: answer ``no_terminal`` at once, or wait for ``pi-ask attach``."""
 TMUX_MODES = ("popup", "window", "off")
 """``inbox.tmux``: how an ask with no terminal opens inside tmux."""
+HYPERLINK_MODES = ("auto", "on", "off")
+"""``ui.hyperlinks``: OSC 8 links in the TUI on terminals known to show them, always, never."""
 MAX_DEADLINE_S = 86400.0
 MAX_PORT = 65535
 MAX_TEXT_SETTING = 4096
@@ -378,6 +381,14 @@ KEYS: tuple[SettingKey, ...] = (
         _BOOL,
     ),
     SettingKey(
+        "ui.hyperlinks",
+        "hyperlinks",
+        "auto",
+        'Make Markdown links clickable in the TUI (OSC 8): "auto" on terminals known to show\n'
+        'them (not inside tmux or screen), "on", or "off". The URL is shown either way.',
+        '"auto", "on" or "off"',
+    ),
+    SettingKey(
         "ui.language",
         "language",
         "auto",
@@ -440,8 +451,8 @@ KEYS: tuple[SettingKey, ...] = (
         "attachments.max_files",
         "files",
         10,
-        "Files an ask's answers may carry in all (the plain face's /attach PATH);\n"
-        "copies live in the ask's private folder.",
+        "Files an ask's answers may carry in all (the TUI's attach key, the plain face's\n"
+        "/attach PATH); copies live in the ask's private folder.",
         f"a whole number from 1 to {MAX_ATTACHED_FILES}",
     ),
     SettingKey(
@@ -491,6 +502,15 @@ TOGGLE_ROWS: tuple[ToggleRow, ...] = (
         "behaviour.show_footer_hints",
         N_("Show footer hints"),
         N_("Show footer keymap hints at the bottom of the ask flow."),
+        "Live settings",
+    ),
+    ToggleRow(
+        "ui.markdown",
+        N_("Markdown"),
+        N_(
+            "Draw Markdown in prompts, descriptions, notes and previews, fenced code "
+            "highlighted; off shows the text as written. Applies at once."
+        ),
         "Live settings",
     ),
     ToggleRow(
@@ -647,6 +667,8 @@ def is_valid(kind: Kind, value: object) -> bool:
         return value in NO_TERMINAL_CHOICES
     if kind == "tmux":
         return value in TMUX_MODES
+    if kind == "hyperlinks":
+        return value in HYPERLINK_MODES
     if kind == "web_host":
         return is_host_text(value)
     if kind == "port":

@@ -139,6 +139,7 @@ def _values(settings: Settings) -> Mapping[str, object]:
         "ui.face": settings.ui.face,
         "ui.markdown": settings.ui.markdown,
         "ui.language": settings.ui.language,
+        "ui.hyperlinks": settings.ui.hyperlinks,
         "inbox.tmux": settings.routing.tmux,
         **{f"web.{name}": value for name, value in settings.web._asdict().items()},
         "attachments.max_files": settings.attachments.max_files,

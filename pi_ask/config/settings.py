@@ -91,6 +91,9 @@ class ThemeSettings(NamedTuple):
     styles: tuple[tuple[str, str], ...] = ()
 
 
+HyperlinkMode = Literal["auto", "on", "off"]
+
+
 class UiSettings(NamedTuple):
     """The ``[ui]`` table.
 
@@ -98,11 +101,13 @@ class UiSettings(NamedTuple):
         face: ``tui``, or ``plain`` for the line-by-line face.
         markdown: Draw Markdown in payload text (``pi_ask.markdown``).
         language: ``auto`` (gettext's environment order) or a language code.
+        hyperlinks: OSC 8 links in the TUI: ``auto`` (known terminals), ``on``, ``off``.
     """
 
     face: Face = "tui"
     markdown: bool = True
     language: str = "auto"
+    hyperlinks: HyperlinkMode = "auto"
 
 
 NoTerminal = Literal["answer", "wait"]
@@ -255,6 +260,7 @@ def settings_from_values(values: Mapping[str, object], keymaps: Keymaps) -> Sett
         face=cast(Face, values.get("ui.face", "tui")),
         markdown=bool(values.get("ui.markdown", True)),
         language=str(values.get("ui.language", "auto")),
+        hyperlinks=cast(HyperlinkMode, values.get("ui.hyperlinks", "auto")),
     )
     deadline = float(cast(float, values.get("behaviour.answer_timeout_s", 0)))
     routing = RoutingSettings(

@@ -142,7 +142,8 @@ def test_the_terminal_is_back_in_cooked_mode_afterwards(
 def test_settings_subcommand(spawn, tmp_path: Path) -> None:
     term = spawn("settings")
     term.wait_for("pi-ask settings")
-    assert str(tmp_path / "config.toml")[:30] in term.text().replace("\n", "")
+    # At 24 rows the overlay keeps the path's end, the file's name, when it cuts it.
+    assert str(tmp_path / "config.toml")[-30:] in term.text().replace("\n", "")
     term.press("down", "enter")
     term.wait(lambda: "confirm_dismiss_when_dirty = false" in _read(tmp_path / "config.toml"))
     term.press("esc")

@@ -43,6 +43,7 @@ from pi_ask.faces.tui.attaching import Attaching
 from pi_ask.faces.tui.editor_field import EditorField, FileIndexHolder
 from pi_ask.faces.tui.flow_canvas import FlowCanvas
 from pi_ask.faces.tui.frame import FlowView
+from pi_ask.faces.tui.hyperlinks import use_hyperlinks
 from pi_ask.faces.tui.lines_control import LinesControl
 from pi_ask.faces.tui.markdown_lines import defer_markdown, load_markdown
 from pi_ask.faces.tui.preview_pane import TOP, scroll_by
@@ -98,6 +99,7 @@ class AskFlow:
         self._request = request
         self._settings = store.snapshot()
         set_markdown_enabled(self._settings.ui.markdown)
+        use_hyperlinks(self._settings.ui.hyperlinks)
         defer_markdown()  # the first frame draws it as written; the worker loads the parser
         self._notice = NoticeLine(store, request.notice)
         self._countdown = (
