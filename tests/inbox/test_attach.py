@@ -176,3 +176,29 @@ def test_attach_takes_the_face_setting(
     result, status = asker.result()
     assert status == 1
     assert result["details"]["reason"] == "cancelled"  # type: ignore[index]
+
+
+def test_attach_and_the_inbox_without_a_terminal_say_so_in_one_line(
+    ask, asks: Path, env: dict[str, str], tmp_path: Path
+) -> None:
+    asker = ask("--wait")
+    pending(asks, 1)
+    for args, status, words in (
+        (["attach"], 1, "attach needs a terminal to draw on"),
+        (["inbox"], 2, "the inbox needs a terminal to draw on"),
+    ):
+        done = subprocess.run(
+            [*pi_ask_command(), *args],
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=tmp_path,
+            start_new_session=True,  # no controlling terminal, as a background job
+            timeout=60,
+            check=False,
+        )
+        assert done.returncode == status, done.stderr
+        assert done.stderr.count("\n") == 1 and words in done.stderr, done.stderr
+    assert asker.process.poll() is None  # its ask still pending, untouched
+    pending(asks, 1)
