@@ -16,7 +16,7 @@ wrong id) gets an ``error`` and the connection is closed; the ask is unchanged. 
 another user is refused before anything is read. At most ``MAX_PEERS`` are held: a newcomer
 beyond that replaces the peer that has waited longest without saying hello (idle peers
 cannot hide the ask from a terminal) and is refused only when all are terminals showing the
-ask. An accept that fails (EMFILE) waits and tries again, said once (``relay.accepting``).
+ask. An accept that fails (EMFILE) waits and tries again, said in one line (``relay.accepting``).
 """
 
 from __future__ import annotations

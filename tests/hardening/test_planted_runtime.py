@@ -18,6 +18,7 @@ import subprocess
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 
@@ -162,31 +163,41 @@ def _one_clean_stderr(done: subprocess.CompletedProcess[str]) -> None:
     assert len(done.stderr.splitlines()) <= 2, done.stderr
 
 
-@pytest.mark.parametrize("how", HOWS)
-@pytest.mark.parametrize("ui", ["none", "auto"])
-def test_a_background_pi_ask_ask_prints_its_result(
-    victim: tuple[int, Path], how: str, ui: str
-) -> None:
+class Scene(NamedTuple):
+    """A victim, the interpreter it runs pi-ask with, and what another user planted."""
+
+    uid: int
+    home: Path
+    python: str
+    planted: Path
+    before: list[str]
+
+    def untouched(self) -> bool:
+        """True when nothing was written into the planter's folder."""
+        return _contents(self.planted) == self.before
+
+
+@pytest.fixture(params=HOWS)
+def scene(victim: tuple[int, Path], request: pytest.FixtureRequest) -> Scene:
     uid, home = victim
     python = _python()
-    planted = _planted(uid, how)
-    before = _contents(planted)
+    planted = _planted(uid, request.param)
+    return Scene(uid, home, python, planted, _contents(planted))
+
+
+@pytest.mark.parametrize("ui", ["none", "auto"])
+def test_a_background_pi_ask_ask_prints_its_result(scene: Scene, ui: str) -> None:
+    uid, home, python = scene.uid, scene.home, scene.python
     done = pi_ask_as(uid, python, "ask", str(_payload(home)), "--ui", ui, env=_env(home), cwd=home)
     assert done.returncode == 1, done.stderr  # no terminal to ask on (docs/contract.md)
     result = json.loads(done.stdout)
     assert result["details"]["reason"] == "no_terminal"
     _one_clean_stderr(done)
-    assert _contents(planted) == before
+    assert scene.untouched()
 
 
-@pytest.mark.parametrize("how", HOWS)
-def test_attach_as_the_victim_lists_and_says_why_it_cannot_draw(
-    victim: tuple[int, Path], how: str
-) -> None:
-    uid, home = victim
-    python = _python()
-    planted = _planted(uid, how)
-    before = _contents(planted)
+def test_attach_as_the_victim_lists_and_says_why_it_cannot_draw(scene: Scene) -> None:
+    uid, home, python = scene.uid, scene.home, scene.python
     env = _env(home)
     started = pi_ask_as(uid, python, "ask", "--detach", str(_payload(home)), env=env, cwd=home)
     assert started.returncode == 0, started.stderr
@@ -201,23 +212,16 @@ def test_attach_as_the_victim_lists_and_says_why_it_cannot_draw(
     _one_clean_stderr(attached)
     again = pi_ask_as(uid, python, "attach", "--list", "--json", env=env, cwd=home)
     assert [entry["id"] for entry in json.loads(again.stdout)] == [ask_id]
-    assert _contents(planted) == before
+    assert scene.untouched()
 
 
-@pytest.mark.parametrize("how", HOWS)
-def test_the_mcp_terminal_route_as_the_victim_gives_a_result(
-    victim: tuple[int, Path], how: str
-) -> None:
-    uid, home = victim
-    python = _python()
-    planted = _planted(uid, how)
-    before = _contents(planted)
+def test_the_mcp_terminal_route_as_the_victim_gives_a_result(scene: Scene) -> None:
     session = RawSession(
-        [python, "-m", "pi_ask", "mcp", "--face", "terminal"],
-        home,
-        env={**other_user_env(), **_env(home)},
-        user=uid,
-        group=uid,
+        [scene.python, "-m", "pi_ask", "mcp", "--face", "terminal"],
+        scene.home,
+        env={**other_user_env(), **_env(scene.home)},
+        user=scene.uid,
+        group=scene.uid,
         extra_groups=[],
         start_new_session=True,
     )
@@ -231,7 +235,7 @@ def test_the_mcp_terminal_route_as_the_victim_gives_a_result(
     status, stderr = session.close()
     assert status == 0
     assert "Traceback" not in stderr
-    assert _contents(planted) == before
+    assert scene.untouched()
 
 
 def test_xdg_runtime_dir_naming_the_planted_folder_is_not_trusted(

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import resource
 import socket
 from collections.abc import Callable
 from pathlib import Path
@@ -21,6 +20,7 @@ from pi_ask.relay.inbox_socket import MAX_PEERS
 from pi_ask.relay.paths import INBOX_SUFFIX
 from tests.child_processes import wait_until
 from tests.e2e.terminal import Terminal
+from tests.inbox.conftest import out_of_descriptors
 
 FAILED = "accepting an asker failed"
 CAP_S = 20.0  # a generous cap on a wait for the inbox to act
@@ -74,18 +74,8 @@ def test_an_inbox_out_of_descriptors_says_so_once_and_reads_pokes_again(
 ) -> None:
     inbox, path = _open_inbox(terminal, runtime)
     pid = inbox.child.pid
-    soft, hard = resource.prlimit(pid, resource.RLIMIT_NOFILE)
-    held = len(os.listdir(f"/proc/{pid}/fd"))
-    resource.prlimit(pid, resource.RLIMIT_NOFILE, (held, hard))
-    knocking = []
-    try:
-        for _ in range(3):  # each waits in the backlog: no descriptor to accept it with
-            knocking.append(_connect(path))
+    with out_of_descriptors(pid, path):
         inbox.wait(lambda: FAILED in "".join(inbox.output))
-    finally:
-        resource.prlimit(pid, resource.RLIMIT_NOFILE, (soft, hard))
-        for sock in knocking:
-            sock.close()
     assert _poke_is_read(path)
     inbox.pump()
     said = "".join(inbox.output)
