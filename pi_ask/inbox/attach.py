@@ -30,6 +30,19 @@ EXIT_ANSWERED = 0
 EXIT_NOT_ANSWERED = 1
 
 
+def no_terminal(command: str) -> str | None:
+    """Why ``command`` (attach, the inbox) has no terminal to draw on, or ``None``: run in
+    the background (an agent's tool, a service), it says so in one line, never a
+    traceback."""
+    import os
+
+    try:
+        os.close(os.open("/dev/tty", os.O_RDWR | os.O_NOCTTY))
+    except OSError as err:
+        return f"{command} needs a terminal to draw on (/dev/tty: {err.strerror})"
+    return None
+
+
 def outcome_of(state: AskState) -> forms.Outcome | None:
     """What the user chose at the end of a flow; ``None`` when the flow was not finished
     by them (aborted: a signal, or the ask ended elsewhere)."""
@@ -57,6 +70,10 @@ def answer_one(
     Raises:
         FlowInterrupted: A signal or hang-up ended the flow (nothing was sent).
     """
+    missing = no_terminal("attach")
+    if missing is not None:
+        print(f"pi-ask: {missing}; the ask stays pending", file=sys.stderr)
+        return EXIT_NOT_ANSWERED
     run_face = load_face(face).run
     session = Session(info)
     try:

@@ -206,13 +206,29 @@ class Session:
         self.ended.set()
 
 
-def _greet(info: AskSummary) -> wire.Connection:
+def _greet(info: AskSummary) -> wire.Connection | None:
+    """Say hello to the asker; the connection, or ``None`` when it takes none now.
+
+    A stopped (SIGSTOP) or busy asker is alive but does not answer: its backlog full, or no
+    reply within ``CONNECT_TIMEOUT_S``. Its ask is answered all the same (the answer waits
+    in its folder until it runs again); only a refused connection or a refusal means gone.
+    """
     assert info.socket is not None
     try:
         connection = wire.connect(os.fspath(info.socket), timeout_s=CONNECT_TIMEOUT_S)
+    except BlockingIOError:  # its backlog stayed full: it accepts nothing now
+        return None
+    except OSError as err:
+        raise AskGone(f"{GONE} ({err})") from None
+    try:
         connection.send({"type": "hello", "id": info.ask_id})
         message = connection.receive()
+    except TimeoutError:
+        # Kept: the asker greets back, and later says when the ask ends, once it runs again.
+        connection.sock.settimeout(None)
+        return connection
     except (OSError, wire.ProtocolError) as err:
+        connection.close()
         raise AskGone(f"{GONE} ({err})") from None
     if message is None or message.get("type") != "attached":
         why = message.get("why") if message is not None else None

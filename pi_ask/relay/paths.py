@@ -47,6 +47,9 @@ class NoPrivateFolder(OSError):
 def runtime_dir() -> Path:
     """The private folder of the askers' and inboxes' sockets, created 0700 if needed.
 
+    A candidate that is unfit (a symlink, another user's, open to others) is passed over,
+    and the folder used instead is said once on stderr, with why.
+
     Raises:
         NoPrivateFolder: No candidate folder is owned by this user with mode 0700.
     """
@@ -54,9 +57,22 @@ def runtime_dir() -> Path:
     for candidate in _candidates():
         problem = _make_private(candidate)
         if problem is None:
+            if problems and candidate not in _said:
+                _said.add(candidate)
+                _say(f"sockets of pending asks are kept in {candidate} ({'; '.join(problems)})")
             return candidate
         problems.append(f"{candidate}: {problem}")
     raise NoPrivateFolder("no private folder for pending asks (" + "; ".join(problems) + ")")
+
+
+_said: set[Path] = set()
+
+
+def _say(text: str) -> None:
+    import sys
+
+    with contextlib.suppress(OSError, ValueError):  # stderr closed: nothing to say
+        print(f"pi-ask: {text}", file=sys.stderr, flush=True)
 
 
 def _candidates() -> list[Path]:

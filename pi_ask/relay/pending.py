@@ -15,8 +15,10 @@ by SIGKILL) and counts the terminals showing the ask. A peer greets with ``hello
 ask's id, is answered ``attached``, may send ``poke`` after writing into the folder, and is
 told ``closed`` with why when the ask ends. Anything else (garbage, a line over the limit, a
 wrong id) gets an ``error`` and the connection is closed; the ask is unchanged. A peer of
-another user is refused before anything is read; more than ``MAX_PEERS`` at once are
-refused, and an accept that fails (EMFILE) waits and tries again, once said.
+another user is refused before anything is read. At most ``MAX_PEERS`` are held: a newcomer
+beyond that replaces the peer that has waited longest without saying hello (idle peers
+cannot hide the ask from a terminal) and is refused only when all are terminals showing the
+ask. An accept that fails (EMFILE) waits and tries again, said in one line (``relay.accepting``).
 """
 
 from __future__ import annotations
@@ -25,13 +27,13 @@ import contextlib
 import os
 import select
 import socket
-import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pi_ask.relay import wire
+from pi_ask.relay.accepting import accept_peers
 from pi_ask.relay.asks import DRAFT, AskFolder, now_ms
 from pi_ask.relay.attached_files import AskFiles, moved
 from pi_ask.relay.paths import ASK_SUFFIX, fresh_socket_name, listen_at
@@ -45,7 +47,6 @@ if TYPE_CHECKING:
 
 MAX_PEERS = 16
 HELLO_TIMEOUT_S = 5.0
-ACCEPT_BACKOFF_S = 0.5
 ANSWERED_ELSEWHERE = "answered elsewhere"
 ENDED_WHY = {"timeout": "the ask timed out", "aborted": "the asker gave up"}
 
@@ -106,6 +107,8 @@ class PendingAsk:
         self._keep_files_in = keep_files_in
         self._lock = threading.Lock()
         self._peers: set[wire.Connection] = set()
+        # Peers that have not said hello yet, oldest first: a newcomer may replace one.
+        self._unhello: dict[wire.Connection, None] = {}
         self._attached = 0
         self._server: socket.socket | None = None
         self._closing = threading.Event()
@@ -323,34 +326,31 @@ class PendingAsk:
 
     def _accept(self) -> None:
         server = self._server
-        said = False
-        while server is not None and not self._closing.is_set():
-            try:
-                sock, _ = server.accept()
-            except OSError as err:
-                if self._closing.is_set() or self._server is None:
-                    return
-                # Out of descriptors (EMFILE) or the like: the ask must stay answerable.
-                if not said:
-                    print(f"pi-ask: accepting a terminal failed ({err}); retrying", file=sys.stderr)
-                    said = True
-                self._closing.wait(ACCEPT_BACKOFF_S)
-                continue
-            if not wire.is_same_user(sock):
-                # Refused before a byte is read: another user's process learns nothing.
-                sock.close()
-                continue
-            with self._lock:
-                crowded = len(self._peers) >= MAX_PEERS
-                connection = None if crowded else wire.Connection(sock)
-                if connection is not None:
-                    self._peers.add(connection)
-            if connection is None:
-                sock.close()
-                continue
-            threading.Thread(
-                target=self._serve, args=(connection,), name="pi-ask peer", daemon=True
-            ).start()
+        if server is not None:
+            accept_peers(server, self._closing, self._take, who="a terminal")
+
+    def _take(self, sock: socket.socket) -> None:
+        """Serve a new peer; when ``MAX_PEERS`` are held, it replaces the peer that has waited
+        longest without saying hello (idle peers cannot hide the ask from a terminal), or,
+        when every one is a terminal showing the ask, it is refused."""
+        with self._lock:
+            if len(self._peers) >= MAX_PEERS and self._unhello:
+                idle = next(iter(self._unhello))
+                del self._unhello[idle]
+                # Its own thread closes it: the socket is only shut down under it here.
+                with contextlib.suppress(OSError):
+                    idle.sock.shutdown(socket.SHUT_RDWR)
+                self._peers.discard(idle)
+            connection = None if len(self._peers) >= MAX_PEERS else wire.Connection(sock)
+            if connection is not None:
+                self._peers.add(connection)
+                self._unhello[connection] = None
+        if connection is None:
+            sock.close()
+            return
+        threading.Thread(
+            target=self._serve, args=(connection,), name="pi-ask peer", daemon=True
+        ).start()
 
     def _serve(self, connection: wire.Connection) -> None:
         greeted = False
@@ -371,16 +371,21 @@ class PendingAsk:
                 if reply is None:
                     continue
                 if reply.get("type") == "attached":
-                    greeted = True
-                    connection.sock.settimeout(None)  # a terminal may show the ask for hours
                     with self._lock:
-                        self._attached += 1
+                        if connection in self._unhello:
+                            del self._unhello[connection]
+                            greeted = True
+                            self._attached += 1
+                    if not greeted:
+                        return  # replaced by a newer peer meanwhile
+                    connection.sock.settimeout(None)  # a terminal may show the ask for hours
                     self._changed.wake()
                 if not connection.send(reply) or reply.get("type") in ("error", "closed"):
                     return
         finally:
             with self._lock:
                 self._peers.discard(connection)
+                self._unhello.pop(connection, None)
                 if greeted:
                     self._attached -= 1
             if greeted:
@@ -413,19 +418,20 @@ def _error(message: str) -> JsonObject:
     return {"type": "error", "message": message}
 
 
-def still_waiting(path: Path, timeout_s: float = 1.0) -> bool:
+def still_waiting(path: Path) -> bool:
     """True when an asker listens at ``path`` (a refused connection: it is gone).
 
-    A connection is only opened, never talked over, so a stopped (SIGSTOP) or busy asker
-    costs a listing nothing; a full backlog counts as alive.
+    A connection is only tried, never waited on or talked over: a stopped (SIGSTOP) or busy
+    asker costs a listing nothing, and one whose backlog is full (a stopped asker keeps every
+    listing's connection there) is alive at once, not after a timeout.
     """
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    sock.settimeout(timeout_s)
+    sock.setblocking(False)
     try:
         sock.connect(os.fspath(path))
     except (ConnectionRefusedError, FileNotFoundError):
         return False
-    except OSError:
+    except OSError:  # BlockingIOError: the backlog is full; anything else: not ours to judge
         return True
     finally:
         sock.close()

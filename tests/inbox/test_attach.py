@@ -236,3 +236,29 @@ def test_attach_in_the_plain_face_carries_a_file(ask, terminal, tmp_path: Path, 
     (attached,) = result["details"]["answers"]["db"]["attachments"]  # type: ignore[index]
     assert Path(attached["path"]).read_text(encoding="utf-8") == "# notes\n"
     assert Path(attached["path"]).parent == tmp_path / "state" / "attachments" / info.ask_id
+
+
+def test_attach_and_the_inbox_without_a_terminal_say_so_in_one_line(
+    ask, asks: Path, env: dict[str, str], tmp_path: Path
+) -> None:
+    asker = ask("--wait")
+    pending(asks, 1)
+    for args, status, words in (
+        (["attach"], 1, "attach needs a terminal to draw on"),
+        (["inbox"], 2, "the inbox needs a terminal to draw on"),
+    ):
+        done = subprocess.run(
+            [*pi_ask_command(), *args],
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=tmp_path,
+            start_new_session=True,  # no controlling terminal, as a background job
+            timeout=60,
+            check=False,
+        )
+        assert done.returncode == status, done.stderr
+        assert done.stderr.count("\n") == 1 and words in done.stderr, done.stderr
+    assert asker.process.poll() is None  # its ask still pending, untouched
+    pending(asks, 1)

@@ -13,9 +13,7 @@ from __future__ import annotations
 
 import ctypes
 import os
-import resource
 import signal
-import socket
 from collections.abc import Callable
 from pathlib import Path
 
@@ -26,7 +24,7 @@ from pi_ask.state.commands import Digit
 from pi_ask.state.dispatcher import apply
 from pi_ask.state.model import Behaviour
 from tests.child_processes import wait_until
-from tests.inbox.conftest import Asker, pending, settled
+from tests.inbox.conftest import Asker, out_of_descriptors, pending, settled
 
 FAILED = "accepting a terminal failed"
 
@@ -39,20 +37,8 @@ def test_an_accept_out_of_descriptors_is_retried_and_said_once(
     assert info.socket is not None
     pid = asker.process.pid
     wait_until(lambda: settled(pid), "the asker to settle into its wait")
-    soft, hard = resource.prlimit(pid, resource.RLIMIT_NOFILE)
-    held = len(os.listdir(f"/proc/{pid}/fd"))
-    resource.prlimit(pid, resource.RLIMIT_NOFILE, (held, hard))
-    knocking = []
-    try:
-        for _ in range(3):  # each waits in the backlog: no descriptor to accept it with
-            sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            sock.connect(os.fspath(info.socket))
-            knocking.append(sock)
+    with out_of_descriptors(pid, info.socket):
         wait_until(lambda: FAILED in asker.stderr.read_text(encoding="utf-8"), "the EMFILE line")
-    finally:
-        resource.prlimit(pid, resource.RLIMIT_NOFILE, (soft, hard))
-        for sock in knocking:
-            sock.close()
     session = Session(info)
     session.open()
     try:
