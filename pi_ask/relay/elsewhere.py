@@ -61,6 +61,10 @@ class UnknownAsk(LookupError):
     """No pending or answered ask has this id (or it was removed after its keeping)."""
 
 
+class Unreached(LookupError):
+    """Nobody could take the ask now (no inbox, no tmux client), and it was not to wait."""
+
+
 def ask_elsewhere(
     loaded: LoadedPayload,
     ask_id: str,
@@ -237,10 +241,13 @@ def start_detached(
     timeout_s: float | None = None,
     tmux: TmuxMode = "popup",
     log: Path | None = None,
+    wait: bool = True,
 ) -> str | None:
     """Publish an ask that nobody waits for, and tell an inbox or open a tmux popup on it.
 
     ``log`` is the session log the ask was recorded in, settled when its result is fetched.
+    ``wait`` false keeps the ask only when an inbox or a tmux popup took it at once (as
+    ``ask_elsewhere`` without ``wait``): else nothing is left behind.
 
     Returns:
         Where it went (``inbox``, ``popup``, ``window``), or ``None`` when it only waits for
@@ -249,8 +256,13 @@ def start_detached(
     Raises:
         NoPrivateFolder: There is no private folder for pending asks.
         OSError: The ask's folder cannot be written.
+        Unreached: ``wait`` is false and nobody could take the ask.
     """
     asks = asks_dir()
+    if not wait:
+        runtime = runtime_dir()
+        if not inbox_sockets(runtime) and not (tmux != "off" and tmux_reachable()):
+            raise Unreached(ask_id)
     hooks = ElsewhereHooks()
     pending = _pending(
         loaded, ask_id, asks, None, timeout_s=timeout_s, answers=(), hooks=hooks, log=log
@@ -261,8 +273,40 @@ def start_detached(
     try:
         runtime = runtime_dir()
     except NoPrivateFolder:
-        return None
-    return _route(runtime, ask_id, tmux, pending.cwd)
+        if wait:
+            return None
+        pending.close()
+        raise
+    route = _route(runtime, ask_id, tmux, pending.cwd)
+    if route is None and not wait:
+        pending.close()  # removes its folder: nobody will ever see it
+        raise Unreached(ask_id)
+    return route
+
+
+def abort_detached(ask_id: str) -> None:
+    """End a detached ask that nobody answered yet with ``aborted`` (a host gave up on it);
+    an answer that won first stands.
+
+    Raises:
+        UnknownAsk: No ask has this id.
+    """
+    from pi_ask.contract.loading import InvalidPayload, load_payload
+    from pi_ask.relay import forms
+    from pi_ask.relay.asks import AskFolder, is_ask_id
+    from pi_ask.state.opening import new_state
+
+    if not is_ask_id(ask_id):
+        raise UnknownAsk(ask_id)
+    try:
+        folder = AskFolder(asks_dir() / ask_id)
+    except NoPrivateFolder as err:
+        raise UnknownAsk(ask_id) from err
+    loaded = load_payload(folder.params())
+    if folder.summary() is None or isinstance(loaded, InvalidPayload):
+        raise UnknownAsk(ask_id)
+    aborted = forms.ended(new_state(loaded.payload), "aborted")
+    folder.take({"outcome": "aborted"}, aborted.to_json())
 
 
 class Fetched(NamedTuple):
