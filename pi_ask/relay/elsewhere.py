@@ -360,10 +360,10 @@ def fetch_result(ask_id: str, *, wait_s: float = 0.0) -> Fetched | None:
 
 
 def _answered(folder: AskFolder, deadline_ms: int | None, now: int) -> ToolResult | None:
+    """The ask's result once someone answered it, or ``timeout`` once its deadline passed
+    unanswered (the reader claims it so: nobody can answer it after that)."""
     from pi_ask.contract.loading import InvalidPayload, load_payload
     from pi_ask.contract.results import ToolResult
-    from pi_ask.relay import forms
-    from pi_ask.state.opening import new_state
     from pi_ask.state.results import non_interactive_result
 
     stored = folder.result()
@@ -381,6 +381,17 @@ def _answered(folder: AskFolder, deadline_ms: int | None, now: int) -> ToolResul
         claim = folder.claim()
     if claim is None:
         return None
+    return _claimed_result(folder, loaded, claim)
+
+
+def _claimed_result(
+    folder: AskFolder, loaded: LoadedPayload, claim: dict[str, object]
+) -> ToolResult | None:
+    """The result of ``claim`` built from the ask's own payload (stored for the next
+    reader), or ``None`` when the claim is no answer the flow could give (it is dropped)."""
+    from pi_ask.relay import forms
+    from pi_ask.state.opening import new_state
+
     outcome = claim.get("outcome")
     if outcome in ("timeout", "aborted"):
         return forms.ended(new_state(loaded.payload), outcome)
@@ -397,7 +408,8 @@ def _answered(folder: AskFolder, deadline_ms: int | None, now: int) -> ToolResul
 
 def sweep(asks: Path) -> None:
     """Remove what is no longer pending: folders of askers that died (a refused socket),
-    detached asks past their keeping."""
+    detached asks past their keeping; end detached asks past their deadline (``timeout``),
+    so no listing offers them."""
     from pi_ask.relay.asks import ask_folders, now_ms
     from pi_ask.relay.paths import is_own_socket
     from pi_ask.relay.pending import still_waiting
@@ -410,6 +422,12 @@ def sweep(asks: Path) -> None:
         if summary.detached:
             if folder.expired(now):
                 folder.remove()
+            elif (
+                summary.deadline_ms is not None
+                and now >= summary.deadline_ms
+                and not folder.is_claimed()
+            ):
+                _answered(folder, summary.deadline_ms, now)
         elif summary.socket is not None and not still_waiting(summary.socket):
             folder.remove()
             with contextlib.suppress(OSError):
