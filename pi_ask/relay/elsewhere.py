@@ -160,6 +160,27 @@ def _pending(
     )
 
 
+def why_unreached(tmux: TmuxMode) -> str:
+    """Why the terminal route just reached nobody, in a few words (for stderr and a model).
+
+    Asked after the fact, from the same checks the route makes; a race (an inbox that
+    started meanwhile) only makes the words less exact, never the result.
+    """
+    try:
+        runtime = runtime_dir()
+    except NoPrivateFolder as err:
+        return f"there is no private folder for pending asks: {err}"
+    if inbox_sockets(runtime):
+        return "a pi-ask inbox is running but did not take the ask"
+    if tmux == "off":
+        return "no pi-ask inbox or web face is running, and [inbox] tmux is off"
+    if not tmux_reachable():
+        return "no pi-ask inbox or web face is running, and no tmux server was found"
+    if not tmux_client_attached():
+        return "no pi-ask inbox or web face is running, and no tmux client is attached"
+    return "no pi-ask inbox or web face is running, and tmux could not open the ask"
+
+
 def _route(runtime: Path, ask_id: str, tmux: TmuxMode, cwd: str) -> str | None:
     if poke_inboxes(runtime):
         return "inbox"
