@@ -237,7 +237,8 @@ class AskUserServer:
     async def _ask_and_wait(
         self, ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
     ) -> types.CallToolResult | types.InputRequiredResult | TaskHandle:
-        """``X``: ask and wait for the answer (the blocking path, unchanged)."""
+        """``X``: ask and wait for the answer (the blocking path), or hand the ask over as a
+        task to a host that takes tasks."""
         settings = self._store.snapshot()
         loaded = self._load(params.arguments)
         if isinstance(loaded, InvalidPayload):

@@ -314,20 +314,30 @@ def abort_detached(ask_id: str) -> None:
     """
     from pi_ask.contract.loading import InvalidPayload, load_payload
     from pi_ask.relay import forms
-    from pi_ask.relay.asks import AskFolder, is_ask_id
     from pi_ask.state.opening import new_state
 
-    if not is_ask_id(ask_id):
-        raise UnknownAsk(ask_id)
-    try:
-        folder = AskFolder(asks_dir() / ask_id)
-    except NoPrivateFolder as err:
-        raise UnknownAsk(ask_id) from err
+    folder = _ask_folder(ask_id)
     loaded = load_payload(folder.params())
     if folder.summary() is None or isinstance(loaded, InvalidPayload):
         raise UnknownAsk(ask_id)
     aborted = forms.ended(new_state(loaded.payload), "aborted")
     folder.take({"outcome": "aborted"}, aborted.to_json())
+
+
+def _ask_folder(ask_id: str) -> AskFolder:
+    """The folder of ask ``ask_id`` (it may be gone).
+
+    Raises:
+        UnknownAsk: The id is no ask id, or there is no private folder for asks.
+    """
+    from pi_ask.relay.asks import AskFolder, is_ask_id
+
+    if not is_ask_id(ask_id):
+        raise UnknownAsk(ask_id)
+    try:
+        return AskFolder(asks_dir() / ask_id)
+    except NoPrivateFolder as err:
+        raise UnknownAsk(ask_id) from err
 
 
 class Fetched(NamedTuple):
@@ -349,15 +359,10 @@ def fetch_result(ask_id: str, *, wait_s: float = 0.0) -> Fetched | None:
     Raises:
         UnknownAsk: No ask has this id.
     """
-    from pi_ask.relay.asks import AskFolder, is_ask_id, now_ms
+    from pi_ask.relay.asks import now_ms
     from pi_ask.relay.watch import FolderWatch
 
-    if not is_ask_id(ask_id):
-        raise UnknownAsk(ask_id)
-    try:
-        folder = AskFolder(asks_dir() / ask_id)
-    except NoPrivateFolder as err:
-        raise UnknownAsk(ask_id) from err
+    folder = _ask_folder(ask_id)
     summary = folder.summary()
     if summary is None:
         raise UnknownAsk(ask_id)

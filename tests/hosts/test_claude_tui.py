@@ -14,18 +14,28 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.terminal import Terminal, pi_ask_command
 from tests.e2e.tmux import HAVE_TMUX
 from tests.hosts.conftest import require
 from tests.hosts.fake_models import FakeModel, Messages
 from tests.hosts.hosts import HostHome, headless
-from tests.hosts.running import ANSWER_CAP_S, PAYLOAD, START_CAP_S, answers_seen, wait_for
+from tests.hosts.running import (
+    ANSWER_CAP_S,
+    PAYLOAD,
+    START_CAP_S,
+    answer_in_inbox,
+    answers_seen,
+    user_inbox,
+    wait_for,
+)
 from tests.hosts.tui import HostTui
 
 pytestmark = [
     pytest.mark.hosts,
     pytest.mark.skipif(not HAVE_TMUX, reason="tmux is not installed"),
 ]
+
+
+KEY = "claude-2.1.332"
 
 
 def first_run_done(home: HostHome, key: str) -> None:
@@ -41,16 +51,20 @@ def first_run_done(home: HostHome, key: str) -> None:
     state.write_text(json.dumps(settings), encoding="utf-8")
 
 
+def claude_tui(home: HostHome, model: FakeModel) -> HostTui:
+    """Claude Code 2.1.332's TUI, set up as docs/mcp.md says, its prompt given."""
+    run = headless(KEY, home, model.url, "Set up the service.")
+    first_run_done(home, KEY)
+    # The TUI: the prompt as an argument, no -p.
+    command = [run.command[0], "Set up the service.", *run.command[3:]]
+    return HostTui(command, {**run.env, "TERM": "xterm-256color"}, home, model)
+
+
 def test_claude_codes_tui_form_answers_the_ask(home: HostHome) -> None:
-    key = "claude-2.1.332"
-    require(key)
+    require(KEY)
     home.pi_ask_settings('[behaviour]\nno_terminal = "wait"\n')  # face = auto
     with FakeModel(Messages(), PAYLOAD) as model:
-        run = headless(key, home, model.url, "Set up the service.")
-        first_run_done(home, key)
-        # The TUI: the prompt as an argument, no -p.
-        command = [run.command[0], "Set up the service.", *run.command[3:]]
-        tui = HostTui(command, {**run.env, "TERM": "xterm-256color"}, home, model)
+        tui = claude_tui(home, model)
         try:
             wait_for(lambda: tui.shows("requests your input"), "the form", START_CAP_S, tui)
             # One key at a time, each until the screen shows what it brings: Claude Code's
@@ -111,37 +125,17 @@ def task_notification(model: FakeModel) -> str | None:
 def test_claude_codes_tui_takes_the_terminal_route_as_a_task(home: HostHome) -> None:
     """Claude Code 2.1.332's TUI takes MCP tasks: an ask for the terminal UI returns a task
     at once, Claude Code polls it, and its answer reaches the model as a notification."""
-    key = "claude-2.1.332"
-    require(key)
+    require(KEY)
     home.pi_ask_settings('[mcp]\nface = "terminal"\n')  # tasks = true, the default
-    inbox = Terminal(
-        [*pi_ask_command(), "inbox"],
-        stdout=home.root / "inbox.out",
-        env=home.env(),
-        width=90,
-        height=30,
-        cwd=home.work,
-    )
+    inbox = user_inbox(home)
     try:
-        inbox.wait_for("waiting for questions", timeout=START_CAP_S)
         with FakeModel(Messages(), PAYLOAD) as model:
-            run = headless(key, home, model.url, "Set up the service.")
-            first_run_done(home, key)
-            command = [run.command[0], "Set up the service.", *run.command[3:]]
-            tui = HostTui(command, {**run.env, "TERM": "xterm-256color"}, home, model)
+            tui = claude_tui(home, model)
             try:
                 # The call came back at once, as a task; the ask waits in the inbox.
                 handed = wait_for(lambda: model.result, "the task handle", START_CAP_S, tui)
                 assert "server-side task" in handed, handed
-                wait_for(
-                    lambda: (inbox.pump(), "Which database?" in inbox.text())[1],
-                    "the question in the inbox",
-                    START_CAP_S,
-                    tui,
-                )
-                inbox.press("2")
-                inbox.wait_for("Submit", timeout=ANSWER_CAP_S)
-                inbox.press("1", "1")
+                answer_in_inbox(inbox, tui)
                 notified = wait_for(
                     lambda: task_notification(model), "the task's notification", ANSWER_CAP_S, tui
                 )

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import anyio
+import anyio.abc
 import pytest
 from mcp import Client, types
 from mcp.client import ClaimContext, ClientExtension, ResultClaim
@@ -34,27 +35,26 @@ WAIT_CAP_S = 60
 __all__ = ["inbox"]  # the fixture, used by name
 
 
-class CreatedTask(types.Result):
+class Task(types.Result):
+    """A task as the extension describes it."""
+
+    task_id: str
+    status: str
+    created_at: str
+    last_updated_at: str
+    ttl_ms: int | None = None
+    poll_interval_ms: int | None = None
+
+
+class CreatedTask(Task):
     """A ``tools/call`` answered with a task handle."""
 
     result_type: Literal["task"] = "task"
-    task_id: str
-    status: str
-    created_at: str
-    last_updated_at: str
-    ttl_ms: int | None = None
-    poll_interval_ms: int | None = None
 
 
-class TaskState(types.Result):
-    """A ``tasks/get`` answer."""
+class TaskState(Task):
+    """A ``tasks/get`` answer: the task, with the call's result once it is completed."""
 
-    task_id: str
-    status: str
-    created_at: str
-    last_updated_at: str
-    ttl_ms: int | None = None
-    poll_interval_ms: int | None = None
     result: dict[str, Any] | None = None
 
 
@@ -103,17 +103,25 @@ def settings(text: str) -> None:
 WAIT_FOR_ATTACH = '[behaviour]\nno_terminal = "wait"\n'
 
 
+def call_soon(
+    group: anyio.abc.TaskGroup, client: Client, arguments: dict[str, Any]
+) -> list[types.CallToolResult]:
+    """``ask_user`` called in ``group``; its result lands in the list returned."""
+    results: list[types.CallToolResult] = []
+
+    async def call() -> None:
+        results.append(await client.call_tool("ask_user", copy.deepcopy(arguments)))
+
+    group.start_soon(call)
+    return results
+
+
 async def test_an_ask_for_an_attach_is_a_task_polled_to_its_answer() -> None:
     settings(WAIT_FOR_ATTACH)
     tasks = Tasks()
     async with Client(build_server().server, extensions=[tasks]) as client:
         async with anyio.create_task_group() as group:
-            results: list[types.CallToolResult] = []
-
-            async def call() -> None:
-                results.append(await client.call_tool("ask_user", copy.deepcopy(PAYLOAD)))
-
-            group.start_soon(call)
+            results = call_soon(group, client, PAYLOAD)
             with anyio.fail_after(WAIT_CAP_S):
                 while not tasks.polls:
                     await anyio.sleep(0.02)  # a polling interval; the first poll is awaited
@@ -159,12 +167,7 @@ async def test_without_tasks_the_call_waits_as_before(how: str) -> None:
     extensions = [Tasks()] if with_tasks else []
     async with Client(build_server().server, extensions=extensions) as client:
         async with anyio.create_task_group() as group:
-            results: list[types.CallToolResult] = []
-
-            async def call() -> None:
-                results.append(await client.call_tool("ask_user", copy.deepcopy(PAYLOAD)))
-
-            group.start_soon(call)
+            results = call_soon(group, client, PAYLOAD)
             with anyio.fail_after(WAIT_CAP_S):
                 while not (pending := await anyio.to_thread.run_sync(list_pending)):
                     await anyio.sleep(0.02)  # a polling interval; the listing is awaited
@@ -193,12 +196,7 @@ async def test_a_task_over_stdio_is_answered_in_a_running_inbox(tmp_path: Path, 
     async with Client(pi_ask_mcp(tmp_path), extensions=[tasks]) as client:
         with anyio.fail_after(WAIT_CAP_S * 2):
             async with anyio.create_task_group() as group:
-                results: list[types.CallToolResult] = []
-
-                async def call() -> None:
-                    results.append(await client.call_tool("ask_user", ONE_QUESTION))
-
-                group.start_soon(call)
+                results = call_soon(group, client, ONE_QUESTION)
                 await anyio.to_thread.run_sync(answer_in, inbox)
     assert [handle.status for handle in tasks.handles] == ["working"]
     details: Any = results[0].structured_content

@@ -125,14 +125,13 @@ def test_a_fetched_ask_is_removed_a_day_later(runtime: Path) -> None:
 def test_starting_detached_asks_holds_no_descriptor(runtime: Path) -> None:
     # An agent's process may start hundreds: each once kept a watch and a pipe open.
     start_detached(_loaded(), "warm-up", tmux="off")
-    # An earlier test's attach session closes its watch on its own thread, after close():
-    # counted before that, it would look like descriptors given back here (seen once).
-    while any(thread.name == "pi-ask attach" for thread in threading.enumerate()):
-        time.sleep(0.01)  # a polling interval; the threads' end is what is waited for
-    before = len(os.listdir("/proc/self/fd"))
+    before = set(os.listdir("/proc/self/fd"))
     for number in range(40):
         start_detached(_loaded(), f"ask-{number}", tmux="off")
-    assert len(os.listdir("/proc/self/fd")) == before
+    # No descriptor opened here is left open. (Not a count: what earlier tests of this
+    # process left behind, an attach thread or a pipe the collector finalizes, may close
+    # meanwhile; seen twice.)
+    assert set(os.listdir("/proc/self/fd")) <= before
     assert len(list_pending()) == 41
 
 
