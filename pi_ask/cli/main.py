@@ -398,8 +398,14 @@ def _ask(source: str | bytes, args: argparse.Namespace) -> int:
         from pi_ask.words import NO_TERMINAL_LINE, NO_TERMINAL_REACHED, NO_TERMINAL_TO_DRAW_ON
 
         # The JSON tells the agent; whoever runs it at a shell reads this one line.
-        asked_for_one = args.ui in TERMINAL_FACES
-        why = NO_TERMINAL_TO_DRAW_ON if asked_for_one else NO_TERMINAL_REACHED
+        if args.ui in TERMINAL_FACES:
+            why = NO_TERMINAL_TO_DRAW_ON
+        else:
+            from pi_ask.config.store import open_store
+            from pi_ask.relay.elsewhere import why_unreached
+
+            tmux = open_store(args.config).snapshot().routing.tmux
+            why = f"{NO_TERMINAL_REACHED} ({why_unreached(tmux)})"
         print(NO_TERMINAL_LINE.format(why=why), file=sys.stderr)
     _print_json(result.to_json(), indent=result_indent(sys.stdout, args.ui))
     return status

@@ -350,6 +350,14 @@ KEYS: tuple[SettingKey, ...] = (
         f"a whole number of milliseconds from 0 to {MAX_HUMAN_MS}",
     ),
     SettingKey(
+        "mcp.tasks",
+        "bool",
+        True,
+        "An ask that goes to the terminal UI becomes an MCP task when the host takes tasks:\n"
+        "the call returns at once and the host fetches the answer (no tool timeout).",
+        "true or false",
+    ),
+    SettingKey(
         "theme.name",
         "theme",
         "dark",

@@ -134,6 +134,7 @@ def _values(settings: Settings) -> Mapping[str, object]:
         "mcp.face": settings.mcp.face,
         "mcp.tool_name": settings.mcp.tool_name,
         "mcp.min_human_ms": settings.mcp.min_human_ms,
+        "mcp.tasks": settings.mcp.tasks,
         "theme.name": settings.theme.name,
         "theme.styles": dict(settings.theme.styles),
         "ui.face": settings.ui.face,

@@ -137,11 +137,14 @@ class McpSettings(NamedTuple):
         tool_name: the published names are this, ``<it>_start`` and ``<it>_result``.
         min_human_ms: a form declined or cancelled sooner than this after it was sent was
             answered by the host, not the user (0: trust every decline).
+        tasks: an ask for the terminal UI is handed over as an MCP task to a host that
+            takes tasks.
     """
 
     face: McpFace = "auto"
     tool_name: str = "ask_user"
     min_human_ms: int = 400
+    tasks: bool = True
 
 
 class WebSettings(NamedTuple):
@@ -250,6 +253,7 @@ def settings_from_values(values: Mapping[str, object], keymaps: Keymaps) -> Sett
         face=cast(McpFace, values.get("mcp.face", "auto")),
         tool_name=str(values.get("mcp.tool_name", "ask_user")),
         min_human_ms=cast(int, values.get("mcp.min_human_ms", 400)),
+        tasks=bool(values.get("mcp.tasks", True)),
     )
     styles = cast("Mapping[str, str]", values.get("theme.styles", {}))
     theme = ThemeSettings(

@@ -37,6 +37,7 @@ from pi_ask.mcp_server.tool_table import (
     SERVER_NAME,
     SERVER_TITLE,
     SERVER_VERSION,
+    TASKS_EXTENSION,
 )
 
 MAX_LINE_BYTES: Final = 1 << 20  # the CLI's payload cap (1 MiB)
@@ -358,7 +359,10 @@ class Front:
 
     def _discover(self) -> JsonObject:
         return {
-            "capabilities": {"tools": {"listChanged": False}},
+            "capabilities": {
+                "extensions": {TASKS_EXTENSION: {}},
+                "tools": {"listChanged": False},
+            },
             "instructions": INSTRUCTIONS,
             "supportedVersions": [MODERN_VERSION],
         }

@@ -9,7 +9,9 @@ Each call picks its route (``[mcp] face``):
 - **elicitation**: one form (``form.py``). On a 2026-07-28 connection the first round returns
   an ``InputRequiredResult`` and the client's retry carries the reply; on older connections
   the form goes out as a back-channel ``elicitation/create`` request while the call waits.
-- **terminal**: the full TUI through ``terminal_route.ask_in_terminal``.
+- **terminal**: the full TUI through ``terminal_route.ask_in_terminal``; for a client that
+  takes MCP tasks (``tasks.py``), the ask is handed over detached and the call returns a
+  task handle at once.
 - **page**: a running ``pi-ask web``'s page of the ask as a URL-mode elicitation, before
   the form (``page_route``).
 - none: the non-interactive "Needs user input" result.
@@ -30,7 +32,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from functools import partial
 from pathlib import Path
-from typing import Any, Literal, NamedTuple, TypeGuard
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 import anyio
 import pydantic
@@ -50,6 +52,7 @@ from pi_ask.faces.mcp.form import build_form, form_result
 from pi_ask.guarded_parse import load_json
 from pi_ask.mcp_server.guidance import structured, unreached_result
 from pi_ask.mcp_server.page_route import NotOnPage, ask_on_page, page_offered
+from pi_ask.mcp_server.tasks import TaskMethods, offers_tasks, task_created
 from pi_ask.mcp_server.terminal_route import TerminalRoute, ask_in_terminal, why_unreached
 from pi_ask.mcp_server.tool_table import (
     DEFAULT_WAIT_S,
@@ -65,6 +68,9 @@ from pi_ask.session.recorder import AskRecorder
 from pi_ask.state.model import AskState
 from pi_ask.state.results import non_interactive_result
 from pi_ask.version import __version__
+
+if TYPE_CHECKING:
+    from pi_ask.relay.elsewhere import Fetched
 
 FORM_KEY = "ask"
 MRTR_VERSION = "2026-07-28"
@@ -136,8 +142,11 @@ class AskUserServer:
             title=SERVER_TITLE,
             instructions=INSTRUCTIONS,
             on_list_tools=self._list_tools,
-            on_call_tool=self._call_tool,
         )
+        # Registered as a plain request handler: besides the SDK's result shapes, a call may
+        # return a task handle (an extension's result shape).
+        self.server.add_request_handler("tools/call", types.CallToolRequestParams, self._call_tool)
+        TaskMethods(call_result, self._settle_fetched).install(self.server)
         # The 2026-07-28 round state is sealed and bound to the call's arguments by the SDK.
         security = RequestStateSecurity.ephemeral(ttl=REQUEST_STATE_TTL_S)
         self.server.middleware.append(RequestStateBoundary(security, default_audience=SERVER_NAME))
@@ -151,7 +160,7 @@ class AskUserServer:
 
     async def _call_tool(
         self, ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
-    ) -> types.CallToolResult | types.InputRequiredResult:
+    ) -> types.CallToolResult | types.InputRequiredResult | TaskHandle:
         if params.name == self.tool_name:
             return await self._ask_and_wait(ctx, params)
         if params.name == self.tool_name + START_SUFFIX:
@@ -223,16 +232,22 @@ class AskUserServer:
             )
         if fetched is None:
             return pending_result(ask_id)
+        self._settle_fetched(ask_id, fetched)
+        return call_result(fetched.result)
+
+    @staticmethod
+    def _settle_fetched(ask_id: str, fetched: Fetched) -> None:
+        """Record a detached ask's result in its session log the first time it is handed out."""
         if fetched.first and fetched.log is not None:
             recorder = AskRecorder.open(fetched.log)
             recorder.start(None, "tool", ask_id=ask_id)
             recorder.settle(fetched.result)
-        return call_result(fetched.result)
 
     async def _ask_and_wait(
         self, ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
-    ) -> types.CallToolResult | types.InputRequiredResult:
-        """``X``: ask and wait for the answer (the blocking path, unchanged)."""
+    ) -> types.CallToolResult | types.InputRequiredResult | TaskHandle:
+        """``X``: ask and wait for the answer (the blocking path), or hand the ask over as a
+        task to a host that takes tasks."""
         settings = self._store.snapshot()
         loaded = self._load(params.arguments)
         if isinstance(loaded, InvalidPayload):
@@ -244,9 +259,9 @@ class AskUserServer:
         if round_state is not None and reply is not None:
             # The retry of our 2026-07-28 form round: the ask was recorded by the first round.
             ask_id = recorder.start(loaded.params, "tool", ask_id=round_state.ask_id)
-            ask = _Ask(loaded, ask_id, recorder.draft)
+            ask = _Ask(loaded, ask_id, recorder)
             read = self._read_reply(ask, reply, round_state.sent_ms)
-            outcome: ToolResult | types.InputRequiredResult | list[str]
+            outcome: _Outcome | list[str]
             if isinstance(read, _HostAnswered):
                 later = routes[routes.index("elicitation") + 1 :] if "elicitation" in routes else ()
                 outcome = await self._ask(ctx, ask, later, [read.why])
@@ -254,9 +269,10 @@ class AskUserServer:
                 outcome = read
         else:
             ask_id = recorder.start(loaded.params, "tool")
-            ask = _Ask(loaded, ask_id, recorder.draft)
+            ask = _Ask(loaded, ask_id, recorder)
             outcome = await self._ask(ctx, ask, routes, [])
-        if isinstance(outcome, types.InputRequiredResult):
+        if isinstance(outcome, types.InputRequiredResult | TaskHandle):
+            # A form round, or a task: the ask is settled later (a retry, its first fetch).
             return outcome
         result = outcome if isinstance(outcome, ToolResult) else self._unreached(ask, outcome)
         recorder.settle(result)
@@ -281,8 +297,9 @@ class AskUserServer:
         ask: _Ask,
         routes: tuple[Route, ...],
         whys: list[str],
-    ) -> ToolResult | types.InputRequiredResult | list[str]:
-        """The first route's answer, the 2026-07-28 form round, or why nobody was reached."""
+    ) -> _Outcome | list[str]:
+        """The first route's answer, the 2026-07-28 form round, a task handle, or why
+        nobody was reached."""
         if "elicitation" not in routes and not whys and not _offers_forms(ctx.session):
             whys.append("the host shows no forms")
         try:
@@ -305,20 +322,25 @@ class AskUserServer:
         route: Route,
         whys: list[str],
         waiting: Callable[[], None],
-    ) -> ToolResult | types.InputRequiredResult | None:
+    ) -> _Outcome | None:
         """One route: its answer, or ``None`` with the reason appended to ``whys``.
 
         ``waiting`` starts the progress beats: called once a form is out or a terminal
-        took the ask (from the terminal route's worker thread too).
+        took the ask (from the terminal route's worker thread too); a task handed over
+        returns at once and needs none.
         """
         if route == "terminal":
-            answered = await self._terminal(
-                ask.loaded,
-                ask_id=ask.ask_id,
-                store=self._store,
-                on_draft=ask.on_draft,
-                on_waiting=waiting,
-            )
+            answered: ToolResult | TaskHandle | None
+            if offers_tasks(ctx) and self._store.snapshot().mcp.tasks:
+                answered = await anyio.to_thread.run_sync(self._hand_over, ask)
+            else:
+                answered = await self._terminal(
+                    ask.loaded,
+                    ask_id=ask.ask_id,
+                    store=self._store,
+                    on_draft=ask.on_draft,
+                    on_waiting=waiting,
+                )
             if answered is None:
                 why = why_unreached(self._store)
                 _report(f"the terminal route reached nobody for ask {ask.ask_id}: {why}")
@@ -342,6 +364,30 @@ class AskUserServer:
             whys.append(outcome.why)
             return None
         return outcome
+
+    def _hand_over(self, ask: _Ask) -> TaskHandle | None:
+        """The terminal route as a task: the ask detached, kept only when an inbox or tmux
+        took it (or ``no_terminal = "wait"`` waits for an attach); its task handle."""
+        from pi_ask.relay.elsewhere import Unreached, start_detached
+        from pi_ask.relay.paths import NoPrivateFolder
+
+        routing = self._store.snapshot().routing
+        ask.recorder.sync()
+        try:
+            start_detached(
+                ask.loaded,
+                ask.ask_id,
+                timeout_s=routing.answer_timeout_s,
+                tmux=routing.tmux,
+                log=ask.recorder.path,
+                wait=routing.no_terminal == "wait",
+            )
+        except (Unreached, NoPrivateFolder):
+            return None
+        except OSError as err:
+            _report(f"ask {ask.ask_id} could not be handed over as a task: {err}")
+            return None
+        return TaskHandle(task_created(ask.ask_id))
 
     async def _elicit(self, ctx: ServerRequestContext[Any], ask: _Ask) -> _FormOutcome:
         """The form over the back-channel (before 2026-07-28).
@@ -398,11 +444,19 @@ class AskUserServer:
 
 
 class _Ask(NamedTuple):
-    """One call's ask: its payload, its id in the session log, where drafts go."""
+    """One call's ask: its payload, its id in the session log, the log's recorder."""
 
     loaded: LoadedPayload
     ask_id: str
-    on_draft: Callable[[AskState], None]
+    recorder: AskRecorder
+
+    @property
+    def on_draft(self) -> Callable[[AskState], None]:
+        return self.recorder.draft
+
+
+class TaskHandle(dict[str, Any]):
+    """A call's ``CreateTaskResult`` (``resultType: "task"``), as the wire carries it."""
 
 
 class _HostAnswered(NamedTuple):
@@ -412,6 +466,7 @@ class _HostAnswered(NamedTuple):
 
 
 _FormOutcome = ToolResult | _HostAnswered
+_Outcome = ToolResult | types.InputRequiredResult | TaskHandle
 
 
 class _RoundState(NamedTuple):
@@ -440,12 +495,6 @@ def _reply_result(loaded: LoadedPayload, reply: types.ElicitResult) -> ToolResul
     for problem in problems:
         _report(problem)
     return result
-
-
-def _is_wait(value: object) -> TypeGuard[float]:
-    return (
-        isinstance(value, int | float) and not isinstance(value, bool) and 0 <= value <= MAX_WAIT_S
-    )
 
 
 def _now_ms() -> int:

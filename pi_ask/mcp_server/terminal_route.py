@@ -77,26 +77,7 @@ def _once_published(on_waiting: Callable[[], None] | None) -> Callable[[str], No
 
 
 def why_unreached(store: SettingsStore) -> str:
-    """Why the terminal route just reached nobody, in a few words (for the model and stderr).
+    """Why the terminal route just reached nobody, in a few words (for the model and stderr)."""
+    from pi_ask.relay.elsewhere import why_unreached as relay_why
 
-    Asked after the fact, from the same checks the relay makes; a race (an inbox that
-    started meanwhile) only makes the words less exact, never the result.
-    """
-    from pi_ask.relay.inboxes import inbox_sockets
-    from pi_ask.relay.paths import NoPrivateFolder, runtime_dir
-    from pi_ask.relay.tmux import tmux_client_attached, tmux_reachable
-
-    routing = store.snapshot().routing
-    try:
-        runtime = runtime_dir()
-    except NoPrivateFolder as err:
-        return f"there is no private folder for pending asks: {err}"
-    if inbox_sockets(runtime):
-        return "a pi-ask inbox is running but did not take the ask"
-    if routing.tmux == "off":
-        return "no pi-ask inbox or web face is running, and [inbox] tmux is off"
-    if not tmux_reachable():
-        return "no pi-ask inbox or web face is running, and no tmux server was found"
-    if not tmux_client_attached():
-        return "no pi-ask inbox or web face is running, and no tmux client is attached"
-    return "no pi-ask inbox or web face is running, and tmux could not open the ask"
+    return relay_why(store.snapshot().routing.tmux)

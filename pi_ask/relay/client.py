@@ -2,8 +2,9 @@
 
 ``list_pending`` reads the asks folder's summaries (never a payload), oldest first; the folder
 of an asker that died (even by SIGKILL) and a detached ask past its keeping are removed when
-seen. ``Session`` is one terminal's hold on one ask: it reads the payload and the current
-draft, writes drafts, and claims the ask with the answer; it notices at once when the ask ends
+seen, and a detached ask past its deadline is ended (``timeout``) and no longer listed.
+``Session`` is one terminal's hold on one ask: it reads the payload and the current draft,
+writes drafts, and claims the ask with the answer; it notices at once when the ask ends
 elsewhere (a claim, the folder gone, the asker's ``closed``), through the folder's watch and
 the asker's socket.
 """
@@ -18,10 +19,10 @@ from pathlib import Path
 from pi_ask.contract.kinds import JsonObject
 from pi_ask.contract.loading import InvalidPayload, LoadedPayload, load_payload
 from pi_ask.relay import forms, wire
-from pi_ask.relay.asks import AskFolder, AskSummary, ask_folders
+from pi_ask.relay.asks import AskFolder, AskSummary, ask_folders, now_ms
 from pi_ask.relay.elsewhere import sweep
 from pi_ask.relay.paths import asks_dir
-from pi_ask.relay.pending import ANSWERED_ELSEWHERE
+from pi_ask.relay.pending import ANSWERED_ELSEWHERE, ENDED_WHY
 from pi_ask.relay.watch import FolderWatch, Waker
 from pi_ask.state.model import AskState
 from pi_ask.state.opening import new_state
@@ -72,7 +73,12 @@ class Session:
             AskGone: It was answered, removed, or its asker no longer listens.
         """
         if self.folder.is_claimed():
-            raise AskGone(ANSWERED_ELSEWHERE)
+            outcome = (self.folder.claim() or {}).get("outcome")
+            raise AskGone(ENDED_WHY.get(str(outcome), ANSWERED_ELSEWHERE))
+        deadline = self.info.deadline_ms
+        if deadline is not None and now_ms() >= deadline:
+            # A detached ask has no asker to end it: whoever reads it checks its deadline.
+            raise AskGone(ENDED_WHY["timeout"])
         loaded = load_payload(self.folder.params())
         if isinstance(loaded, InvalidPayload):
             raise AskGone(GONE if not self.folder.exists() else "the ask's payload is not valid")

@@ -70,6 +70,10 @@ class UnknownAsk(LookupError):
     """No pending or answered ask has this id (or it was removed after its keeping)."""
 
 
+class Unreached(LookupError):
+    """Nobody could take the ask now (no inbox, no tmux client), and it was not to wait."""
+
+
 def ask_elsewhere(
     loaded: LoadedPayload,
     ask_id: str,
@@ -181,6 +185,27 @@ def _pending(
     )
 
 
+def why_unreached(tmux: TmuxMode) -> str:
+    """Why the terminal route just reached nobody, in a few words (for stderr and a model).
+
+    Asked after the fact, from the same checks the route makes; a race (an inbox that
+    started meanwhile) only makes the words less exact, never the result.
+    """
+    try:
+        runtime = runtime_dir()
+    except NoPrivateFolder as err:
+        return f"there is no private folder for pending asks: {err}"
+    if inbox_sockets(runtime):
+        return "a pi-ask inbox is running but did not take the ask"
+    if tmux == "off":
+        return "no pi-ask inbox or web face is running, and [inbox] tmux is off"
+    if not tmux_reachable():
+        return "no pi-ask inbox or web face is running, and no tmux server was found"
+    if not tmux_client_attached():
+        return "no pi-ask inbox or web face is running, and no tmux client is attached"
+    return "no pi-ask inbox or web face is running, and tmux could not open the ask"
+
+
 def _route(runtime: Path, ask_id: str, tmux: TmuxMode, cwd: str) -> str | None:
     if poke_inboxes(runtime):
         return "inbox"
@@ -282,12 +307,14 @@ def start_detached(
     tmux: TmuxMode = "popup",
     log: Path | None = None,
     limits: AttachmentSettings | None = None,
+    wait: bool = True,
 ) -> str | None:
     """Publish an ask that nobody waits for, and tell an inbox or open a tmux popup on it.
 
     ``log`` is the session log the ask was recorded in, settled when its result is fetched;
     ``limits`` the ``[attachments]`` its answers may carry (files stay in its folder, kept
-    as long as the ask is).
+    as long as the ask is). ``wait`` false keeps the ask only when an inbox or a tmux popup
+    took it at once (as ``ask_elsewhere`` without ``wait``): else nothing is left behind.
 
     Returns:
         Where it went (``inbox``, ``popup``, ``window``), or ``None`` when it only waits for
@@ -296,8 +323,13 @@ def start_detached(
     Raises:
         NoPrivateFolder: There is no private folder for pending asks.
         OSError: The ask's folder cannot be written.
+        Unreached: ``wait`` is false and nobody could take the ask.
     """
     asks = asks_dir()
+    if not wait:
+        runtime = runtime_dir()
+        if not inbox_sockets(runtime) and not (tmux != "off" and tmux_reachable()):
+            raise Unreached(ask_id)
     hooks = ElsewhereHooks()
     pending = _pending(
         loaded,
@@ -316,8 +348,50 @@ def start_detached(
     try:
         runtime = runtime_dir()
     except NoPrivateFolder:
-        return None
-    return _route(runtime, ask_id, tmux, pending.cwd)
+        if wait:
+            return None
+        pending.close()
+        raise
+    route = _route(runtime, ask_id, tmux, pending.cwd)
+    if route is None and not wait:
+        pending.close()  # removes its folder: nobody will ever see it
+        raise Unreached(ask_id)
+    return route
+
+
+def abort_detached(ask_id: str) -> None:
+    """End a detached ask that nobody answered yet with ``aborted`` (a host gave up on it);
+    an answer that won first stands.
+
+    Raises:
+        UnknownAsk: No ask has this id.
+    """
+    from pi_ask.contract.loading import InvalidPayload, load_payload
+    from pi_ask.relay import forms
+    from pi_ask.state.opening import new_state
+
+    folder = _ask_folder(ask_id)
+    loaded = load_payload(folder.params())
+    if folder.summary() is None or isinstance(loaded, InvalidPayload):
+        raise UnknownAsk(ask_id)
+    aborted = forms.ended(new_state(loaded.payload), "aborted")
+    folder.take({"outcome": "aborted"}, aborted.to_json())
+
+
+def _ask_folder(ask_id: str) -> AskFolder:
+    """The folder of ask ``ask_id`` (it may be gone).
+
+    Raises:
+        UnknownAsk: The id is no ask id, or there is no private folder for asks.
+    """
+    from pi_ask.relay.asks import AskFolder, is_ask_id
+
+    if not is_ask_id(ask_id):
+        raise UnknownAsk(ask_id)
+    try:
+        return AskFolder(asks_dir() / ask_id)
+    except NoPrivateFolder as err:
+        raise UnknownAsk(ask_id) from err
 
 
 class Fetched(NamedTuple):
@@ -339,15 +413,10 @@ def fetch_result(ask_id: str, *, wait_s: float = 0.0) -> Fetched | None:
     Raises:
         UnknownAsk: No ask has this id.
     """
-    from pi_ask.relay.asks import AskFolder, is_ask_id, now_ms
+    from pi_ask.relay.asks import now_ms
     from pi_ask.relay.watch import FolderWatch
 
-    if not is_ask_id(ask_id):
-        raise UnknownAsk(ask_id)
-    try:
-        folder = AskFolder(asks_dir() / ask_id)
-    except NoPrivateFolder as err:
-        raise UnknownAsk(ask_id) from err
+    folder = _ask_folder(ask_id)
     summary = folder.summary()
     if summary is None:
         raise UnknownAsk(ask_id)
@@ -372,11 +441,10 @@ def fetch_result(ask_id: str, *, wait_s: float = 0.0) -> Fetched | None:
 
 def _answered(folder: AskFolder, summary: AskSummary, now: int) -> ToolResult | None:
     """The ask's result once it has one: the stored result, or (when that is missing, or
-    lists files, which are checked again here) the one the claim makes."""
+    lists files, which are checked again here) the one the claim makes; ``timeout`` once its
+    deadline passed unanswered (the reader claims it so: nobody can answer it after that)."""
     from pi_ask.contract.loading import InvalidPayload, load_payload
     from pi_ask.contract.results import ToolResult
-    from pi_ask.relay import forms
-    from pi_ask.state.opening import new_state
     from pi_ask.state.results import non_interactive_result
 
     deadline_ms = summary.deadline_ms
@@ -397,6 +465,17 @@ def _answered(folder: AskFolder, summary: AskSummary, now: int) -> ToolResult | 
         claim = folder.claim()
     if claim is None:
         return None
+    return _claimed_result(folder, loaded, claim, summary)
+
+
+def _claimed_result(
+    folder: AskFolder, loaded: LoadedPayload, claim: dict[str, object], summary: AskSummary
+) -> ToolResult | None:
+    """The result of ``claim`` built from the ask's own payload (stored for the next
+    reader), or ``None`` when the claim is no answer the flow could give (it is dropped)."""
+    from pi_ask.relay import forms
+    from pi_ask.state.opening import new_state
+
     outcome = claim.get("outcome")
     if outcome in ("timeout", "aborted"):
         return forms.ended(new_state(loaded.payload), outcome)
@@ -414,7 +493,8 @@ def _answered(folder: AskFolder, summary: AskSummary, now: int) -> ToolResult | 
 
 def sweep(asks: Path) -> None:
     """Remove what is no longer pending: folders of askers that died (a refused socket),
-    detached asks past their keeping."""
+    detached asks past their keeping; end detached asks past their deadline (``timeout``),
+    so no listing offers them."""
     from pi_ask.relay.asks import ask_folders, now_ms
     from pi_ask.relay.paths import is_own_socket
     from pi_ask.relay.pending import still_waiting
@@ -427,6 +507,12 @@ def sweep(asks: Path) -> None:
         if summary.detached:
             if folder.expired(now):
                 folder.remove()
+            elif (
+                summary.deadline_ms is not None
+                and now >= summary.deadline_ms
+                and not folder.is_claimed()
+            ):
+                _answered(folder, summary, now)
         elif summary.socket is not None and not still_waiting(summary.socket):
             folder.remove()
             with contextlib.suppress(OSError):

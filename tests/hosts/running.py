@@ -198,6 +198,38 @@ def answer_in_attach(env: dict[str, str], home: HostHome, ask_id: str) -> None:
         term.kill()
 
 
+def user_inbox(home: HostHome, env: dict[str, str] | None = None) -> Terminal:
+    """The user's ``pi-ask inbox`` on a pty of its own (``env``: the user's, by default),
+    waiting for questions."""
+    inbox = Terminal(
+        [*pi_ask_command(), "inbox"],
+        stdout=home.root / "inbox.out",
+        env=env or home.env(),
+        width=90,
+        height=30,
+        cwd=home.work,
+    )
+    try:
+        inbox.wait_for("waiting for questions", timeout=START_CAP_S)
+    except BaseException:
+        inbox.kill()
+        raise
+    return inbox
+
+
+def answer_in_inbox(inbox: Terminal, run: Watched) -> None:
+    """The host's ask, once the inbox shows it, answered there: SQLite, then Submit."""
+    wait_for(
+        lambda: (inbox.pump(), "Which database?" in inbox.text())[1],
+        "the question in the inbox",
+        START_CAP_S,
+        run,
+    )
+    inbox.press("2")
+    inbox.wait_for("Submit", timeout=ANSWER_CAP_S)
+    inbox.press("1", "1")
+
+
 def answer_in_plain_attach(env: dict[str, str], home: HostHome, ask_id: str, answer: str) -> None:
     """``pi-ask attach --ui plain ID`` on a pty: type ``answer``, then 1 (Submit)."""
     term = Terminal(

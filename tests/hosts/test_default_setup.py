@@ -11,18 +11,16 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.terminal import Terminal, pi_ask_command
 from tests.hosts.conftest import require
 from tests.hosts.fake_models import FINAL_TEXT, FakeModel
 from tests.hosts.hosts import DIALECTS, HostHome, family, headless, tool_name
 from tests.hosts.running import (
-    ANSWER_CAP_S,
     PAYLOAD,
-    START_CAP_S,
     HostRun,
+    answer_in_inbox,
     answers_seen,
     host_answered_the_form,
-    wait_for,
+    user_inbox,
 )
 
 pytestmark = pytest.mark.hosts
@@ -35,28 +33,12 @@ def test_a_headless_hosts_ask_reaches_the_running_inbox_at_default_settings(
     key: str, home: HostHome
 ) -> None:
     require(key)
-    inbox = Terminal(
-        [*pi_ask_command(), "inbox"],
-        stdout=home.root / "inbox.out",
-        env=home.env(),
-        width=90,
-        height=30,
-        cwd=home.work,
-    )
+    inbox = user_inbox(home)
     try:
-        inbox.wait_for("waiting for questions", timeout=START_CAP_S)
         with FakeModel(DIALECTS[family(key)](), PAYLOAD, tool_name(key)) as model:
             run = HostRun(headless(key, home, model.url, "Set up the service."), home, model)
             try:
-                wait_for(
-                    lambda: (inbox.pump(), "Which database?" in inbox.text())[1],
-                    "the question in the inbox",
-                    START_CAP_S,
-                    run,
-                )
-                inbox.press("2")
-                inbox.wait_for("Submit", timeout=ANSWER_CAP_S)
-                inbox.press("1", "1")
+                answer_in_inbox(inbox, run)
                 assert run.wait() == 0, run.output()
             finally:
                 run.stop()

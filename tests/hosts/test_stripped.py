@@ -14,18 +14,10 @@ import re
 
 import pytest
 
-from tests.e2e.terminal import Terminal, pi_ask_command
 from tests.hosts.conftest import require
 from tests.hosts.fake_models import FakeModel, Responses
 from tests.hosts.hosts import HostHome, headless
-from tests.hosts.running import (
-    ANSWER_CAP_S,
-    PAYLOAD,
-    START_CAP_S,
-    HostRun,
-    answers_seen,
-    wait_for,
-)
+from tests.hosts.running import PAYLOAD, HostRun, answer_in_inbox, answers_seen, user_inbox
 
 pytestmark = pytest.mark.hosts
 
@@ -41,16 +33,8 @@ def test_codex_without_the_users_runtime_folder_reaches_a_running_inbox(
     runtime.mkdir(mode=0o700)
     user = home.env(XDG_RUNTIME_DIR=str(runtime))
     home.pi_ask_settings('[mcp]\nface = "terminal"\n')
-    inbox = Terminal(
-        [*pi_ask_command(), "inbox"],
-        stdout=home.root / "inbox.out",
-        env=user,
-        width=90,
-        height=30,
-        cwd=home.work,
-    )
+    inbox = user_inbox(home, user)
     try:
-        inbox.wait_for("waiting for questions", timeout=START_CAP_S)
         with FakeModel(Responses(), PAYLOAD) as model:
             run_env = headless("codex", home, model.url, "Set up the service.")
             if env_vars == "left out":
@@ -61,15 +45,7 @@ def test_codex_without_the_users_runtime_folder_reaches_a_running_inbox(
             run_env.env["XDG_RUNTIME_DIR"] = str(runtime)
             run = HostRun(run_env, home, model)
             try:
-                wait_for(
-                    lambda: (inbox.pump(), "Which database?" in inbox.text())[1],
-                    "the question in the inbox",
-                    START_CAP_S,
-                    run,
-                )
-                inbox.press("2")
-                inbox.wait_for("Submit", timeout=ANSWER_CAP_S)
-                inbox.press("1", "1")
+                answer_in_inbox(inbox, run)
                 assert run.wait() == 0, run.output()
             finally:
                 run.stop()
