@@ -352,9 +352,10 @@ KEYS: tuple[SettingKey, ...] = (
     SettingKey(
         "mcp.tasks",
         "bool",
-        True,
+        False,
         "An ask that goes to the terminal UI becomes an MCP task when the host takes tasks:\n"
-        "the call returns at once and the host fetches the answer (no tool timeout).",
+        "the call returns at once and the host fetches the answer (no tool timeout). Off by\n"
+        "default: Claude Code tells its model a task's answer is not the user's input.",
         "true or false",
     ),
     SettingKey(

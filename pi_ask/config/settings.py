@@ -144,7 +144,7 @@ class McpSettings(NamedTuple):
     face: McpFace = "auto"
     tool_name: str = "ask_user"
     min_human_ms: int = 400
-    tasks: bool = True
+    tasks: bool = False
 
 
 class WebSettings(NamedTuple):
@@ -253,7 +253,7 @@ def settings_from_values(values: Mapping[str, object], keymaps: Keymaps) -> Sett
         face=cast(McpFace, values.get("mcp.face", "auto")),
         tool_name=str(values.get("mcp.tool_name", "ask_user")),
         min_human_ms=cast(int, values.get("mcp.min_human_ms", 400)),
-        tasks=bool(values.get("mcp.tasks", True)),
+        tasks=bool(values.get("mcp.tasks", False)),
     )
     styles = cast("Mapping[str, str]", values.get("theme.styles", {}))
     theme = ThemeSettings(

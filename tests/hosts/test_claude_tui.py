@@ -126,7 +126,7 @@ def test_claude_codes_tui_takes_the_terminal_route_as_a_task(home: HostHome) -> 
     """Claude Code 2.1.332's TUI takes MCP tasks: an ask for the terminal UI returns a task
     at once, Claude Code polls it, and its answer reaches the model as a notification."""
     require(KEY)
-    home.pi_ask_settings('[mcp]\nface = "terminal"\n')  # tasks = true, the default
+    home.pi_ask_settings('[mcp]\nface = "terminal"\ntasks = true\n')
     inbox = user_inbox(home)
     try:
         with FakeModel(Messages(), PAYLOAD) as model:

@@ -101,6 +101,7 @@ def settings(text: str) -> None:
 
 
 WAIT_FOR_ATTACH = '[behaviour]\nno_terminal = "wait"\n'
+TASKS_ON = "[mcp]\ntasks = true\n"  # off by default
 
 
 def call_soon(
@@ -117,7 +118,7 @@ def call_soon(
 
 
 async def test_an_ask_for_an_attach_is_a_task_polled_to_its_answer() -> None:
-    settings(WAIT_FOR_ATTACH)
+    settings(WAIT_FOR_ATTACH + TASKS_ON)
     tasks = Tasks()
     async with Client(build_server().server, extensions=[tasks]) as client:
         async with anyio.create_task_group() as group:
@@ -139,7 +140,7 @@ async def test_an_ask_for_an_attach_is_a_task_polled_to_its_answer() -> None:
 
 
 async def test_a_cancelled_task_ends_the_ask() -> None:
-    settings(WAIT_FOR_ATTACH)
+    settings(WAIT_FOR_ATTACH + TASKS_ON)
     async with Client(build_server().server, extensions=[Tasks()]) as client:
         handle = await client.session.call_tool(
             "ask_user", copy.deepcopy(PAYLOAD), allow_claimed=True
@@ -152,6 +153,7 @@ async def test_a_cancelled_task_ends_the_ask() -> None:
 
 
 async def test_with_nobody_to_take_it_there_is_no_task() -> None:
+    settings(TASKS_ON)
     tasks = Tasks()  # no inbox, no tmux, no_terminal = "answer": no_terminal at once
     async with Client(build_server().server, extensions=[tasks]) as client:
         result = await client.call_tool("ask_user", copy.deepcopy(PAYLOAD))
@@ -160,10 +162,13 @@ async def test_with_nobody_to_take_it_there_is_no_task() -> None:
     assert list_pending() == []
 
 
-@pytest.mark.parametrize("how", ["the client has no tasks", "[mcp] tasks = false"])
+@pytest.mark.parametrize(
+    "how", ["the client has no tasks", "[mcp] tasks = false", "[mcp] tasks left at its default"]
+)
 async def test_without_tasks_the_call_waits_as_before(how: str) -> None:
-    with_tasks = how == "[mcp] tasks = false"
-    settings(WAIT_FOR_ATTACH + ("\n[mcp]\ntasks = false\n" if with_tasks else ""))
+    with_tasks = how != "the client has no tasks"
+    off = "[mcp]\ntasks = false\n" if how == "[mcp] tasks = false" else ""
+    settings(WAIT_FOR_ATTACH + (off if with_tasks else TASKS_ON))
     extensions = [Tasks()] if with_tasks else []
     async with Client(build_server().server, extensions=extensions) as client:
         async with anyio.create_task_group() as group:
@@ -192,7 +197,8 @@ async def test_an_unknown_task_is_invalid_params() -> None:
 
 
 async def test_a_task_over_stdio_is_answered_in_a_running_inbox(tmp_path: Path, inbox: Any) -> None:
-    tasks = Tasks()  # default settings: the running inbox takes the task
+    settings(TASKS_ON)  # the running inbox takes the task
+    tasks = Tasks()
     async with Client(pi_ask_mcp(tmp_path), extensions=[tasks]) as client:
         with anyio.fail_after(WAIT_CAP_S * 2):
             async with anyio.create_task_group() as group:
