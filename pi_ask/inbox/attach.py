@@ -30,7 +30,7 @@ EXIT_ANSWERED = 0
 EXIT_NOT_ANSWERED = 1
 
 
-def no_terminal(command: str) -> str | None:
+def why_no_terminal(command: str) -> str | None:
     """Why ``command`` (attach, the inbox) has no terminal to draw on, or ``None``: run in
     the background (an agent's tool, a service), it says so in one line, never a
     traceback."""
@@ -70,7 +70,7 @@ def answer_one(
     Raises:
         FlowInterrupted: A signal or hang-up ended the flow (nothing was sent).
     """
-    missing = no_terminal("attach")
+    missing = why_no_terminal("attach")
     if missing is not None:
         print(f"pi-ask: {missing}; the ask stays pending", file=sys.stderr)
         return EXIT_NOT_ANSWERED
