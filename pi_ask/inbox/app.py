@@ -42,7 +42,7 @@ def run_inbox(*, store: SettingsStore, face: TerminalFace = "tui") -> int:
     from pi_ask.ask.face import load_face
     from pi_ask.inbox.attach import why_no_terminal
 
-    missing = why_no_terminal("the inbox")
+    missing = why_no_terminal("inbox")
     if missing is not None:
         print(f"pi-ask: {missing}", file=sys.stderr)
         return 2

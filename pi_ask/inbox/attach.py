@@ -13,10 +13,10 @@ from __future__ import annotations
 import sys
 import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from pi_ask.ask.face import FaceRequest, load_face
-from pi_ask.i18n import gettext
+from pi_ask.i18n import N_, gettext
 from pi_ask.relay import forms
 from pi_ask.relay.client import AskGone, Session
 
@@ -30,16 +30,21 @@ EXIT_ANSWERED = 0
 EXIT_NOT_ANSWERED = 1
 
 
-def why_no_terminal(command: str) -> str | None:
-    """Why ``command`` (attach, the inbox) has no terminal to draw on, or ``None``: run in
-    the background (an agent's tool, a service), it says so in one line, never a
-    traceback."""
+NO_TERMINAL_LINES = {
+    "attach": N_("attach needs a terminal to draw on (/dev/tty: {why})"),
+    "inbox": N_("the inbox needs a terminal to draw on (/dev/tty: {why})"),
+}
+
+
+def why_no_terminal(command: Literal["attach", "inbox"]) -> str | None:
+    """Why ``command`` has no terminal to draw on, or ``None``: run in the background (an
+    agent's tool, a service), it says so in one line, never a traceback."""
     import os
 
     try:
         os.close(os.open("/dev/tty", os.O_RDWR | os.O_NOCTTY))
     except OSError as err:
-        return f"{command} needs a terminal to draw on (/dev/tty: {err.strerror})"
+        return gettext(NO_TERMINAL_LINES[command]).format(why=err.strerror)
     return None
 
 
