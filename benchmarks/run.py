@@ -490,6 +490,31 @@ def _table(header: tuple[str, ...], rows: list[tuple[object, ...]]) -> str:
     return "\n".join(lines)
 
 
+def machine_report(machine: Machine) -> str:
+    """The machine table and the run's length and bytecode, as Markdown."""
+    table = _table(
+        ("nproc", "arch", "CPU", "Python", "prompt_toolkit", "date (UTC)", "load avg"),
+        [
+            (
+                machine.nproc,
+                machine.machine,
+                machine.cpu_model,
+                machine.python,
+                machine.prompt_toolkit,
+                machine.date,
+                f"{machine.load_average_start:.2f} -> {machine.load_average_end:.2f}",
+            )
+        ],
+    )
+    return "\n\n".join(
+        (
+            "## Machine",
+            table,
+            f"Whole run: {machine.seconds:.0f} s. Bytecode: {machine.bytecode}.",
+        )
+    )
+
+
 def report(
     machine: Machine,
     checks: tuple[Budget, ...],
@@ -504,22 +529,7 @@ def report(
     """The Markdown report: machine, budgets, then the figures behind them."""
     floor = frames["floor"].frames_ms
     parts = [
-        "## Machine",
-        _table(
-            ("nproc", "arch", "CPU", "Python", "prompt_toolkit", "date (UTC)", "load avg"),
-            [
-                (
-                    machine.nproc,
-                    machine.machine,
-                    machine.cpu_model,
-                    machine.python,
-                    machine.prompt_toolkit,
-                    machine.date,
-                    f"{machine.load_average_start:.2f} -> {machine.load_average_end:.2f}",
-                )
-            ],
-        ),
-        f"Whole run: {machine.seconds:.0f} s. Bytecode: {machine.bytecode}.",
+        machine_report(machine),
         "## Budgets (python-port.md §8)",
         _table(
             ("measure", "value", "budget", "verdict"),
@@ -642,15 +652,45 @@ def report(
 
 
 def main_instant_only() -> int:
-    """``run.py --only instant``: issue 28's figures alone (minutes less than a full run)."""
+    """``run.py --only instant``: issue 28's figures alone (minutes less than a full run).
+
+    Compiled and reported like the full run: the bytecode first, then the machine line.
+    """
+    started = time.perf_counter()
+    load_start = os.getloadavg()[0]
+    bytecode = _compile_bytecode()
     with tempfile.TemporaryDirectory(prefix="pi-ask-bench-") as tmp:
         relay = _measure_relay(Path(tmp))
         mcp = measure_mcp_start(Path(tmp), dict(os.environ))
+    machine = _machine(started, load_start, bytecode)
     checks = instant_budgets(relay, mcp)
-    print(_table(("measure", "value", "budget", "verdict"), [_row(c) for c in checks]))
-    print()
-    print(relay_report(relay))
+    print(
+        "\n\n".join(
+            (
+                machine_report(machine),
+                "## Budgets (python-port.md §8, third wave)",
+                _table(("measure", "value", "budget", "verdict"), [_row(c) for c in checks]),
+                relay_report(relay),
+            )
+        )
+    )
     return 0 if all(check.passed for check in checks) else 1
+
+
+def _machine(started: float, load_start: float, bytecode: str) -> Machine:
+    """The machine line of a run that began at ``started`` with load ``load_start``."""
+    return Machine(
+        nproc=os.cpu_count() or 0,
+        machine=platform.machine(),
+        cpu_model=_cpu_model(),
+        python=platform.python_version(),
+        prompt_toolkit=metadata.version("prompt_toolkit"),
+        date=datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M"),
+        load_average_start=load_start,
+        load_average_end=os.getloadavg()[0],
+        seconds=time.perf_counter() - started,
+        bytecode=bytecode,
+    )
 
 
 def _measure_relay(workdir: Path) -> RelayCosts:
@@ -690,18 +730,7 @@ def main() -> int:
             mcp = measure_mcp_start(workdir, dict(os.environ))
     finally:
         sink.close()
-    machine = Machine(
-        nproc=os.cpu_count() or 0,
-        machine=platform.machine(),
-        cpu_model=_cpu_model(),
-        python=platform.python_version(),
-        prompt_toolkit=metadata.version("prompt_toolkit"),
-        date=datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M"),
-        load_average_start=load_start,
-        load_average_end=os.getloadavg()[0],
-        seconds=time.perf_counter() - started,
-        bytecode=bytecode,
-    )
+    machine = _machine(started, load_start, bytecode)
     checks = budgets(frames, window, keys, reload, loaded, resume_list, history_mib)
     checks += instant_budgets(relay, mcp)
     results = {

@@ -277,7 +277,12 @@ def detach_with_status(
     timeout = settings.routing.answer_timeout_s if timeout is None else timeout
     try:
         start_detached(
-            loaded, ask_id, timeout_s=timeout, tmux=settings.routing.tmux, log=recorder.path
+            loaded,
+            ask_id,
+            timeout_s=timeout,
+            tmux=settings.routing.tmux,
+            log=recorder.path,
+            limits=settings.attachments,
         )
     except OSError as err:  # NoPrivateFolder among them
         kind = "no private folder" if isinstance(err, NoPrivateFolder) else "cannot write it"
@@ -397,6 +402,11 @@ def run_flow(
     if signum is not None:
         return result, 128 + signum  # not settled: the ask stays resumable
     recorder.settle(result)
+    folder = _attachments_folder(ask_id)
+    if folder.parent.is_dir():  # only once some ask has had files (no import otherwise)
+        from pi_ask.ask.attachments import settle_attachments
+
+        settle_attachments(folder, result)
     return result, exit_code(result)
 
 
@@ -457,7 +467,9 @@ def _ask_elsewhere(
         print(line, file=sys.stderr, flush=True)
 
     cancel = WakeEvent()
-    with SignalAbort(cancel) as stop:
+    # The wait blocks in select on the cancel's pipe: a signal that a helper thread (the
+    # socket's accept, say) took still wakes it there.
+    with SignalAbort(cancel, wake_fd=cancel.waker.write_fileno()) as stop:
         hooks = ElsewhereHooks(cancel=cancel, on_draft=recorder.draft, announce=announce)
         result = ask_elsewhere(
             loaded,
@@ -468,6 +480,7 @@ def _ask_elsewhere(
             hooks=hooks,
             initial_answers=answers,
             store=store,
+            keep_files_in=_attachments_folder(ask_id),
         )
     if result is None:
         from pi_ask.state.results import non_interactive_result
@@ -485,10 +498,6 @@ def _open_store(config: Path | None) -> SettingsStore:
 def _attachments_folder(ask_id: str) -> Path:
     """Where this ask's attached files go: ``<state>/attachments/<ask id>/`` (created 0700 on
     the first attach; an ask run here has no relay folder of its own)."""
-    from pi_ask.config.paths import state_dir
+    from pi_ask.config.paths import kept_attachments_dir
 
-    return (
-        state_dir()
-        / "attachments"
-        / ("".join(c if c.isalnum() or c in "-_." else "_" for c in ask_id).lstrip(".") or "ask")
-    )
+    return kept_attachments_dir(ask_id)

@@ -263,8 +263,8 @@ def test_detector_sees_a_string_annotated_namedtuple(tmp_path: Path) -> None:
 
 
 def test_detector_sees_a_dataclass_created_early(tmp_path: Path) -> None:
-    found = first_frame_report(tmp_path, "pi_ask.contract.results")["dataclasses"]
-    assert "pi_ask.contract.results.ToolResult" in found
+    found = first_frame_report(tmp_path, "pi_ask.notifications.dispatcher")["dataclasses"]
+    assert "pi_ask.notifications.dispatcher.Attempt" in found
 
 
 def test_detector_sees_a_deferred_module_loaded_early(tmp_path: Path) -> None:
@@ -312,8 +312,10 @@ dump("no_terminal")
 sys.exit(status)
 """
 # What an asker that does not draw must not load: the TUI, the config model and editor,
-# notification back ends (a published ask notifies only once nobody answers at once), and
-# hashlib, which maps OpenSSL's libcrypto (3.4 MiB resident in every waiting asker).
+# notification back ends (a published ask notifies only once nobody answers at once),
+# hashlib, which maps OpenSSL's libcrypto (3.4 MiB resident in every waiting asker), and
+# what a plain ``ask`` line and the result values need not cost it: argparse (with shutil,
+# bz2, lzma, locale) and dataclasses (with inspect, ast, dis).
 LEAN_FORBIDDEN = (
     "prompt_toolkit",
     "pydantic",
@@ -322,6 +324,10 @@ LEAN_FORBIDDEN = (
     "apprise",
     "hashlib",
     "_hashlib",
+    "argparse",
+    "shutil",
+    "dataclasses",
+    "inspect",
 )
 
 

@@ -1,13 +1,15 @@
 """Result values of the ``ask_user`` tool, and their JSON wire form.
 
 The wire form uses the contract's camelCase keys and omits absent fields (never ``null``).
+The values are ``typing.NamedTuple``s, immutable and hashable: the ``no_terminal`` answer
+builds one, and importing ``dataclasses`` (``inspect``, ``ast``, ``dis``) and creating six
+frozen dataclasses cost that answer as much as starting Python itself (python-port.md §8).
+Their annotations are evaluated (no ``from __future__ import annotations``: see
+docs/architecture.md).
 """
 
-from __future__ import annotations
-
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from pi_ask.contract.attachments import Attachment
 
@@ -29,8 +31,7 @@ ELABORATION_INSTRUCTION = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class AnswerRecord:
+class AnswerRecord(NamedTuple):
     """A serialized answer (``details.answers[id]``)."""
 
     values: tuple[str, ...] = ()
@@ -144,8 +145,7 @@ def question_context_to_json(question: Question) -> JsonObject:
     return out
 
 
-@dataclass(frozen=True, slots=True)
-class ElaborationItem:
+class ElaborationItem(NamedTuple):
     """One note the user asked the agent to elaborate on."""
 
     question: Question
@@ -177,8 +177,7 @@ class ElaborationItem:
         return out
 
 
-@dataclass(frozen=True, slots=True)
-class Continuation:
+class Continuation(NamedTuple):
     affected_question_ids: tuple[str, ...]
     preserved_answers: tuple[tuple[str, AnswerRecord], ...]
     question_states: tuple[tuple[str, QuestionStatus], ...]
@@ -193,8 +192,7 @@ class Continuation:
         }
 
 
-@dataclass(frozen=True, slots=True)
-class Elaboration:
+class Elaboration(NamedTuple):
     items: tuple[ElaborationItem, ...]
     instruction: str = ELABORATION_INSTRUCTION
     next_action: Literal["clarify", "clarify_then_reask"] = "clarify_then_reask"
@@ -207,25 +205,53 @@ class Elaboration:
         }
 
 
-@dataclass(frozen=True, slots=True)
-class ResultDetails:
-    """``details`` of the tool result."""
-
+class _Details(NamedTuple):
     cancelled: bool
     mode: Mode = "submit"
     title: str | None = None
     questions: tuple[Question, ...] = ()
-    # Any mapping (or pairs) given is kept as a read-only ``AnswerRecords``.
-    answers: Mapping[str, AnswerRecord] = field(default_factory=AnswerRecords)
+    answers: "AnswerRecords" = AnswerRecords()
     continuation: Continuation | None = None
     elaboration: Elaboration | None = None
     error_issues: tuple[Issue, ...] | None = None
     # Set on every cancelled result without an error; ``None`` otherwise.
     reason: CancelReason | None = None
 
-    def __post_init__(self) -> None:
-        if not isinstance(self.answers, AnswerRecords):
-            object.__setattr__(self, "answers", AnswerRecords(self.answers))
+
+class ResultDetails(_Details):
+    """``details`` of the tool result.
+
+    ``answers`` may be given as any mapping or as pairs: it is kept as a read-only
+    ``AnswerRecords`` (``_replace`` keeps what it is given, so give it one there).
+    """
+
+    __slots__ = ()
+
+    def __new__(  # noqa: PLR0917 - the fields, positional as in the tuple
+        cls,
+        cancelled: bool,
+        mode: Mode = "submit",
+        title: str | None = None,
+        questions: tuple[Question, ...] = (),
+        answers: Mapping[str, AnswerRecord] | Iterable[tuple[str, AnswerRecord]] = (),
+        continuation: Continuation | None = None,
+        elaboration: Elaboration | None = None,
+        error_issues: tuple[Issue, ...] | None = None,
+        reason: CancelReason | None = None,
+    ) -> "ResultDetails":
+        records = answers if isinstance(answers, AnswerRecords) else AnswerRecords(answers)
+        return super().__new__(
+            cls,
+            cancelled,
+            mode,
+            title,
+            questions,
+            records,
+            continuation,
+            elaboration,
+            error_issues,
+            reason,
+        )
 
     @property
     def ends_ask(self) -> bool:
@@ -260,18 +286,17 @@ class ResultDetails:
         return out
 
 
-@dataclass(frozen=True, slots=True)
-class ToolResult:
+class ToolResult(NamedTuple):
     """What ``ask_user`` returns: the text for the agent and the structured details."""
 
     text: str
-    details: ResultDetails = field(default_factory=lambda: ResultDetails(cancelled=True))
+    details: ResultDetails = ResultDetails(cancelled=True)
 
     def to_json(self) -> JsonObject:
         return {"content": [{"type": "text", "text": self.text}], "details": self.details.to_json()}
 
     @classmethod
-    def from_json(cls, document: str | bytes | Mapping[str, Any]) -> ToolResult:
+    def from_json(cls, document: str | bytes | Mapping[str, Any]) -> "ToolResult":
         """Read a result back from its JSON (what ``pi-ask ask`` printed, or ``to_json()``).
 
         ``ToolResult.from_json(result.to_json()) == result`` for every result pi-ask makes,

@@ -40,7 +40,12 @@ _RESCAN = "rescan"
 def run_inbox(*, store: SettingsStore, face: TerminalFace = "tui") -> int:
     """Wait for asks and answer them until the user quits; the exit status (0)."""
     from pi_ask.ask.face import load_face
+    from pi_ask.inbox.attach import why_no_terminal
 
+    missing = why_no_terminal("inbox")
+    if missing is not None:
+        print(f"pi-ask: {missing}", file=sys.stderr)
+        return 2
     load_face(face)  # a face that cannot load fails before anything opens
     try:
         runtime = runtime_dir()

@@ -4,25 +4,24 @@ An answering terminal sends what its flow holds, in the session log's draft form
 answer with its unselected notes and text, and the presented types); the asker fits it to
 its own payload exactly as a resumed draft is fitted (``session.resume.restore``), then
 builds the result itself. So a peer can only ever choose among the answers the flow itself
-could give: it never hands the asker a result document, a label or a text of its own. Files
-attached to the answers count only when they are in the ask's own folder
-(``relay.answer_files``).
+could give: it never hands the asker a result document, a label or a text of its own. The
+attachment records it sends are kept only when they name files the ask holds
+(``attached_files.checked``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Literal
 
 from pi_ask.contract.kinds import JsonObject
 from pi_ask.contract.loading import LoadedPayload
 from pi_ask.contract.payload import QUESTION_TYPES, QuestionType
 from pi_ask.contract.results import ToolResult
-from pi_ask.relay.answer_files import is_kept
+from pi_ask.relay.attached_files import AskFiles, checked
 from pi_ask.session.entries import Draft, answer_from_json, answer_to_json
 from pi_ask.session.resume import restore
-from pi_ask.state.commands import Abort, AttachFile
+from pi_ask.state.commands import Abort
 from pi_ask.state.dispatcher import apply
 from pi_ask.state.model import AskState, Behaviour
 from pi_ask.state.opening import new_state
@@ -48,11 +47,12 @@ def form_to_json(state: AskState) -> JsonObject:
 
 
 def state_from_form(
-    loaded: LoadedPayload, message: Mapping[str, object], files: Path | None = None
+    loaded: LoadedPayload, message: Mapping[str, object], files: AskFiles | None = None
 ) -> AskState:
-    """The flow state of ``loaded`` holding the message's answers, fitted to the payload;
-    with ``files`` (the ask's folder of attached files), the answers' attachments that are
-    there (``answer_files.is_kept``), others dropped.
+    """The flow state of ``loaded`` holding the message's answers, fitted to the payload.
+
+    ``files``: where the ask's attached files are and its limits; attachment records that
+    name anything else are dropped (all of them without ``files``).
 
     Raises:
         FormError: ``answers`` or ``types`` do not have the draft shape.
@@ -74,12 +74,7 @@ def state_from_form(
             raise FormError(f"unknown question type {str(kind)[:20]!r}")
         presented.append((qid, kind))
     restored, fitted = restore(loaded, Draft("", tuple(pairs), tuple(presented)))
-    state = new_state(restored.payload, answers=fitted)
-    for qid, answer in pairs if files is not None else ():
-        for item in answer.attachments:
-            if files is not None and is_kept(item, files):
-                state = apply(state, AttachFile(qid, item), Behaviour())
-    return state
+    return checked(new_state(restored.payload, answers=fitted), files)
 
 
 def finish(state: AskState, outcome: Outcome) -> ToolResult:

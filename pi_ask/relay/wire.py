@@ -126,12 +126,18 @@ def connect(path: str, *, timeout_s: float = 5.0) -> Connection:
 
     Raises:
         ConnectionRefusedError / FileNotFoundError: Nobody listens there (a dead asker).
+        BlockingIOError: Its backlog stayed full for ``timeout_s`` (a stopped listener).
         PermissionError: The listener runs as another user.
     """
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    sock.settimeout(timeout_s)
     try:
+        # A full backlog (a burst of peers) is waited out, up to the timeout, by a blocking
+        # connect with a send timeout: with Python's own timeout the connect would fail at
+        # once (EAGAIN), taking a busy listener for one that cannot be reached.
+        _send_timeout(sock, timeout_s)
         sock.connect(path)
+        _send_timeout(sock, 0)
+        sock.settimeout(timeout_s)
     except OSError:
         sock.close()
         raise
@@ -139,3 +145,10 @@ def connect(path: str, *, timeout_s: float = 5.0) -> Connection:
         sock.close()
         raise PermissionError(f"{path} is served by another user")
     return Connection(sock)
+
+
+def _send_timeout(sock: socket.socket, seconds: float) -> None:
+    """``SO_SNDTIMEO``, which bounds a blocking unix connect's wait for room (0: none)."""
+    whole = int(seconds)
+    timeval = struct.pack("ll", whole, int((seconds - whole) * 1_000_000))
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO, timeval)

@@ -18,6 +18,8 @@ from pi_ask.state.model import Answer, AskState, Selection
 PAYLOAD_TYPE = "ask:payload"
 DRAFT_TYPE = "ask:draft"
 DISMISSED_TYPE = "ask:pending-dismissed"
+# An ask that ended ``no_terminal``: still resumable, but ``resume --list`` hides it after a day.
+UNREACHED_TYPE = "ask:unreached"
 PAYLOAD_VERSION = 1
 DRAFT_VERSION = 1
 
@@ -85,6 +87,11 @@ def payload_data(params: object, source: PayloadSource, ask_id: str) -> JsonObje
 def dismissed_data(ask_id: str) -> JsonObject:
     """``data`` of an ``ask:pending-dismissed`` entry."""
     return {"toolCallId": ask_id}
+
+
+def unreached_data(ask_id: str) -> JsonObject:
+    """``data`` of an ``ask:unreached`` entry: the ask reached no terminal, at this time."""
+    return {"toolCallId": ask_id, "timestamp": now_ms()}
 
 
 def draft_data(ask_id: str, state: AskState) -> JsonObject:
@@ -235,6 +242,15 @@ def _question_type(value: object) -> QuestionType | None:
         if value == kind:
             return kind
     return None
+
+
+def read_unreached(entry: Entry) -> str | None:
+    """The ask id an ``ask:unreached`` entry names, else ``None``."""
+    data = entry.data
+    if entry.custom_type != UNREACHED_TYPE or not isinstance(data, dict):
+        return None
+    ask_id = data.get("toolCallId")
+    return ask_id if isinstance(ask_id, str) else None
 
 
 def read_dismissed(entry: Entry) -> str | None:

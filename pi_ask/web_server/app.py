@@ -31,8 +31,8 @@ from starlette.routing import Route
 
 from pi_ask.faces.web.actions import BadAction
 from pi_ask.faces.web.words import page_in_language, script_with_words
-from pi_ask.relay.answer_files import name_problem
 from pi_ask.relay.asks import is_ask_id, now_ms
+from pi_ask.relay.attached_files import name_problem
 from pi_ask.web_server.board import Board
 from pi_ask.web_server.guard import BodyTooLarge, Guard, Names, cookie_header
 from pi_ask.web_server.holds import Holds, OverLimit, Reply
@@ -80,7 +80,7 @@ def build_app(parts: WebParts) -> Guard:
         Route("/api/asks/{ask_id}/files", routes.upload, methods=["POST"]),
     ]
     app = Starlette(routes=table, lifespan=routes.lifespan)
-    return Guard(app, parts.devices, parts.names, parts.holds.max_bytes)
+    return Guard(app, parts.devices, parts.names)
 
 
 class _Routes:
@@ -200,23 +200,21 @@ class _Routes:
         question = request.query_params.get("question", "")
         holds = self.parts.holds
         room = await run_in_threadpool(holds.room, ask_id)
+        if room is None:  # no longer answerable: why, with nothing read
+            return await self._replied(ask_id, await run_in_threadpool(holds.view, ask_id))
         length = request.headers.get("content-length")
-        if length is not None and length.isdigit() and int(length) > room:
-            return _problem(413, f"{name[:80]} was not attached: {_room_text(room)}")
-        try:
-            data = await request.body()
-        except BodyTooLarge:
-            return _problem(413, f"{name[:80]} was not attached: {_room_text(room)}")
+        too_long = length is not None and length.isdigit() and int(length) > room
+        data = None if too_long else await _body_within(request, room)
+        if data is None:  # the rest is not read: the connection ends with the answer
+            text = f"{name[:80]} was not attached: {_room_text(room)}"
+            return _problem(413, text, {"connection": "close"})
         try:
             reply = await run_in_threadpool(holds.attach, ask_id, question, name, data)
         except OverLimit as over:
             return _problem(413, str(over))
         except BadAction as bad:
             return _problem(400, str(bad))
-        if reply.ended is not None:
-            self.parts.board.poke()
-        summary = await run_in_threadpool(holds.summary, ask_id)
-        return JSONResponse(reply.to_json(summary), headers=NO_STORE)
+        return await self._replied(ask_id, reply)
 
     async def _change(self, request: Request, run: Callable[[str, object], Reply]) -> Response:
         ask_id = request.path_params["ask_id"]
@@ -229,6 +227,10 @@ class _Routes:
             reply = await run_in_threadpool(run, ask_id, body)
         except BadAction as bad:
             return _problem(400, str(bad))
+        return await self._replied(ask_id, reply)
+
+    async def _replied(self, ask_id: str, reply: Reply) -> Response:
+        """The page's answer: the ask's new view, or why it ended (the live list told)."""
         if reply.ended is not None:
             self.parts.board.poke()
         summary = await run_in_threadpool(self.parts.holds.summary, ask_id)
@@ -257,8 +259,26 @@ def _room_text(room: int) -> str:
     return f"the ask has room for {size_text(max(room, 0))} more of files"
 
 
-def _problem(status: int, text: str) -> Response:
-    return JSONResponse({"error": text}, status_code=status, headers=NO_STORE)
+async def _body_within(request: Request, room: int) -> bytes | None:
+    """The request's body, read no further than ``room`` bytes: ``None`` (the rest left
+    unread, the connection closed after the answer) when it is longer."""
+    parts: list[bytes] = []
+    seen = 0
+    try:
+        async for chunk in request.stream():
+            seen += len(chunk)
+            if seen > room:
+                return None
+            parts.append(chunk)
+    except BodyTooLarge:
+        return None
+    return b"".join(parts)
+
+
+def _problem(status: int, text: str, headers: dict[str, str] | None = None) -> Response:
+    return JSONResponse(
+        {"error": text}, status_code=status, headers={**NO_STORE, **(headers or {})}
+    )
 
 
 async def _json_body(request: Request) -> Any:

@@ -6,8 +6,9 @@
 - every state-changing request needs an allowed ``Origin``, and, once paired, the session's
   CSRF token in ``X-CSRF-Token``;
 - bodies are capped (``MAX_BODY_BYTES``; a file sent to ``/api/asks/<id>/files``, the
-  ask's ``[attachments] max_mb``); a ``Content-Length`` above it is refused at once, a body
-  sent without one (chunked) when it grows past it.
+  most ``[attachments] max_mb`` lets any ask take, which the route narrows to the ask's own
+  room as it reads); a ``Content-Length`` above it is refused at once, a body sent without
+  one (chunked) when it grows past it.
 
 A refused request gets a short text and ``Connection: close``, so a peer that has not proven
 itself never gets an untimed second request on the connection (``http_listener``). Every
@@ -24,6 +25,7 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from http.cookies import SimpleCookie
 from typing import Any, NamedTuple
 
+from pi_ask.config.catalogue import MAX_ATTACHED_MB
 from pi_ask.http_listener import CLOSE_HEADER
 from pi_ask.web_server.pairing import Device, Devices
 
@@ -56,6 +58,8 @@ SECURITY_HEADERS = (
     (b"permissions-policy", b"camera=(), microphone=(), geolocation=()"),
 )
 UPLOAD_PATH = re.compile(r"^/api/asks/[A-Za-z0-9_-]{1,64}/files$")
+MAX_UPLOAD_BYTES = MAX_ATTACHED_MB * 1_000_000
+"""The backstop for a file sent to an ask: the most any ask's files may take."""
 
 
 class Names(NamedTuple):
@@ -104,24 +108,18 @@ def cookie_header(token: str, secure: bool) -> str:
 class Guard:
     """ASGI middleware doing the checks above; the device is put in ``scope["state"]``."""
 
-    def __init__(
-        self,
-        app: App,
-        devices: Devices,
-        names: Names,
-        upload_cap: Callable[[], int] = lambda: MAX_BODY_BYTES,
-    ) -> None:
+    def __init__(self, app: App, devices: Devices, names: Names) -> None:
         self._app = app
         self._devices = devices
         self._names = names
-        self._upload_cap = upload_cap
 
-    def body_cap(self, scope: Scope) -> int:
+    @staticmethod
+    def body_cap(scope: Scope) -> int:
         """The largest body this request may send."""
         if scope.get("method") == "POST" and UPLOAD_PATH.match(scope.get("path", "")):
-            # The route holds a file to the ask's room itself, saying so in words; this is
-            # the backstop.
-            return self._upload_cap() + MAX_BODY_BYTES
+            # The route holds a file to the ask's own room as it reads, saying so in words
+            # (each ask's limits are its asker's); this is the backstop.
+            return MAX_UPLOAD_BYTES
         return MAX_BODY_BYTES
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:

@@ -16,15 +16,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
-from pi_ask.config.settings import AttachmentSettings
-from pi_ask.contract.attachments import attachment_problem
 from pi_ask.contract.kinds import JsonObject
 from pi_ask.faces.web.actions import BadAction, commands_for, typing_commands
 from pi_ask.faces.web.view import view_model
 from pi_ask.i18n import N_, gettext
 from pi_ask.relay import forms
-from pi_ask.relay.answer_files import name_problem
 from pi_ask.relay.asks import AskSummary
+from pi_ask.relay.attached_files import name_problem
 from pi_ask.relay.client import AskGone, Session, list_pending
 from pi_ask.relay.pending import ANSWERED_ELSEWHERE
 from pi_ask.state.attachments import all_attachments
@@ -45,7 +43,8 @@ class Ended(Exception):
 
 
 class OverLimit(BadAction):
-    """A file would take the ask past ``[attachments]``' limits (nothing changed)."""
+    """A file would take the ask past its asker's ``[attachments]`` limits (nothing
+    changed)."""
 
 
 class Reply(NamedTuple):
@@ -92,15 +91,9 @@ class _Held:
 class Holds:
     """The asks held for pages, by id."""
 
-    def __init__(
-        self,
-        asks: Path,
-        behaviour: Callable[[], Behaviour],
-        limits: Callable[[], AttachmentSettings] = AttachmentSettings,
-    ) -> None:
+    def __init__(self, asks: Path, behaviour: Callable[[], Behaviour]) -> None:
         self._asks = asks
         self._behaviour = behaviour
-        self._limits = limits
         self._lock = threading.Lock()
         self._held: dict[str, _Held] = {}
         self._ended: dict[str, tuple[str, bool]] = {}
@@ -155,21 +148,21 @@ class Holds:
 
         return self._on_open(ask_id, run)
 
-    def max_bytes(self) -> int:
-        """The most an ask's files may take (``[attachments] max_mb``): an upload's cap."""
-        return self._limits().max_bytes
-
-    def room(self, ask_id: str) -> int:
-        """How many bytes of files the ask may still take (its limit, when not held)."""
-        total = self._limits().max_bytes
-        held = self._held.get(ask_id)
-        if held is None:
-            return total
-        return total - sum(item.size for item in all_attachments(held.state))
+    def room(self, ask_id: str) -> int | None:
+        """How many more bytes of files the ask takes (its asker's limits, written in its
+        summary, less what its answers carry); ``None`` when it can no longer be answered."""
+        try:
+            held = self._hold(ask_id)
+        except Ended:
+            return None
+        with held.lock:
+            return held.session.info.files().room(all_attachments(held.state))
 
     def attach(self, ask_id: str, question_id: str, name: str, data: bytes) -> Reply:
-        """Keep a file sent from the page in the ask's folder (``relay.answer_files``) and
-        attach it to the question's answer (``AttachFile``), within ``[attachments]``.
+        """Copy a file sent from the page into the pending ask's attachments folder, as an
+        answering terminal copies one (``ask.attachments.keep_copy``), and attach it to the
+        question's answer (``AttachFile``), within the asker's limits
+        (``relay.attached_files``).
 
         Raises:
             faces.web.actions.BadAction: The name or the question will not do (nothing
@@ -184,14 +177,11 @@ class Holds:
         def run(held: _Held) -> Reply:
             if not any(question.id == question_id for question in held.state.questions):
                 raise BadAction(f"the ask has no question {question_id[:40]!r}")
-            limits = self._limits()
-            over = attachment_problem(
-                all_attachments(held.state), len(data), limits.max_files, limits.max_bytes
-            )
+            over = held.session.info.files().problem(all_attachments(held.state), len(data))
             if over is not None:
                 raise OverLimit(f"{name[:80]} was not attached: {over}")
             try:
-                item = keep_copy(held.session.files, name, data)
+                item = keep_copy(held.session.folder.attachments, name, data)
             except AttachRefused as refused:
                 raise BadAction(str(refused)) from None
             held.state = apply(held.state, AttachFile(question_id, item), self._behaviour())

@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 from urllib.parse import urlsplit
 
-from pi_ask.config.settings import AttachmentSettings
 from pi_ask.errors import UsageError
 from pi_ask.http_listener import allowed_hosts, allowed_origins, is_loopback, listen_tcp, serve
 from pi_ask.state.model import Behaviour
@@ -166,14 +165,12 @@ def run_web(
     stop: threading.Event | None = None,
     started: threading.Event | None = None,
     notifications: Callable[[], NotificationSettings] | None = None,
-    attachments: Callable[[], AttachmentSettings] | None = None,
 ) -> int:
     """Serve until a signal (or ``stop``, set from another thread); the exit status.
 
     ``started`` is set once the server listens and has said so (or has failed to start).
     With ``notifications``, each ask that arrives rings the "question waiting" channels, as
-    an inbox does (``pi-ask inbox --web`` leaves that to the inbox). ``attachments``: the
-    limits on files sent from the page (``[attachments]``; the defaults without it).
+    an inbox does (``pi-ask inbox --web`` leaves that to the inbox).
     """
     err = err if err is not None else sys.stderr
     from pi_ask.relay.paths import NoPrivateFolder, asks_dir, runtime_dir
@@ -197,7 +194,7 @@ def run_web(
             f"web: cannot listen on {options.host}:{options.port}: {problem.strerror}"
         ) from None
     server = _Server(options, listener, tls, err, started)
-    holds = Holds(asks, behaviour, attachments or AttachmentSettings)
+    holds = Holds(asks, behaviour)
     board = Board(asks, runtime, holds.sweep, _ringer(notifications, server.link_base))
     parts = WebParts(
         Devices(state_dir),

@@ -4,15 +4,16 @@ One failed ``accept`` (EMFILE) used to end the asker's accept thread for good: t
 stayed listed but could never be answered. Here a real asker, settled in its wait, has its
 descriptor limit lowered to what it holds (``prlimit`` on the running process), a terminal
 connects, and the limit is raised again: the asker says so once and the answer is taken.
-And with nothing polling, a signal still ends it at once, its ask withdrawn.
+And with nothing polling, a signal still ends it at once, its ask withdrawn, even one that
+a helper thread takes (the kernel hands a process's signal to any thread that does not block
+it; Python runs the handler on the main thread, blocked in ``select``).
 """
 
 from __future__ import annotations
 
+import ctypes
 import os
-import resource
 import signal
-import socket
 from collections.abc import Callable
 from pathlib import Path
 
@@ -23,7 +24,7 @@ from pi_ask.state.commands import Digit
 from pi_ask.state.dispatcher import apply
 from pi_ask.state.model import Behaviour
 from tests.child_processes import wait_until
-from tests.inbox.conftest import Asker, pending, settled
+from tests.inbox.conftest import Asker, out_of_descriptors, pending, settled
 
 FAILED = "accepting a terminal failed"
 
@@ -36,20 +37,8 @@ def test_an_accept_out_of_descriptors_is_retried_and_said_once(
     assert info.socket is not None
     pid = asker.process.pid
     wait_until(lambda: settled(pid), "the asker to settle into its wait")
-    soft, hard = resource.prlimit(pid, resource.RLIMIT_NOFILE)
-    held = len(os.listdir(f"/proc/{pid}/fd"))
-    resource.prlimit(pid, resource.RLIMIT_NOFILE, (held, hard))
-    knocking = []
-    try:
-        for _ in range(3):  # each waits in the backlog: no descriptor to accept it with
-            sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            sock.connect(os.fspath(info.socket))
-            knocking.append(sock)
+    with out_of_descriptors(pid, info.socket):
         wait_until(lambda: FAILED in asker.stderr.read_text(encoding="utf-8"), "the EMFILE line")
-    finally:
-        resource.prlimit(pid, resource.RLIMIT_NOFILE, (soft, hard))
-        for sock in knocking:
-            sock.close()
     session = Session(info)
     session.open()
     try:
@@ -80,3 +69,23 @@ def test_a_settled_waiting_asker_answers_a_signal(
     details = result["details"]
     assert isinstance(details, dict) and details["reason"] == "aborted"
     assert not any(asks.iterdir())  # the ask is no longer pending anywhere
+
+
+@pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP])
+def test_a_signal_taken_by_a_helper_thread_still_ends_the_wait(
+    ask: Callable[..., Asker], asks: Path, number: int
+) -> None:
+    # What a loaded machine did now and then (the accept thread happened to run when the
+    # signal came): sent to that thread itself (tgkill), the wait must still wake.
+    asker = ask("--wait")
+    pending(asks, 1)
+    pid = asker.process.pid
+    wait_until(lambda: settled(pid), "the asker to settle into its wait")
+    (helper,) = (int(tid) for tid in os.listdir(f"/proc/{pid}/task") if int(tid) != pid)
+    libc = ctypes.CDLL(None, use_errno=True)
+    assert libc.tgkill(pid, helper, number) == 0, os.strerror(ctypes.get_errno())
+    result, status = asker.result()
+    assert status == 128 + number
+    details = result["details"]
+    assert isinstance(details, dict) and details["reason"] == "aborted"
+    assert not any(asks.iterdir())

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from pi_ask.contract.loading import LoadedPayload, load_payload
-from pi_ask.relay import wire
+from pi_ask.relay import pending, wire
 from pi_ask.relay.asks import CLAIM, DRAFT, AskFolder, write_file
 from pi_ask.relay.client import AskGone, Session, list_pending
 from pi_ask.relay.paths import NoPrivateFolder, asks_dir
@@ -249,6 +249,64 @@ def test_a_stopped_or_busy_asker_costs_a_listing_nothing(served: PendingAsk) -> 
             sock.close()
 
 
+def _idle(ask: PendingAsk, count: int) -> list[socket.socket]:
+    peers = []
+    for _ in range(count):
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        sock.connect(_socket(ask))
+        sock.settimeout(20)
+        peers.append(sock)
+    return peers
+
+
+def _let_go(sock: socket.socket) -> bool:
+    """True when the asker has hung up on ``sock`` (without waiting for it to)."""
+    sock.setblocking(False)
+    try:
+        return _recv(sock) == b""
+    except BlockingIOError:
+        return False
+    finally:
+        sock.settimeout(20)
+
+
+def test_idle_peers_give_way_to_a_terminal_oldest_first(
+    served: PendingAsk, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Idle peers leave only when replaced here: their hello timeout is out of the way.
+    monkeypatch.setattr(pending, "HELLO_TIMEOUT_S", 600.0)
+    (info,) = list_pending()  # before: a listing's liveness check is a peer too
+    idle = _idle(served, pending.MAX_PEERS)
+    session = Session(info)
+    try:
+        # Accepted in order: the terminal comes after every idle peer, and replaces the
+        # one that has waited longest.
+        session.open()
+        assert session.state is not None
+        wait_until(lambda: _let_go(idle[0]), "the oldest idle peer to be let go")
+        assert not any(_let_go(sock) for sock in idle[1:])
+    finally:
+        session.close()
+        for sock in idle:
+            sock.close()
+
+
+def test_terminals_showing_the_ask_are_never_pushed_out(
+    served: PendingAsk, request: pytest.FixtureRequest
+) -> None:
+    (info,) = list_pending()
+    sessions = [Session(info) for _ in range(pending.MAX_PEERS)]
+    for session in sessions:
+        session.open()
+        request.addfinalizer(session.close)
+    wait_until(lambda: served.attached == pending.MAX_PEERS, "every terminal to attach")
+    (newcomer,) = _idle(served, 1)
+    with newcomer:
+        assert _recv(newcomer) == b""  # refused: every slot is a terminal showing the ask
+    assert served.attached == pending.MAX_PEERS
+    assert not any(session.ended.is_set() for session in sessions)
+
+
 def _as_nobody(work: str, target: str) -> int:
     """Run ``work`` in a child process that has become user 65534; its exit status."""
     pid = os.fork()
@@ -276,11 +334,13 @@ def _child(work: str, target: str) -> int:
         except OSError:
             return 0
         return 0 if _recv(sock) == b"" else 3
-    # "serve": listen as the other user and let the parent connect.
+    # "serve": listen as the other user and let the parent connect, the socket renamed into
+    # place once listening (the parent waits for the name: bound is not yet listening).
     server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    server.bind(target)
-    os.chmod(target, 0o666)
+    server.bind(target + ".tmp")
+    os.chmod(target + ".tmp", 0o666)
     server.listen(1)
+    os.rename(target + ".tmp", target)
     server.settimeout(20)
     try:
         conn, _ = server.accept()

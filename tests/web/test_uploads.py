@@ -38,7 +38,7 @@ def test_a_file_from_the_page_reaches_the_asker_s_result(web, ask, asks: Path, t
     assert reply.json()["view"]["question"]["files"] == [
         {"name": "screen shot.png", "size": "1.0 KB"}
     ]
-    kept = info.folder / "files" / "screen shot.png"
+    kept = info.files().folder / "screen shot.png"
     assert kept.read_bytes() == PNG
     assert stat.S_IMODE(os.stat(kept).st_mode) == 0o600
     assert stat.S_IMODE(os.stat(kept.parent).st_mode) == 0o700
@@ -92,7 +92,7 @@ def test_hostile_names_are_refused_and_nothing_is_kept(web, ask, asks: Path) -> 
         device, info.ask_id, "ok.txt", b"x", headers={"content-type": "text/plain"}
     )
     assert wrong_type.status == 415
-    assert not (info.folder / "files").exists()
+    assert not info.files().folder.exists()
     assert not (info.folder / "draft.json").exists()
 
 
@@ -106,7 +106,7 @@ def test_without_a_session_origin_or_csrf_a_file_changes_nothing(web, ask, asks:
     assert send_file(device, info.ask_id, "a.txt", b"x", headers=origin).status == 403
     no_csrf = {"x-csrf-token": None}
     assert send_file(device, info.ask_id, "a.txt", b"x", headers=no_csrf).status == 403
-    assert not (info.folder / "files").exists()
+    assert not info.files().folder.exists()
 
 
 def test_the_ask_s_limits_hold(web, ask, asks: Path, tmp_path: Path) -> None:
@@ -123,7 +123,7 @@ def test_the_ask_s_limits_hold(web, ask, asks: Path, tmp_path: Path) -> None:
     third = send_file(device, info.ask_id, "three.txt", b"3")
     assert third.status == 413
     assert "at most 2 attached files" in third.json()["error"]
-    assert sorted(os.listdir(info.folder / "files")) == ["one.txt", "two.txt"]
+    assert sorted(os.listdir(info.files().folder)) == ["one.txt", "two.txt"]
 
 
 def test_a_huge_file_sent_chunked_is_refused(web, ask, asks: Path, tmp_path: Path) -> None:
@@ -139,4 +139,35 @@ def test_a_huge_file_sent_chunked_is_refused(web, ask, asks: Path, tmp_path: Pat
         "content-type: application/octet-stream\r\nx-file-name: huge.bin\r\n",
     )
     assert answer.startswith(b"HTTP/1.1 413"), answer[:80]
-    assert not (info.folder / "files").exists()
+    assert not info.files().folder.exists()
+
+
+def test_the_limits_are_the_asker_s(web, ask, asks: Path, tmp_path: Path) -> None:
+    """The asker wrote its limits in the ask's summary, and counts by them when it reads the
+    answer: the page is held to those, not to the web server's own settings."""
+    write_config(tmp_path, "[attachments]\nmax_files = 1\n")
+    ask("--detach")
+    (info,) = pending(asks, 1)
+    assert info.files().max_files == 1
+    write_config(tmp_path, "[attachments]\nmax_files = 5\n")
+    server = web()
+    device = server.paired()
+    assert send_file(device, info.ask_id, "one.txt", b"1").status == 200
+    second = send_file(device, info.ask_id, "two.txt", b"2")
+    assert second.status == 413
+    assert "at most 1 attached files" in second.json()["error"]
+    assert os.listdir(info.files().folder) == ["one.txt"]
+
+
+def test_a_file_for_an_ask_no_longer_pending_is_answered_with_why(web, ask, asks: Path) -> None:
+    server = web()
+    device = server.paired()
+    ask("--detach")
+    (info,) = pending(asks, 1)
+    device.act(info.ask_id, {"do": "cancel"})
+    late = send_file(device, info.ask_id, "late.txt", b"late")
+    assert late.status == 200
+    assert late.json()["ended"]["why"] == "cancelled in pi-ask web"
+    assert not info.files().folder.exists()
+    unknown = send_file(device, "no-such-ask", "late.txt", b"late")
+    assert unknown.json()["ended"]["why"] == "no such pending ask"

@@ -9,6 +9,7 @@ Home/End) and the header and the hint always show. Drawn inline on the controlli
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import threading
 from collections.abc import Callable, Sequence
@@ -82,17 +83,23 @@ def run_inbox_screen(lines: Sequence[str], choices: int, changed: Callable[[], b
         if app.is_running and not app.is_done:
             app.exit(result="rescan")
 
-    def watch() -> None:
+    def watch(loop: asyncio.AbstractEventLoop | None) -> None:
+        # The loop is taken while the screen runs: once it has ended ``app.loop`` is None,
+        # and a change seen after that (the opened ask's own drafts) must say nothing.
         while not done.is_set():
             if changed():
-                with contextlib.suppress(RuntimeError):
-                    app.loop.call_soon_threadsafe(rescan)  # type: ignore[union-attr]
+                if loop is not None and not done.is_set():
+                    with contextlib.suppress(RuntimeError):  # closed meanwhile
+                        loop.call_soon_threadsafe(rescan)
                 return
 
+    def start_watching() -> None:
+        threading.Thread(
+            target=watch, args=(app.loop,), name="pi-ask inbox watch", daemon=True
+        ).start()
+
     try:
-        app.pre_run_callables.append(
-            lambda: threading.Thread(target=watch, name="pi-ask inbox watch", daemon=True).start()
-        )
+        app.pre_run_callables.append(start_watching)
         return app.run(handle_sigint=False)
     finally:
         done.set()

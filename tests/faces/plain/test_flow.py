@@ -364,3 +364,15 @@ def test_attach_and_detach_a_file_in_the_plain_face(answer, tmp_path, monkeypatc
 def test_attach_is_refused_where_the_host_cannot_carry_files(answer) -> None:
     run = answer(None, "/attach x.png")
     assert "Files cannot be attached to an ask answered from here." in run.output
+
+
+def test_moving_on_says_in_one_line_what_was_recorded(answer) -> None:
+    run = answer(None, "2", "1,3", "", "1")
+    # (A pipe echoes no typing, so each line follows its prompt.)
+    said = [line.removeprefix("answer> ") for line in run.output.splitlines()]
+    assert "Recorded: Go" in said
+    assert "Recorded: Login, Cloud sync" in said
+    # A question left without an answer records nothing, and says nothing.
+    assert sum(line.startswith("Recorded:") for line in said) == 2
+    # The line comes before the next question is shown.
+    assert said.index("Recorded: Go") < said.index("Question 2 of 3: Features (choose any number)")
