@@ -156,6 +156,8 @@ class Holds:
         except Ended:
             return None
         with held.lock:
+            if self._why_ended(held) is not None:
+                return None
             return held.session.info.files().room(all_attachments(held.state))
 
     def attach(self, ask_id: str, question_id: str, name: str, data: bytes) -> Reply:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import re
@@ -99,6 +100,22 @@ class Client:
 
     def act(self, ask_id: str, action: dict[str, object]) -> Response:
         return self.post(f"/api/asks/{ask_id}/act", action)
+
+    @contextlib.contextmanager
+    def open_events(self) -> Iterator[tuple[socket.socket, bytes]]:
+        """The live list's event stream held open on a socket of its own, as a page holds
+        it: the socket and what came until the first listing."""
+        with socket.create_connection(("127.0.0.1", self.server.port), timeout=30) as stream:
+            stream.sendall(
+                (
+                    f"GET /api/events HTTP/1.1\r\nhost: 127.0.0.1:{self.server.port}\r\n"
+                    f"cookie: {self.cookie}\r\n\r\n"
+                ).encode()
+            )
+            head = b""
+            while b"event: asks" not in head:
+                head += stream.recv(4096)
+            yield stream, head
 
     def post_chunked(self, path: str, chunk: bytes, count: int, headers: str) -> bytes:
         """POST ``count`` times ``chunk`` with no Content-Length (chunked), as a browser's

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import stat
 from pathlib import Path
 
@@ -249,16 +248,7 @@ def test_a_connected_page_makes_it_a_running_inbox(web, runtime: Path) -> None:
         return [name for name in os.listdir(runtime) if name.endswith(".inbox")]
 
     assert inbox_sockets() == []
-    with socket.create_connection(("127.0.0.1", server.port), timeout=20) as stream:
-        stream.sendall(
-            (
-                f"GET /api/events HTTP/1.1\r\nhost: 127.0.0.1:{server.port}\r\n"
-                f"cookie: {device.cookie}\r\n\r\n"
-            ).encode()
-        )
-        first = b""
-        while b"event: asks" not in first:
-            first += stream.recv(4096)
+    with device.open_events() as (_stream, first):
         assert b"text/event-stream" in first
         wait_until(inbox_sockets, "the inbox socket")
     wait_until(lambda: not inbox_sockets(), "the inbox socket gone")
@@ -336,16 +326,7 @@ def test_forget_takes_effect_on_a_running_server(web, env) -> None:
     server = web()
     device = server.paired()
     assert device.get("/api/asks").status == 200
-    with socket.create_connection(("127.0.0.1", server.port), timeout=30) as stream:
-        stream.sendall(
-            (
-                f"GET /api/events HTTP/1.1\r\nhost: 127.0.0.1:{server.port}\r\n"
-                f"cookie: {device.cookie}\r\n\r\n"
-            ).encode()
-        )
-        head = b""
-        while b"event: asks" not in head:
-            head += stream.recv(4096)
+    with device.open_events() as (stream, _head):
         done = run_pi_ask("web", "--forget", env=env)
         assert done.returncode == 0, done.stderr
         assert "forgot 1 paired device" in done.stderr
@@ -365,15 +346,6 @@ def test_a_signal_stops_the_server_while_a_page_listens(web) -> None:
     instead of waiting for it forever."""
     server = web()
     device = server.paired()
-    with socket.create_connection(("127.0.0.1", server.port), timeout=30) as stream:
-        stream.sendall(
-            (
-                f"GET /api/events HTTP/1.1\r\nhost: 127.0.0.1:{server.port}\r\n"
-                f"cookie: {device.cookie}\r\n\r\n"
-            ).encode()
-        )
-        head = b""
-        while b"event: asks" not in head:
-            head += stream.recv(4096)
+    with device.open_events():
         server.process.terminate()
         assert server.process.wait(timeout=60) != 0  # SIGTERM, raised again once closed

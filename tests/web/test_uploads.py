@@ -1,21 +1,48 @@
-"""Files sent from the page: kept in the ask's folder, attached through the engine's
-``AttachFile`` within ``[attachments]``, carried to the asker's result; hostile names, huge
-bodies and requests without a session change nothing."""
+"""Files sent from the page: copied into the pending ask's ``attachments/`` folder as attach
+copies them, attached through the engine's ``AttachFile`` within the asker's limits, carried
+to its result; hostile names, huge bodies and requests without a session change nothing."""
 
 from __future__ import annotations
 
 import json
 import os
 import stat
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import quote
 
+import pytest
+
+from pi_ask.relay.asks import AskSummary
 from tests.inbox.conftest import pending
-from tests.web.conftest import Client, Response
+from tests.web.conftest import Client, Response, WebServer
 from tests.web.test_settings import write_config
 
 PNG = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4
+
+
+class OnAsk(NamedTuple):
+    server: WebServer
+    device: Client
+    info: AskSummary
+
+
+@pytest.fixture
+def page_on_an_ask(web, ask, asks: Path, tmp_path: Path) -> Callable[..., OnAsk]:
+    """A paired device of a running ``pi-ask web`` and a detached ask pending, under the
+    settings ``config`` (the asker's and the server's)."""
+
+    def start(config: str = "") -> OnAsk:
+        if config:
+            write_config(tmp_path, config)
+        server = web()
+        device = server.paired()
+        ask("--detach")
+        (info,) = pending(asks, 1)
+        return OnAsk(server, device, info)
+
+    return start
 
 
 def send_file(
@@ -60,11 +87,8 @@ def test_a_file_from_the_page_reaches_the_asker_s_result(web, ask, asks: Path, t
     assert "attached: screen shot.png (1.0 KB)" in result["content"][0]["text"]
 
 
-def test_a_file_is_taken_off_again(web, ask, asks: Path) -> None:
-    server = web()
-    device = server.paired()
-    ask("--detach")
-    (info,) = pending(asks, 1)
+def test_a_file_is_taken_off_again(page_on_an_ask) -> None:
+    _, device, info = page_on_an_ask()
     send_file(device, info.ask_id, "a.txt", b"one")
     send_file(device, info.ask_id, "b.txt", b"two")
     view = device.act(info.ask_id, {"do": "detach", "file": 0}).json()["view"]
@@ -72,11 +96,8 @@ def test_a_file_is_taken_off_again(web, ask, asks: Path) -> None:
     assert device.act(info.ask_id, {"do": "detach", "file": 5}).status == 400
 
 
-def test_hostile_names_are_refused_and_nothing_is_kept(web, ask, asks: Path) -> None:
-    server = web()
-    device = server.paired()
-    ask("--detach")
-    (info,) = pending(asks, 1)
+def test_hostile_names_are_refused_and_nothing_is_kept(page_on_an_ask) -> None:
+    _, device, info = page_on_an_ask()
     for name, why in (
         ("../../etc/passwd", "it is a path, not a file name"),
         ("a\nb.txt", "it holds a line break or another control character"),
@@ -96,11 +117,8 @@ def test_hostile_names_are_refused_and_nothing_is_kept(web, ask, asks: Path) -> 
     assert not (info.folder / "draft.json").exists()
 
 
-def test_without_a_session_origin_or_csrf_a_file_changes_nothing(web, ask, asks: Path) -> None:
-    server = web()
-    device = server.paired()
-    ask("--detach")
-    (info,) = pending(asks, 1)
+def test_without_a_session_origin_or_csrf_a_file_changes_nothing(page_on_an_ask) -> None:
+    server, device, info = page_on_an_ask()
     assert send_file(server.client(), info.ask_id, "a.txt", b"x").status == 401
     origin = {"origin": "http://evil.example"}
     assert send_file(device, info.ask_id, "a.txt", b"x", headers=origin).status == 403
@@ -109,12 +127,8 @@ def test_without_a_session_origin_or_csrf_a_file_changes_nothing(web, ask, asks:
     assert not info.files().folder.exists()
 
 
-def test_the_ask_s_limits_hold(web, ask, asks: Path, tmp_path: Path) -> None:
-    write_config(tmp_path, "[attachments]\nmax_files = 2\nmax_mb = 1\n")
-    server = web()
-    device = server.paired()
-    ask("--detach")
-    (info,) = pending(asks, 1)
+def test_the_ask_s_limits_hold(page_on_an_ask) -> None:
+    _, device, info = page_on_an_ask("[attachments]\nmax_files = 2\nmax_mb = 1\n")
     big = send_file(device, info.ask_id, "big.bin", b"x" * 1_000_001)
     assert big.status == 413
     assert "big.bin was not attached" in big.json()["error"]
@@ -126,12 +140,8 @@ def test_the_ask_s_limits_hold(web, ask, asks: Path, tmp_path: Path) -> None:
     assert sorted(os.listdir(info.files().folder)) == ["one.txt", "two.txt"]
 
 
-def test_a_huge_file_sent_chunked_is_refused(web, ask, asks: Path, tmp_path: Path) -> None:
-    write_config(tmp_path, "[attachments]\nmax_mb = 1\n")
-    server = web()
-    device = server.paired()
-    ask("--detach")
-    (info,) = pending(asks, 1)
+def test_a_huge_file_sent_chunked_is_refused(page_on_an_ask) -> None:
+    _, device, info = page_on_an_ask("[attachments]\nmax_mb = 1\n")
     answer = device.post_chunked(  # 2.6 MB, past the 1 MB limit
         f"/api/asks/{info.ask_id}/files?question=db",
         b"x" * 65536,
@@ -159,11 +169,8 @@ def test_the_limits_are_the_asker_s(web, ask, asks: Path, tmp_path: Path) -> Non
     assert os.listdir(info.files().folder) == ["one.txt"]
 
 
-def test_a_file_for_an_ask_no_longer_pending_is_answered_with_why(web, ask, asks: Path) -> None:
-    server = web()
-    device = server.paired()
-    ask("--detach")
-    (info,) = pending(asks, 1)
+def test_a_file_for_an_ask_no_longer_pending_is_answered_with_why(page_on_an_ask) -> None:
+    _, device, info = page_on_an_ask()
     device.act(info.ask_id, {"do": "cancel"})
     late = send_file(device, info.ask_id, "late.txt", b"late")
     assert late.status == 200
@@ -171,3 +178,28 @@ def test_a_file_for_an_ask_no_longer_pending_is_answered_with_why(web, ask, asks
     assert not info.files().folder.exists()
     unknown = send_file(device, "no-such-ask", "late.txt", b"late")
     assert unknown.json()["ended"]["why"] == "no such pending ask"
+
+
+def test_a_file_past_what_any_ask_may_take_is_refused_unread(page_on_an_ask) -> None:
+    """The guard's backstop: a length past the most ``[attachments] max_mb`` allows is
+    refused from the head alone, before the route or the ask are looked at."""
+    import socket
+
+    from pi_ask.web_server.guard import MAX_UPLOAD_BYTES
+
+    server, device, info = page_on_an_ask()
+    head = (
+        f"POST /api/asks/{info.ask_id}/files?question=db HTTP/1.1\r\n"
+        f"host: 127.0.0.1:{server.port}\r\norigin: {server.origin}\r\n"
+        f"cookie: {device.cookie}\r\nx-csrf-token: {device.csrf}\r\n"
+        "content-type: application/octet-stream\r\nx-file-name: huge.bin\r\n"
+        f"content-length: {MAX_UPLOAD_BYTES + 1}\r\n\r\n"
+    )
+    answer = b""
+    with socket.create_connection(("127.0.0.1", server.port), timeout=30) as stream:
+        stream.sendall(head.encode())
+        while part := stream.recv(4096):
+            answer += part
+    assert answer.startswith(b"HTTP/1.1 413"), answer[:80]
+    assert b"the request body is too large" in answer
+    assert not info.files().folder.exists()
