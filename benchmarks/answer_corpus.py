@@ -55,6 +55,17 @@ def row(name: str, extract: Extract) -> tuple[str, list[str]]:
     return f"| {name} | {right} / {len(cases)} | {share:.1f}% | {made_up} |", report
 
 
+def quoted_row(name: str, extract: Extract) -> str:
+    """The row for the messages real agents wrote (the cases that name a thread)."""
+    from tests.answer.corpus import differences
+
+    quoted = [case for case in load_corpus() if case.source]
+    right = sum(not differences(case, extract(case.message)) for case in quoted)
+    share = 100 * right / len(quoted) if quoted else 0.0
+    made_up = sum(len(invented(case, extract(case.message))) for case in quoted)
+    return f"| {name}, real agents' messages | {right} / {len(quoted)} | {share:.1f}% | {made_up} |"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--offline", action="store_true", help="measure the offline extractor only")
@@ -71,6 +82,7 @@ def main() -> int:
         line, report = row(name, extract)
         print(line)
         reports.append((name, report))
+        print(quoted_row(name, extract))
     for name, report in reports:
         for problem in report:
             print(f"- {name}: {problem}")

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from pi_ask.contract.payload_types import AskUserInput
     from pi_ask.contract.results import ToolResult
     from pi_ask.face_table import FaceName, TmuxMode, UiMode
-    from pi_ask.relay.pending import PendingAsk
+    from pi_ask.relay.pending import FileLimits, PendingAsk
     from pi_ask.session.recorder import AskRecorder
     from pi_ask.state.model import Answer
 
@@ -290,7 +290,14 @@ def detach_with_status(
     recorder.sync()
     timeout = settings.answer_timeout_s if timeout is None else timeout
     try:
-        start_detached(loaded, ask_id, timeout_s=timeout, tmux=settings.tmux, log=recorder.path)
+        start_detached(
+            loaded,
+            ask_id,
+            timeout_s=timeout,
+            tmux=settings.tmux,
+            log=recorder.path,
+            limits=settings,  # its max_files and max_bytes: [attachments]
+        )
     except OSError as err:  # NoPrivateFolder among them
         kind = "no private folder" if isinstance(err, NoPrivateFolder) else "cannot write it"
         raise PiAskError(f"the ask cannot be kept detached ({kind}: {err})") from None
@@ -448,6 +455,7 @@ def _run_flow(
             store or functools.partial(_open_store, config),  # to notify, if it must
             recorder,
             tmux=settings.tmux,
+            limits=settings,  # its max_files and max_bytes: [attachments]
             wait=wait,
             timeout=timeout,
             answers=initial_answers,
@@ -470,8 +478,18 @@ def _run_flow(
         )
     if signum is not None:
         return result, 128 + signum  # not settled: the ask stays resumable
-    recorder.settle(result)
+    _settle(recorder, ask_id, result)
     return result, exit_code(result)
+
+
+def _settle(recorder: AskRecorder, ask_id: str, result: ToolResult) -> None:
+    """The ask is over: its log says so, and its kept files are only those ``result`` lists."""
+    recorder.settle(result)
+    folder = _attachments_folder(ask_id)
+    if folder.parent.is_dir():  # only once some ask has had files (no import otherwise)
+        from pi_ask.ask.attachments import settle_attachments
+
+        settle_attachments(folder, result)
 
 
 def _run_face(
@@ -519,6 +537,7 @@ def _ask_elsewhere(
     recorder: AskRecorder,
     *,
     tmux: TmuxMode,
+    limits: FileLimits,
     wait: bool,
     timeout: float | None,
     answers: tuple[tuple[str, Answer], ...],
@@ -537,7 +556,9 @@ def _ask_elsewhere(
             rest(pending, recorder.path)
 
     cancel = WakeEvent()
-    with SignalAbort(cancel) as stop:
+    # The wait blocks in select on the cancel's pipe: a signal that a helper thread (the
+    # socket's accept, say) took still wakes it there.
+    with SignalAbort(cancel, wake_fd=cancel.waker.write_fileno()) as stop:
         hooks = ElsewhereHooks(
             cancel=cancel,
             on_draft=recorder.draft,
@@ -554,6 +575,8 @@ def _ask_elsewhere(
             hooks=hooks,
             initial_answers=answers,
             store=store,
+            limits=limits,
+            keep_files_in=_attachments_folder(ask_id),
         )
     if result is None:
         from pi_ask.state.results import non_interactive_result
@@ -610,7 +633,7 @@ def resume_elsewhere(
     if summary.deadline_ms is not None:
         deadline = time.monotonic() + (summary.deadline_ms - now_ms()) / 1000
     cancel = WakeEvent()
-    with SignalAbort(cancel) as stop:
+    with SignalAbort(cancel, wake_fd=cancel.waker.write_fileno()) as stop:  # as _ask_elsewhere
         pending = PendingAsk.adopt(
             loaded,
             ask_id,
@@ -621,6 +644,8 @@ def resume_elsewhere(
             on_draft=recorder.draft,
             deadline_ms=summary.deadline_ms,
             wake=cancel.waker,
+            limits=summary.files(),  # as the asker wrote them in the summary
+            keep_files_in=_attachments_folder(ask_id),
         )
         try:
             pending.serve(peers)
@@ -630,7 +655,7 @@ def resume_elsewhere(
             pending.close()
     if stop.signum is not None:
         return result, 128 + stop.signum  # not settled: the ask stays resumable
-    recorder.settle(result)
+    _settle(recorder, ask_id, result)
     return result, exit_code(result)
 
 
@@ -648,10 +673,6 @@ def _open_store(config: Path | None) -> SettingsStore:
 def _attachments_folder(ask_id: str) -> Path:
     """Where this ask's attached files go: ``<state>/attachments/<ask id>/`` (created 0700 on
     the first attach; an ask run here has no relay folder of its own)."""
-    from pi_ask.config.paths import state_dir
+    from pi_ask.config.paths import kept_attachments_dir
 
-    return (
-        state_dir()
-        / "attachments"
-        / ("".join(c if c.isalnum() or c in "-_." else "_" for c in ask_id).lstrip(".") or "ask")
-    )
+    return kept_attachments_dir(ask_id)

@@ -77,6 +77,9 @@ class Limits(NamedTuple):
         head_timeout_s: Time from accept to a complete request head.
         head_bytes: Size of the request head at most.
         idle_timeout_s: How long uvicorn keeps a connection open between requests.
+        shutdown_timeout_s: How long a signal's graceful shutdown waits for requests still
+            running; a stream that never ends (a page's live list, an MCP event stream)
+            is then cut, so Ctrl+C or SIGTERM always stops the server.
     """
 
     connections: int = 128
@@ -84,6 +87,7 @@ class Limits(NamedTuple):
     head_timeout_s: float = 5.0
     head_bytes: int = 64 * 1024
     idle_timeout_s: int = 5
+    shutdown_timeout_s: int = 3
 
 
 DEFAULT_LIMITS = Limits()
@@ -176,6 +180,7 @@ async def serve(
         proxy_headers=False,
         server_header=False,
         timeout_keep_alive=limits.idle_timeout_s,
+        timeout_graceful_shutdown=limits.shutdown_timeout_s,
         h11_max_incomplete_event_size=limits.head_bytes,
     )
     server = uvicorn.Server(config)

@@ -48,3 +48,26 @@ def unfit_reason(info: os.stat_result) -> str | None:
     if mode & 0o077:
         return f"open to others (mode {mode:04o})"
     return None
+
+
+def new_private_file(folder: Path, name: str) -> tuple[int, Path]:
+    """Create a file only this user may read (0600) in ``folder``, named ``name`` or, when
+    that is taken, ``stem-2.suffix``, ``stem-3.suffix`` and so on: nothing is overwritten and
+    no link followed. Its descriptor, open for writing, and its path.
+
+    Raises:
+        FileExistsError: A thousand names are taken.
+        OSError: It cannot be created.
+    """
+    stem, dot, suffix = name.rpartition(".")
+    if not dot or not stem:
+        stem, suffix = name, ""
+    for number in range(1, 1000):
+        candidate = name if number == 1 else f"{stem}-{number}{'.' + suffix if suffix else ''}"
+        path = folder / candidate
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+        except FileExistsError:
+            continue
+        return fd, path
+    raise FileExistsError(f"{folder} holds too many files named {name}")

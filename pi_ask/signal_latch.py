@@ -51,19 +51,34 @@ class SignalAbort:
     still print the result and exit with 128 + the signal (python-port.md §10). A signal the
     latch held during start-up counts as one that came at once.
 
+    Python runs a handler on the main thread only, and only once that thread runs again;
+    the kernel may hand a process's signal to any thread that does not block it (one that
+    happens to be running, say). A main thread blocked in ``select`` with no timeout then
+    never wakes, unless the signal is also written to a descriptor it waits on: ``wake_fd``
+    (``signal.set_wakeup_fd``), given by a waiter that blocks.
+
     Args:
         event: The event to set (a host's stop event); a new one when ``None``.
+        wake_fd: A non-blocking descriptor that a blocked main thread selects on (the write
+            end of a self-pipe); every signal writes a byte to it.
     """
 
     SIGNALS = LATCHED_SIGNALS
 
-    def __init__(self, event: threading.Event | None = None) -> None:
+    def __init__(self, event: threading.Event | None = None, *, wake_fd: int | None = None) -> None:
         self.event = event if event is not None else threading.Event()
         self.signum: int | None = None
         self._previous: dict[int, object] = {}
+        self._wake_fd = wake_fd
+        self._previous_wake_fd: int | None = None
 
     def __enter__(self) -> SignalAbort:
         if threading.current_thread() is threading.main_thread():
+            if self._wake_fd is not None:
+                # Before the handlers: a signal that comes in between still wakes the wait.
+                self._previous_wake_fd = signal.set_wakeup_fd(
+                    self._wake_fd, warn_on_full_buffer=False
+                )
             for signum in self.SIGNALS:
                 self._previous[signum] = signal.signal(signum, self._handle)
         held = held_signal()
@@ -74,6 +89,9 @@ class SignalAbort:
     def __exit__(self, *exc: object) -> None:
         for signum, handler in self._previous.items():
             signal.signal(signum, handler)  # type: ignore[arg-type]
+        if self._previous_wake_fd is not None:
+            signal.set_wakeup_fd(self._previous_wake_fd)
+            self._previous_wake_fd = None
 
     def _handle(self, signum: int, _frame: FrameType | None) -> None:
         if self.signum is None:

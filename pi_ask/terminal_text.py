@@ -110,6 +110,35 @@ def truncate(text: str, limit: int) -> str:
     return text[: limit - 1] + "…"
 
 
+_LINK_SCHEMES = ("http://", "https://", "mailto:")
+_LINK_SAFE = frozenset(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#@!$&'()*+,;=%"
+)
+LINK_LIMIT = 2048
+"""The longest URL made a hyperlink (terminals cap theirs near this)."""
+
+
+def hyperlink_target(url: str) -> str | None:
+    """``url`` as the target of an OSC 8 hyperlink, or ``None`` when it may not be one.
+
+    Only ``http``, ``https`` and ``mailto`` links qualify. Every character outside the
+    URL-safe ASCII set (controls, ESC, BEL, spaces, ``[``, ``]``, anything non-ASCII) is
+    percent-encoded, so nothing in the target can end the sequence or act on the terminal.
+
+    Example:
+        >>> hyperlink_target("https://example.com/a b\x1b\\"), hyperlink_target("javascript:x")
+        ('https://example.com/a%20b%1B%5C', None)
+    """
+    if not url.lower().startswith(_LINK_SCHEMES):
+        return None
+    encoded = "".join(char if char in _LINK_SAFE else _percent(char) for char in url)
+    return encoded if len(encoded) <= LINK_LIMIT else None
+
+
+def _percent(char: str) -> str:
+    return "".join(f"%{byte:02X}" for byte in char.encode("utf-8", "surrogatepass"))
+
+
 # Characters JSON may carry raw but a terminal could act on: DEL, C1, bidi marks, surrogates.
 _JSON_UNSAFE = f"[\x7f-\x9f{_MARKS}]"
 

@@ -31,6 +31,8 @@ ACTION_WORDS: Final[dict[tuple[str, str], Word]] = {
     ("main", "change_question_type"): Word(N_("question type"), "switch one answer / several"),
     ("main", "option_note"): Word(N_("note"), "write a note on the option under the cursor"),
     ("main", "question_note"): Word(N_("note"), "write a note on the whole question"),
+    ("main", "attach"): Word(N_("attach"), "attach a copy of a file to the current answer"),
+    ("main", "detach"): Word(N_("detach"), "remove the file attached last to the current answer"),
     ("editor", "submit"): Word(N_("submit"), "keep the typed answer"),
     ("editor", "close"): Word(N_("close"), "close the editor, keeping what was typed as a draft"),
     ("note_editor", "save"): Word(N_("save"), "keep the note"),
@@ -62,8 +64,7 @@ NO_TERMINAL_REACHED: Final = "no terminal could reach you"
 DEFERRED: Final = N_("Deferred: the ask is still pending (pi-ask inbox lists it)")
 """What the terminal keeps after the inbox's defer key put the open ask back."""
 
-# Not yet in the catalogues: shown in English until they are translated.
-REQUIRED: Final = "(required)"
+REQUIRED: Final = N_("(required)")
 """The mark of a question the payload flags ``required``: advisory, Submit still goes through
 (behaviour.md keeps it so), but it shows on the question and on the review when unanswered."""
 
@@ -136,6 +137,12 @@ def english_dirty_guard(cancel_keys: str, dismiss_keys: str) -> str:
 def question_count(count: int) -> str:
     """``1 question``, ``2 questions`` (never ``1 question(s)``)."""
     return ngettext("{count} question", "{count} questions", count).format(count=count)
+
+
+def english_plural(count: int, singular: str, plural: str) -> str:
+    """The English word for ``count`` of something, in the lines that stay English for now
+    (configuration problems: docs/translating.md); others use ``ngettext``."""
+    return singular if count == 1 else plural
 
 
 def _template_pattern(template: str) -> str:

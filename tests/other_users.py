@@ -11,9 +11,15 @@ import json
 import os
 import random
 import shutil
+import stat
+import subprocess
+import sys
+import sysconfig
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
+
+import pi_ask
 
 NOBODY = 65534
 
@@ -43,6 +49,65 @@ def as_user(uid: int, work: Callable[[], object]) -> object:
     value = json.loads(data)
     assert os.waitstatus_to_exitcode(status) == 0, value
     return value
+
+
+def other_user_python() -> str | None:
+    """A Python interpreter of this version that another user may run (this one may live
+    under ``/root``, which nobody else can enter), or ``None``."""
+    version = f"{sys.version_info.major}.{sys.version_info.minor}"
+    for candidate in (
+        os.path.realpath(sys.executable),
+        f"/usr/bin/python{version}",
+        f"/usr/local/bin/python{version}",
+    ):
+        if os.path.isfile(candidate) and _open_to_others(Path(candidate)):
+            return candidate
+    return None
+
+
+def _open_to_others(path: Path) -> bool:
+    """True when every folder above ``path`` may be entered by others, and it may be run."""
+    if not os.stat(path).st_mode & stat.S_IXOTH:
+        return False
+    return all(os.stat(folder).st_mode & stat.S_IXOTH for folder in path.parents)
+
+
+def pi_ask_as(
+    uid: int,
+    python: str,
+    *args: str,
+    env: Mapping[str, str],
+    cwd: Path,
+    stdin: str = "",
+    timeout: float = 120,
+) -> subprocess.CompletedProcess[str]:
+    """``pi-ask ARGS`` run by ``python`` (``other_user_python``) as ``uid``, in a session of
+    its own with no terminal, as an agent runs it in the background; it ends when done."""
+    return subprocess.run(
+        [python, "-m", "pi_ask", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env={**other_user_env(), **env},
+        cwd=cwd,
+        user=uid,
+        group=uid,
+        extra_groups=[],
+        start_new_session=True,
+        timeout=timeout,
+        check=False,
+    )
+
+
+def other_user_env() -> dict[str, str]:
+    """What ``other_user_python`` needs to find pi-ask and its dependencies from here."""
+    source = Path(pi_ask.__file__).resolve().parent.parent
+    return {
+        "PYTHONPATH": os.pathsep.join([str(source), sysconfig.get_path("purelib")]),
+        "PYTHONNOUSERSITE": "1",
+        "PATH": "/usr/bin:/bin",
+        "LANG": "C.UTF-8",
+    }
 
 
 def unused_uid(planted: str) -> int:

@@ -17,7 +17,6 @@ PACKAGE = Path(__file__).resolve().parents[1] / "pi_ask"
 # layer never import each other. Every face (``pi_ask.faces.<name>``) is a unit of its own.
 LAYERS: dict[str, int] = {
     "pi_ask.errors": 0,
-    "pi_ask.demo": 0,
     "pi_ask.face_table": 0,
     "pi_ask.guarded_parse": 0,
     "pi_ask.install_hint": 0,
@@ -27,6 +26,7 @@ LAYERS: dict[str, int] = {
     "pi_ask.terminal_text": 0,
     "pi_ask.version": 0,
     "pi_ask.words": 1,
+    "pi_ask.demo": 1,
     "pi_ask.i18n": 0,
     "pi_ask.contract": 1,
     "pi_ask.markdown": 1,

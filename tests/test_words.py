@@ -58,3 +58,21 @@ def test_the_readme_says_what_the_footers_say() -> None:
 
 def test_counts_read_as_words() -> None:
     assert (question_count(1), question_count(2)) == ("1 question", "2 questions")
+
+
+def test_the_required_mark_and_plurals_read_in_the_users_language() -> None:
+    from pi_ask.i18n import gettext, ngettext, use_language
+    from pi_ask.words import REQUIRED
+
+    try:
+        use_language("de")
+        assert gettext(REQUIRED) == "(Pflicht)"
+        assert question_count(1) == "1 Frage"
+        skipped = ngettext(
+            "skipped {count} unreadable line: {lines}",
+            "skipped {count} unreadable lines: {lines}",
+            3,
+        )
+        assert skipped.format(count=3, lines="1, 2, 3").startswith("3 unlesbare Zeilen")
+    finally:
+        use_language("auto")

@@ -25,6 +25,27 @@ _LEADS = re.compile(
     re.IGNORECASE,
 )
 _FILLER_START = re.compile(r"^(?:to|either|just|rather|be)\s+", re.IGNORECASE)
+# What opens one alternative of an either-or: "should I", "would you prefer to", "want me to".
+_ALT_LEAD = re.compile(
+    r"^(?:(?:should|shall|can|could|may|will|must)\s+(?:i|we)"
+    r"|(?:do|would|will)\s+(?:you|ye)\s+(?:want|like|prefer)(?:\s+(?:me|us))?(?:\s+to)?"
+    r"|(?:do\s+(?:you|ye)\s+)?(?:want|prefer)\s+(?:(?:me|us)\s+)?to"
+    r"|would\s+(?:you|ye)\s+rather(?:\s+(?:i|we))?"
+    r"|(?:i|we)\s+(?:could|can|should|might)"
+    r")\s+",
+    re.IGNORECASE,
+)
+_OR_JOINT = re.compile(r"(?:\s*,\s*|\s+)or\s+", re.IGNORECASE)
+_WH_START = re.compile(r"^(?:what|which|who|how|where|when|why)\b", re.IGNORECASE)
+# "…, captain?", "…, then?": a word of address or an afterthought after the last alternative.
+_TRAILING_ADDRESS = re.compile(r"\s*,\s*[A-Za-z]+$")
+# "Or something else?", "Or do you have another idea?": the user's own answer, not an option.
+_OPEN_ALTERNATIVE = re.compile(
+    r"\b(?:something|anything)\s+else\b|\belse\s+in\s+mind\b"
+    r"|\b(?:different|another|other)\s+(?:approach|option|idea|plan|way)s?\b",
+    re.IGNORECASE,
+)
+_OR_START = re.compile(r"^or\b[\s,]*(?:(?:maybe|perhaps|instead)\b[\s,]*)?", re.IGNORECASE)
 # A phrase that closes the last alternative but belongs to the whole question: "pytest or
 # unittest *for the tests*".
 _TRAILING_PHRASE = re.compile(
@@ -80,6 +101,9 @@ _GENERIC = (
     "anything else",
     "any questions",
     "any other questions",
+    "what say you",
+    "what say ye",
+    "what do you say",
 )
 MAX_WORDS_PER_CHOICE = 12
 _SHORT_CHOICE_WORDS = 2
@@ -172,6 +196,8 @@ def inline_choices(sentence: str) -> tuple[str, ...]:
     text = clean_question(sentence).rstrip(_TRAILING_MARKUP + "?").strip()
     if not _OR.search(text) or re.search(r"\bor\s+not$", text, re.IGNORECASE):
         return ()
+    if led := _led_alternatives(text):
+        return led
     region, cut = _choice_region(text)
     listed = cut != "always" or re.search(r",\s+or\s+", region)  # "A, B, or C"
     parts = [part.strip(" ,;") for part in (_COMMA_OR if listed else _OR).split(region)]
@@ -244,3 +270,44 @@ def _balance(parts: list[str]) -> list[str]:
     width = max(len(p.split()) for p in parts[1:])
     words = parts[0].split()
     return [" ".join(words[-width:]), *parts[1:]]
+
+
+def is_or_follow_up(sentence: str) -> bool:
+    """True for a question that offers one more alternative to the one before ("Or wait?")."""
+    return bool(_OR_START.match(clean_question(sentence))) and is_question(sentence)
+
+
+def alternative(sentence: str) -> str:
+    """One alternative as a person would label it: the question without its lead, "Or" and
+    question mark ("Or should I wait until Monday?" → "Wait until Monday"); ``""`` when it
+    only invites the user's own answer ("Or something else?") or is too long to be a label."""
+    text = clean_question(sentence).rstrip(_TRAILING_MARKUP + "?").strip()
+    text = _OR_START.sub("", text)
+    if _OPEN_ALTERNATIVE.search(text):
+        return ""
+    text = _strip_lead(_TRAILING_ADDRESS.sub("", text))
+    text = re.sub(r"\s+instead$", "", text, flags=re.IGNORECASE)
+    if not text or len(text.split()) > MAX_WORDS_PER_CHOICE or _WH_START.match(text):
+        return ""
+    return capitalize(text.replace("`", ""))
+
+
+def _strip_lead(text: str) -> str:
+    return _FILLER_START.sub("", _ALT_LEAD.sub("", text, count=1)).strip()
+
+
+def _led_alternatives(text: str) -> tuple[str, ...]:
+    """ "Want me to X, or would you prefer to Y": alternatives after the first each open with
+    a lead of their own, so each is a whole verb phrase once its lead is taken off."""
+    if _WH_START.match(text):
+        return ()
+    cuts = [m for m in _OR_JOINT.finditer(text) if _ALT_LEAD.match(text[m.end() :])]
+    if not cuts:
+        return ()
+    bounds = [0, *(c for m in cuts for c in (m.start(), m.end())), len(text)]
+    parts = [text[bounds[i] : bounds[i + 1]] for i in range(0, len(bounds), 2)]
+    parts[-1] = _TRAILING_ADDRESS.sub("", parts[-1])
+    choices = tuple(capitalize(_strip_lead(part).replace("`", "")) for part in parts)
+    if any(not c or len(c.split()) > MAX_WORDS_PER_CHOICE for c in choices):
+        return ()
+    return choices

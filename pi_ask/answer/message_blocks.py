@@ -19,6 +19,9 @@ MAX_LIST_DEPTH = 32
 """The deepest list nesting read; no message that asks a person anything comes near it."""
 
 _FENCE = re.compile(r"^\s*(```|~~~)")
+# The mark a terminal transcript puts before an agent's turn (Claude Code's ● and ⏺, Gemini
+# CLI's ✦, a recap's ※): copied along with the message, it is not part of what it says.
+_TRANSCRIPT_MARK = re.compile(r"^(\s*)[●⏺✦※]\s+")
 _SKIPPED_LINE = re.compile(r"^\s*>|^\s*([-*_])(\s*\1){2,}\s*$")
 _TABLE_LINE = re.compile(r"^\s*\|")
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
@@ -152,7 +155,8 @@ def _visible_lines(text: str) -> list[str | ItemList]:
             fenced = not fenced
             lines.append("")
             continue
-        lines.append("" if fenced or _SKIPPED_LINE.match(line) else line.rstrip())
+        visible = "" if fenced or _SKIPPED_LINE.match(line) else line.rstrip()
+        lines.append(_TRANSCRIPT_MARK.sub(r"\1", visible))
     return lines
 
 
@@ -167,13 +171,27 @@ def _table_column(rows: list[str]) -> str | ItemList:
 def _add_item(match: re.Match[str], roots: list[_OpenItem], stack: list[_OpenItem]) -> None:
     indent = len(match.group("indent").expandtabs(4))
     marker = "number" if match.group("number") else "letter" if match.group("letter") else "bullet"
-    item = _OpenItem(indent, marker, [match.group("text").strip()])
     while stack and stack[-1].indent >= indent:
         stack.pop()
     if len(stack) >= MAX_LIST_DEPTH:
         raise NestedTooDeep
-    (stack[-1].children if stack else roots).append(item)
+    texts = [match.group("text").strip()]
+    if match.group("number"):
+        texts = _run_on_items(texts[0], int(match.group("number")))
+    for text in texts:
+        item = _OpenItem(indent, marker, [text])
+        (stack[-1].children if stack else roots).append(item)
     stack.append(item)
+
+
+def _run_on_items(text: str, number: int) -> list[str]:
+    """ "Run the command directly 2. Create a script file": items a flattened line ran
+    together, split where the next number follows a space; one item when none does."""
+    items: list[str] = []
+    while (following := re.search(rf"\s{number + 1}[.)]\s+(?=[A-Z`*])", text)) is not None:
+        items.append(text[: following.start()].strip())
+        text, number = text[following.end() :], number + 1
+    return [*items, text.strip()]
 
 
 def split_sentences(text: str) -> tuple[str, ...]:

@@ -22,11 +22,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from pi_ask.answer.choice_phrases import (
+    alternative,
     capitalize,
     choices_only,
     clean_question,
     inline_choices,
     is_generic,
+    is_or_follow_up,
     is_question,
     is_yes_no,
     parenthesized_choices,
@@ -51,6 +53,7 @@ _DUMMY_IT = re.compile(
     r"^(?:is|would)\s+it\s+(?:be\s+)?(?:ok|okay|fine|better|worth|possible|safe|alright)\b",
     re.IGNORECASE,
 )
+_WH_START = re.compile(r"^(?:what|which)\b", re.IGNORECASE)
 _SELF_ANSWER = re.compile(r"^(?:mostly|partly|largely|probably|simply)?\s*because\b", re.IGNORECASE)
 _DASHED_TAIL = re.compile(r"^(?P<question>.*\?)\s+[-•]\s+(?P<items>.+)$")
 # "Which *Node version* should …", "What *kind of project* is …": the thing asked about.
@@ -69,6 +72,7 @@ _COLONED = re.compile(r"^(?P<label>[^:]{1,40}):\s+(?P<rest>.+)$")
 # A parenthesis of a few words describes the option; "(Frankfurt)" is part of its name.
 _PARENTHESIZED = re.compile(r"^(?P<label>.+?)\s*\((?P<rest>[^()]*(?:,|\S\s+\S)[^()]*)\)[.;,]?$")
 _MAX_LABEL_WORDS = 6
+_MAX_EITHER_OR_LABEL = 3  # alternatives an either-or label names one word each
 # "Naming: should the flag …?" has a label; "One decision left on the theme: A or B?" does not.
 _MAX_PREFIX_WORDS = 3
 _YES_NO_OPTIONS: tuple[JsonObject, ...] = (
@@ -88,6 +92,7 @@ class _Found:
     many: bool
     label: str | None = None
     intro: str = ""  # the text that introduced options listed before the question
+    either_or: bool = False  # its options are alternatives written into the question
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +104,7 @@ class _Asked:
     tail: str
     hinted: bool = False  # it ended in "(yes/no)" or "(y/n)"
     follow_up: tuple[str, ...] = ()
+    alternatives: tuple[str, ...] = ()  # "Or wait until Monday?" sentences after it
 
 
 def extract_offline(text: str) -> JsonObject:
@@ -142,6 +148,8 @@ def _find(text: str) -> Iterator[_Found]:
             continue
         listed, used = _options_after(blocks, number)
         found = list(_paragraph_questions(block.text, listed))
+        if not found and listed and not _asks_after(blocks, max(used)):
+            found = [q for q in (_lead_in_question(block.text, listed),) if q is not None]
         if not found:
             continue
         if found[-1].options and listed:
@@ -153,6 +161,27 @@ def _find(text: str) -> Iterator[_Found]:
         if heading_label and found[0].label is None:
             found[0] = _with_label(found[0], heading_label)
         yield from found
+
+
+def _lead_in_question(text: str, listed: tuple[ListItem, ...]) -> _Found | None:
+    """ "Would you like me to:" over a list: a question that its list ends, with no question
+    mark anywhere (a question after the list asks instead, and takes the list)."""
+    sentences = split_sentences(text)
+    last = sentences[-1].rstrip() if sentences else ""
+    head = last.removesuffix(":").rstrip()
+    if head == last or not (is_yes_no(head) or _WH_START.match(head)):
+        return None
+    context = sentences[-2] if len(sentences) > 1 else ""
+    found = _question(_Asked(last, context, last), listed)
+    # "Should I: patch the parser / rewrite the lexer" is an either-or, and is named like one.
+    return dataclasses.replace(found, either_or=True) if found else None
+
+
+def _asks_after(blocks: tuple[Block, ...], number: int) -> bool:
+    following = blocks[number + 1] if number + 1 < len(blocks) else None
+    return isinstance(following, Paragraph) and any(
+        is_question(s) for s in split_sentences(following.text)
+    )
 
 
 def _options_after(blocks: tuple[Block, ...], number: int) -> tuple[tuple[ListItem, ...], set[int]]:
@@ -227,10 +256,12 @@ def _asked(sentences: tuple[str, ...]) -> list[_Asked]:
     """The question sentences, each with the statement before it and what follows.
 
     A sentence that is nothing but choices ("PostgreSQL, SQLite, or MySQL?") belongs to the
-    question before it; a question its own next sentence answers ("Why is it slow? Mostly
+    question before it, and so does one that offers another alternative ("Ship it today? Or
+    wait until Monday?"); a question its own next sentence answers ("Why is it slow? Mostly
     because …") asks nothing of the user.
     """
     asked: list[_Asked] = []
+    last = -2  # the index of the sentence the latest question ends with
     for n, written in enumerate(sentences):
         sentence, hinted = without_answer_hint(written)
         if not is_question(sentence):
@@ -238,13 +269,20 @@ def _asked(sentences: tuple[str, ...]) -> list[_Asked]:
         following = sentences[n + 1] if n + 1 < len(sentences) else ""
         if _SELF_ANSWER.match(following):
             continue
-        choices = choices_only(sentence) if asked and asked[-1].sentence == sentences[n - 1] else ()
+        if asked and last == n - 1 and is_or_follow_up(sentence):
+            alternatives = (*asked[-1].alternatives, sentence)
+            asked[-1] = dataclasses.replace(asked[-1], alternatives=alternatives)
+            last = n
+            continue
+        choices = choices_only(sentence) if asked and last == n - 1 else ()
         if choices:
             asked[-1] = dataclasses.replace(asked[-1], follow_up=choices)
+            last = n
             continue
         previous = sentences[n - 1] if n > 0 else ""
         context = previous if previous and not is_question(previous) else ""
         asked.append(_Asked(sentence, context, " ".join(sentences[n:]), hinted))
+        last = n
     return asked
 
 
@@ -284,6 +322,10 @@ def _question(asked: _Asked, listed: tuple[ListItem, ...]) -> _Found | None:
     if listed and _is_options(listed):
         options = tuple(_option(item.text) for item in listed)
     choices = parenthesized or asked.follow_up or inline_choices(sentence)
+    either_or = bool(choices) and not parenthesized and not options
+    if asked.alternatives and not options:
+        choices, either_or = _with_alternatives(sentence, choices, asked.alternatives), True
+        question = " ".join((question, *asked.alternatives))
     if not options and not hinted:
         options = tuple({"value": c, "label": c} for c in choices)
     if not options and is_generic(question):
@@ -295,7 +337,22 @@ def _question(asked: _Asked, listed: tuple[ListItem, ...]) -> _Found | None:
         prompt = f"{context.replace('**', '')} {question}"
     else:
         prompt, context = question, ""
-    return _Found(prompt, question, context, options, wants_many(asked.tail))
+    many = wants_many(asked.tail)
+    return _Found(prompt, question, context, options, many, either_or=either_or and bool(choices))
+
+
+def _with_alternatives(
+    sentence: str, choices: tuple[str, ...], follow_ups: tuple[str, ...]
+) -> tuple[str, ...]:
+    """The choices of a question and the "Or …?" sentences after it: "Ship it today? Or wait
+    until Monday?" offers "Ship it today" and "Wait until Monday"."""
+    more = tuple(a for a in (alternative(s) for s in follow_ups) if a)
+    if not more:
+        return choices
+    if choices:
+        return (*choices, *more)
+    first = alternative(sentence)
+    return (first, *more) if first else more
 
 
 def _needs_context(question: str) -> bool:
@@ -328,7 +385,8 @@ def _option(text: str) -> JsonObject:
         rest = match.group("rest").strip().lstrip("—–:-").strip()
         if rest.startswith("(") and rest.endswith(")"):
             rest = rest[1:-1].strip()
-        if label and len(label.split()) <= _MAX_LABEL_WORDS:
+        # "Continue with enhanced automation (add smarter fixes)": its aside is no length.
+        if label and len(re.sub(r"\([^()]*\)", "", label).split()) <= _MAX_LABEL_WORDS:
             option: JsonObject = {"value": label, "label": label}
             if rest:
                 option["description"] = rest.replace("**", "")
@@ -363,11 +421,49 @@ def _label_from(found: _Found) -> str:
     match = _WH_NOUN.match(found.sentence)
     if match and match.group("noun").split()[0].lower() not in _STOPWORDS:
         return capitalize(match.group("noun"))
+    if found.either_or and (either := _either_or_label(found.options, found.sentence)):
+        return either
+    # "Which database? PostgreSQL, SQLite or MySQL?" is named by what it asks about.
     for text in (found.sentence, found.context, found.intro):
         words = _content_words(text, keep_case=True)
         if words:
             return capitalize(words)
     return "Answer"
+
+
+def _either_or_label(options: tuple[JsonObject, ...], sentence: str) -> str:
+    """ "Ship or wait" for "Should I ship it today, or wait until Monday?": the first word that
+    says something of each alternative, as a person names an either-or; "" past three, or
+    when the question names its subject before the alternatives ("Which database? …")."""
+    if not 2 <= len(options) <= _MAX_EITHER_OR_LABEL:
+        return ""
+    labels = [str(o["label"]) for o in options]
+    start = sentence.lower().find(labels[0].lower())
+    if _WH_START.match(sentence) and _content_words(sentence[: max(start, 0)] or sentence):
+        return ""
+    heads = [_content_words(label, 1, keep_case=True) for label in labels]
+    if not all(heads):
+        return ""
+    words = [
+        heads[0],
+        *(
+            _as_written(head, label, sentence)
+            for head, label in zip(heads[1:], labels[1:], strict=True)
+        ),
+    ]
+    return capitalize(f"{', '.join(words[:-1])} or {words[-1]}")
+
+
+def _as_written(head: str, label: str, sentence: str) -> str:
+    """A word inside a label as a sentence would write it: "wait", "create", but "GraphQL",
+    "Redux" (a name keeps its capitals; an option's capital only started its phrase)."""
+    written: list[str] = re.findall(r"[A-Za-z0-9][\w.+-]*", sentence)
+    for word in written:
+        if word.lower() == head.lower():
+            return word
+    rest = label.split()[1:]
+    phrase = head[1:].islower() and any(w[:1].islower() for w in rest)
+    return head[0].lower() + head[1:] if phrase and label.startswith(head) else head
 
 
 def _options_json(options: tuple[JsonObject, ...]) -> list[JsonObject]:

@@ -4,24 +4,30 @@ A face hands in the path the user typed; the file must be a regular file under t
 folder or the home folder, within the ask's limits (``[attachments] max_files`` and
 ``max_mb``, counted over every answer). It is copied into the ask's private folder (0700,
 the copy 0600) under a safe name, and the ``Attachment`` record returned goes into the state
-with ``AttachFile``. Every refusal is one ``AttachRefused`` whose message names the problem;
-nothing already attached or typed is lost.
+with ``AttachFile``. Every refusal is one ``AttachRefused`` whose message names the problem
+in the user's language (it is shown to them, never handed to the model); nothing already
+attached or typed is lost. A file that arrives as bytes (the web page's upload, checked
+against ``relay.attached_files`` first) is kept the same way (``keep_copy``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import mimetypes
 import os
 import re
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pi_ask.contract.attachments import Attachment, attachment_problem
-from pi_ask.private_folders import make_private
+from pi_ask.contract.attachments import Attachment, LimitProblem, attachment_problem, size_text
+from pi_ask.i18n import gettext, ngettext
+from pi_ask.private_folders import make_private, new_private_file
 from pi_ask.regular_files import FileTooLarge, NotRegularFile, read_regular
 
 if TYPE_CHECKING:
     from pi_ask.config.settings import AttachmentSettings
+    from pi_ask.contract.results import ToolResult
 
 _NAME_LIMIT = 120
 # Controls, path separators and the characters shells and terminals trip over.
@@ -29,7 +35,7 @@ _UNSAFE_NAME = r"[\x00-\x1f\x7f-\x9f/\\:*?\"<>|\u061c\u200e\u200f\u202a-\u202e\u
 
 
 class AttachRefused(Exception):
-    """Why a file was not attached (the message is shown as it is)."""
+    """Why a file was not attached, in the user's language (the message is shown as it is)."""
 
 
 def attachments_folder(state_folder: Path, ask_id: str | None) -> Path:
@@ -51,6 +57,19 @@ def safe_name(name: str) -> str:
         keep = suffix[:16] if dot and stem else ""
         cleaned = cleaned[: _NAME_LIMIT - len(keep) - 1] + ("." + keep if keep else "")
     return cleaned
+
+
+def keep_copy(folder: Path, name: str, data: bytes) -> Attachment:
+    """Keep ``data`` (a file read here, or one sent to us: the web page's upload) in
+    ``folder`` (the ask's attachments folder) under ``safe_name(name)``, and describe the copy.
+
+    Raises:
+        AttachRefused: The folder is not usable or cannot be written.
+    """
+    safe = safe_name(name)
+    destination = _store(folder, safe, data)
+    media_type = mimetypes.guess_type(safe)[0] or "application/octet-stream"
+    return Attachment(str(destination), safe, len(data), media_type)
 
 
 def _inside(path: Path, roots: tuple[Path, ...]) -> bool:
@@ -81,65 +100,146 @@ def attach_file(
     """
     text = typed.strip()
     if not text:
-        raise AttachRefused("name a file to attach")
+        raise AttachRefused(gettext("name a file to attach"))
     source = Path(text).expanduser()
     if not source.is_absolute():
         source = cwd / source
     try:
         resolved = source.resolve(strict=True)
     except (OSError, RuntimeError):
-        raise AttachRefused(f"{text}: no such file") from None
+        raise AttachRefused(gettext("{file}: no such file").format(file=text)) from None
     roots = tuple(root.resolve() for root in (cwd, home or Path.home()))
     if not _inside(resolved, roots):
-        raise AttachRefused(f"{text}: only files under the working folder or home can be attached")
+        raise AttachRefused(
+            gettext("{file}: only files under the working folder or home can be attached").format(
+                file=text
+            )
+        )
     if resolved == folder.resolve() or folder.resolve() in resolved.parents:
-        raise AttachRefused(f"{text}: that file is attached already")
+        raise AttachRefused(gettext("{file}: that file is attached already").format(file=text))
     try:
         size = resolved.stat().st_size
     except OSError as err:
         raise AttachRefused(f"{text}: {err.strerror or err}") from None
     problem = attachment_problem(attached, size, limits.max_files, limits.max_bytes)
     if problem is not None:
-        raise AttachRefused(f"{text}: not attached: {problem}")
+        raise AttachRefused(f"{text}: {limit_text(problem)}")
     room = limits.max_bytes - sum(item.size for item in attached)
     try:
         data = read_regular(resolved, room)
     except FileTooLarge:
-        raise AttachRefused(f"{text}: not attached: it grew past the ask's limit") from None
+        raise AttachRefused(
+            gettext("{file}: it grew past the ask's limit").format(file=text)
+        ) from None
     except IsADirectoryError:
-        raise AttachRefused(f"{text}: a folder cannot be attached; name a file") from None
-    except NotRegularFile as err:
-        raise AttachRefused(f"{text}: {err.strerror}") from None
+        raise AttachRefused(
+            gettext("{file}: a folder cannot be attached; name a file").format(file=text)
+        ) from None
+    except NotRegularFile:
+        raise AttachRefused(
+            gettext("{file}: not a regular file (a named pipe, a device or a socket)").format(
+                file=text
+            )
+        ) from None
     except OSError as err:
-        raise AttachRefused(f"{text}: cannot be read ({err.strerror or err})") from None
-    name = safe_name(resolved.name)
-    destination = _store(folder, name, data)
-    media_type = mimetypes.guess_type(name)[0] or "application/octet-stream"
-    return Attachment(str(destination), name, len(data), media_type)
+        why = err.strerror or str(err)
+        raise AttachRefused(
+            gettext("{file}: cannot be read ({why})").format(file=text, why=why)
+        ) from None
+    return keep_copy(folder, resolved.name, data)
 
 
 def _store(folder: Path, name: str, data: bytes) -> Path:
     folder.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     unfit = make_private(folder)
     if unfit is not None:
-        raise AttachRefused(f"the ask's attachments folder {folder} is not usable: {unfit}")
-    stem, dot, suffix = name.rpartition(".")
-    if not dot or not stem:
-        stem, suffix = name, ""
-    for number in range(1, 1000):
-        candidate = name if number == 1 else f"{stem}-{number}{'.' + suffix if suffix else ''}"
-        path = folder / candidate
-        try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
-        except FileExistsError:
+        raise AttachRefused(
+            gettext("the ask's attachments folder {folder} is not usable: {why}").format(
+                folder=folder, why=unfit
+            )
+        )
+    try:
+        fd, path = new_private_file(folder, name)
+    except FileExistsError:
+        raise AttachRefused(
+            gettext("{folder} holds too many files named {name}").format(folder=folder, name=name)
+        ) from None
+    except OSError as err:
+        raise AttachRefused(_cannot_copy(folder, err)) from None
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+    except OSError as err:
+        path.unlink(missing_ok=True)
+        raise AttachRefused(_cannot_copy(folder, err)) from None
+    return path
+
+
+def _cannot_copy(folder: Path, err: OSError) -> str:
+    why = err.strerror or str(err)
+    return gettext("cannot copy into {folder}: {why}").format(folder=folder, why=why)
+
+
+def limit_text(problem: LimitProblem) -> str:
+    """Which of the ask's limits a file would pass, in the user's language."""
+    if problem.kind == "files":
+        return ngettext(
+            "an ask takes at most {count} attached file",
+            "an ask takes at most {count} attached files",
+            problem.limit,
+        ).format(count=problem.limit)
+    return gettext("the attached files would take {total}; an ask takes at most {limit}").format(
+        total=size_text(problem.total), limit=size_text(problem.limit)
+    )
+
+
+KEEP_S = 7 * 24 * 3600
+"""How long an answered ask's files are kept for the agent to read (a week, as long as a
+detached ask is kept at most)."""
+
+
+def settle_attachments(folder: Path, result: ToolResult, *, now_s: float | None = None) -> None:
+    """The ask is over: keep in ``folder`` only the copies its result lists (a file taken
+    off again, or every file of a cancelled ask, goes now), drop the folder when nothing is
+    left, and remove the kept folders of other asks older than ``KEEP_S``.
+
+    Best effort: a file that cannot be removed stays, and is swept later.
+    """
+    listed = {
+        Path(item.path).name
+        for record in result.details.answers.values()
+        for item in record.attachments
+        if Path(item.path).parent == folder
+    }
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(folder):
+            if entry.name not in listed:
+                _remove(Path(entry.path))
+    with contextlib.suppress(OSError):
+        folder.rmdir()  # only when empty
+    _sweep(folder.parent, folder, time.time() if now_s is None else now_s)
+
+
+def _sweep(root: Path, current: Path, now_s: float) -> None:
+    """Remove the folders in ``root`` (the kept attachments) not touched for ``KEEP_S``."""
+    try:
+        entries = list(os.scandir(root))
+    except OSError:
+        return
+    for entry in entries:
+        path = Path(entry.path)
+        if path == current or entry.is_symlink():
             continue
-        except OSError as err:
-            raise AttachRefused(f"cannot copy into {folder}: {err.strerror or err}") from None
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
-        except OSError as err:
-            path.unlink(missing_ok=True)
-            raise AttachRefused(f"cannot copy into {folder}: {err.strerror or err}") from None
-        return path
-    raise AttachRefused(f"{folder} holds too many files named {name}")
+        with contextlib.suppress(OSError):
+            if entry.is_dir(follow_symlinks=False) and now_s - entry.stat().st_mtime > KEEP_S:
+                _remove(path)
+
+
+def _remove(path: Path) -> None:
+    import shutil  # only with something to remove: every ask ends through settle_attachments
+
+    with contextlib.suppress(OSError):
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            path.unlink()

@@ -100,9 +100,12 @@ def _reason(err: Exception) -> str:
 def _missing_verb(parser: argparse.ArgumentParser) -> int:
     import sys
 
+    from pi_ask.i18n import gettext
+
     parser.print_usage(sys.stderr)
+    verbs = "path, show, validate, edit, reset, schema, import"
     print(
-        "pi-ask config: choose a VERB (path, show, validate, edit, reset, schema, import)",
+        "pi-ask config: " + gettext("choose a VERB ({verbs})").format(verbs=verbs),
         file=sys.stderr,
     )
     return 2
@@ -172,20 +175,24 @@ def _run_edit(args: argparse.Namespace) -> int:
 
     from pi_ask.config.store import SettingsStore
     from pi_ask.errors import UsageError
+    from pi_ask.i18n import gettext
 
     path = _path_of(args)
     store = SettingsStore(path, create=True)
     if store.file_status == "absent":
-        raise UsageError(store.notice.text if store.notice else f"cannot create {path}")
+        cannot = gettext("cannot create {path}").format(path=path)
+        raise UsageError(store.notice.text if store.notice else cannot)
     editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or shutil.which("vi")
     if not editor:
-        raise UsageError("no editor: set $VISUAL or $EDITOR")
+        raise UsageError(gettext("no editor: set $VISUAL or $EDITOR"))
     try:
         status = subprocess.call([*shlex.split(editor), str(path)])
     except FileNotFoundError as err:
-        raise UsageError(f"cannot run the editor {editor!r}: not found") from err
+        missing = gettext("cannot run the editor {editor}: not found")
+        raise UsageError(missing.format(editor=repr(editor))) from err
     if status != 0:
-        print(f"pi-ask config edit: the editor exited with status {status}", file=sys.stderr)
+        exited = gettext("the editor exited with status {status}").format(status=status)
+        print(f"pi-ask config edit: {exited}", file=sys.stderr)
         return 1
     return _run_validate(args)
 
@@ -195,28 +202,32 @@ def _run_reset(args: argparse.Namespace) -> int:
 
     from pi_ask.config.reset import backup_names, reset_file
     from pi_ask.errors import UsageError
+    from pi_ask.i18n import gettext
 
     path = _path_of(args)
     if not path.exists() and not path.is_symlink():
-        print(f"{path}: no config file; the defaults already apply")
+        print(f"{path}: " + gettext("no config file; the defaults already apply"))
         return 0
     if not args.yes:
         if not sys.stdin.isatty():
-            raise UsageError("no terminal to confirm on; pass --yes to reset")
-        sys.stderr.write(
-            f"Reset every setting in {path} to its default? Comments and unknown keys are "
-            "kept. [y/N] "
+            raise UsageError(gettext("no terminal to confirm on; pass --yes to reset"))
+        question = gettext(
+            "Reset every setting in {path} to its default? Comments and unknown keys are kept."
         )
+        # The answer keys stay y / N in every language: they are what is typed.
+        sys.stderr.write(question.format(path=path) + " [y/N] ")
         sys.stderr.flush()
         if sys.stdin.readline().strip().lower() not in ("y", "yes"):
-            print("Nothing changed.", file=sys.stderr)
+            print(gettext("Nothing changed."), file=sys.stderr)
             return 1
     backup = reset_file(path)
     if backup is not None:
         older = [name.name for name in backup_names(path)[1:] if name.is_file()]
-        kept = f" (earlier copies: {', '.join(older)})" if older else ""
-        print(f"{path}: was not valid TOML; kept it as {backup}{kept}")
-    print(f"{path}: every setting is back to its default")
+        kept = gettext("was not valid TOML; kept it as {backup}").format(backup=backup)
+        if older:
+            kept += " " + gettext("(earlier copies: {names})").format(names=", ".join(older))
+        print(f"{path}: {kept}")
+    print(f"{path}: " + gettext("every setting is back to its default"))
     return 0
 
 
@@ -248,6 +259,7 @@ def _run_import(args: argparse.Namespace) -> int:
     from pi_ask.config.report import evaluate_file, validation_lines
     from pi_ask.config.storage import locked, target_of, write_atomic
     from pi_ask.errors import UsageError
+    from pi_ask.i18n import gettext
     from pi_ask.regular_files import read_regular
     from pi_ask.terminal_text import sanitize_line
 
@@ -255,7 +267,8 @@ def _run_import(args: argparse.Namespace) -> int:
     try:
         data = read_regular(source, MAX_CONFIG_BYTES)
     except IsADirectoryError as err:
-        raise UsageError(f"{source} is a folder, not a JSON file") from err
+        folder = gettext("{file} is a folder, not a JSON file").format(file=source)
+        raise UsageError(folder) from err
     path = _path_of(args)
     try:
         imported = import_json(data)
@@ -263,13 +276,14 @@ def _run_import(args: argparse.Namespace) -> int:
         raise UsageError(f"{source}: {err}") from err
     with locked(path) as lock_note:
         if (path.exists() or path.is_symlink()) and not args.force:
-            raise UsageError(f"{path} already exists; pass --force to replace it")
+            exists = gettext("{path} already exists; pass --force to replace it")
+            raise UsageError(exists.format(path=path))
         write_atomic(target_of(path), imported.text.encode("utf-8"))
     if lock_note:
         print(f"note: {lock_note}", file=sys.stderr)
     for note in imported.notes:
         print(f"note: {note}", file=sys.stderr)
-    print(f"{path}: imported {source}")
+    print(f"{path}: " + gettext("imported {file}").format(file=source))
     lines, _status = validation_lines(path, evaluate_file(path), quiet=True)
     for line in lines:
         print(sanitize_line(line), file=sys.stderr)

@@ -10,11 +10,13 @@ import argparse
 from typing import TYPE_CHECKING
 
 from pi_ask.face_table import TERMINAL_FACES
+from pi_ask.i18n import N_, gettext, ngettext
 
 if TYPE_CHECKING:
     from pi_ask.relay.asks import AskSummary
 
 EXIT_NOTHING = 1
+NO_PENDING = N_("no pending asks")
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -72,10 +74,11 @@ def attach_command(args: argparse.Namespace) -> int:
     from pi_ask.relay.client import list_pending
     from pi_ask.relay.paths import NoPrivateFolder
 
+    _speak_the_settings_language(args)
     if args.json and not args.list:
-        raise UsageError("attach --json goes with --list")
+        raise UsageError(gettext("attach --json goes with --list"))
     if args.list and args.id is not None:
-        raise UsageError("attach --list takes no ID")
+        raise UsageError(gettext("attach --list takes no ID"))
     try:
         found = list_pending()
     except NoPrivateFolder as err:
@@ -91,7 +94,7 @@ def attach_command(args: argparse.Namespace) -> int:
             for line in listing_lines(found):
                 print(line)
         if not found and not args.json:
-            print("pi-ask: no pending asks", file=sys.stderr)
+            print(f"pi-ask: {gettext(NO_PENDING)}", file=sys.stderr)
         return 0 if found else EXIT_NOTHING
     chosen = _pick(found, args.id)
     if chosen is None:
@@ -99,11 +102,20 @@ def attach_command(args: argparse.Namespace) -> int:
     return _answer(chosen, args)
 
 
+def _speak_the_settings_language(args: argparse.Namespace) -> None:
+    """Read the settings first, so what is said comes in their ``[ui] language``."""
+    from pathlib import Path
+
+    from pi_ask.config.store import open_store
+
+    open_store(Path(args.config) if args.config else None, create=False)
+
+
 def _pick(found: list[AskSummary], wanted: str | None) -> AskSummary | None:
     import sys
 
     if not found:
-        print("pi-ask: no pending asks", file=sys.stderr)
+        print(f"pi-ask: {gettext(NO_PENDING)}", file=sys.stderr)
         return None
     if wanted is None:
         return found[0]
@@ -112,9 +124,12 @@ def _pick(found: list[AskSummary], wanted: str | None) -> AskSummary | None:
     if len(matches) == 1:
         return matches[0]
     if matches:
-        print(f"pi-ask: {wanted!r} matches {len(matches)} pending asks", file=sys.stderr)
+        text = ngettext(
+            "{id} matches {count} pending ask", "{id} matches {count} pending asks", len(matches)
+        ).format(id=repr(wanted), count=len(matches))
     else:
-        print(f"pi-ask: no pending ask {wanted!r} (see pi-ask attach --list)", file=sys.stderr)
+        text = gettext("no pending ask {id} (see pi-ask attach --list)").format(id=repr(wanted))
+    print(f"pi-ask: {text}", file=sys.stderr)
     return None
 
 
@@ -147,7 +162,7 @@ def inbox_command(args: argparse.Namespace) -> int:
         from pi_ask.errors import UsageError
 
         if args.host is not None or args.port is not None or args.expose:
-            raise UsageError("inbox: --host, --port and --expose go with --web")
+            raise UsageError(gettext("inbox: --host, --port and --expose go with --web"))
         return run_inbox(store=store, face=args.ui or terminal_face(store))
     from pi_ask.cli.web import serve_beside
 

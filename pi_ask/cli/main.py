@@ -403,10 +403,13 @@ def _run_ask(args: argparse.Namespace) -> int:
 def _run_demo(args: argparse.Namespace) -> int:
     import json
 
-    from pi_ask.demo import DEMO_PAYLOAD
+    from pi_ask.config.store import open_store
+    from pi_ask.demo import demo_payload
+    from pi_ask.i18n import gettext
 
     args.title, args.session = None, None
-    return _ask(json.dumps(DEMO_PAYLOAD), args)
+    open_store(args.config)  # its [ui] language says the demo's language too (loaded once)
+    return _ask(json.dumps(demo_payload(gettext)), args)
 
 
 def _ask(source: str | bytes, args: argparse.Namespace) -> int:
@@ -425,12 +428,12 @@ def _ask(source: str | bytes, args: argparse.Namespace) -> int:
         unknown="stderr",
         rest=functools.partial(_rest_in_waiting_process, ui=args.ui, config=args.config),
     )
-    return report_result(result, status, args.ui)
+    return report_result(result, status, args.ui, args.config)
 
 
-def report_result(result: ToolResult, status: int, ui: str) -> int:
-    """Print ``result`` as ``pi-ask ask --ui UI`` does (stdout, and a line on stderr when it
-    says why); returns ``status``."""
+def report_result(result: ToolResult, status: int, ui: str, config: Path | None = None) -> int:
+    """Print ``result`` as ``pi-ask ask --ui UI --config CONFIG`` does (stdout, and a line on
+    stderr when it says why); returns ``status``."""
     from pi_ask.terminal_text import result_indent
 
     _say_invalid(result)
@@ -440,8 +443,14 @@ def report_result(result: ToolResult, status: int, ui: str) -> int:
         from pi_ask.words import NO_TERMINAL_LINE, NO_TERMINAL_REACHED, NO_TERMINAL_TO_DRAW_ON
 
         # The JSON tells the agent; whoever runs it at a shell reads this one line.
-        asked_for_one = ui in TERMINAL_FACES
-        why = NO_TERMINAL_TO_DRAW_ON if asked_for_one else NO_TERMINAL_REACHED
+        if ui in TERMINAL_FACES:
+            why = NO_TERMINAL_TO_DRAW_ON
+        else:
+            from pi_ask.config.remembered import asker_settings  # as the ask just read them
+            from pi_ask.relay.elsewhere import why_unreached
+
+            tmux = asker_settings(config).tmux
+            why = f"{NO_TERMINAL_REACHED} ({why_unreached(tmux)})"
         print(NO_TERMINAL_LINE.format(why=why), file=sys.stderr)
     _print_json(result.to_json(), indent=result_indent(sys.stdout, ui))
     return status
@@ -457,9 +466,11 @@ def _rest_in_waiting_process(
     server, watch = pending.descriptors()
     if server < 0 or watch < 0 or not sys.platform.startswith("linux"):
         return  # a kqueue or polling watch does not outlive execv: wait in this process
+    assert pending.path is not None  # it listens: a socket in the runtime folder
     values = {
         "ask_id": pending.ask_id,
         "asks": os.fspath(pending.asks),
+        "runtime": os.fspath(pending.path.parent),  # for the notification's page
         "log": "" if log is None else os.fspath(log),
         "server": str(server),
         "watch": str(watch),

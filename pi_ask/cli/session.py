@@ -54,6 +54,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     resume.add_argument("id", nargs="?", metavar="ID", help="Ask id (or a unique prefix)")
     resume.add_argument("--list", action="store_true", help="List the unanswered asks")
+    resume.add_argument(
+        "--stale",
+        action="store_true",
+        help="With --list, also list asks that reached no terminal over a day ago",
+    )
     _add_all(resume)
     _add_common(resume)
     resume.set_defaults(handler=resume_command)
@@ -105,13 +110,7 @@ def resume_command(args: argparse.Namespace) -> int:
         files, present_single_as_multi=store.snapshot().behaviour.present_single_as_multi
     )
     if getattr(args, "list", False):
-        if not found:
-            print(f"{gettext(NO_RESUME)} {_looked_in(args, files)}", file=sys.stderr)
-            return EXIT_NOTHING
-        folders = _folders(files) if getattr(args, "all", False) else {}
-        for resumable in found:
-            print(_describe(resumable, folders.get(resumable.path)))
-        return 0
+        return _list(args, files, found)
     chosen = pick(found, getattr(args, "id", None))
     if chosen is None:
         wanted = getattr(args, "id", None)
@@ -119,6 +118,33 @@ def resume_command(args: argparse.Namespace) -> int:
         print(f"{message} {_looked_in(args, files)}", file=sys.stderr)
         return EXIT_NOTHING
     return _resume(args, store, chosen)
+
+
+def _list(
+    args: argparse.Namespace, files: tuple[SessionFile, ...], found: tuple[Resumable, ...]
+) -> int:
+    """``resume --list``: one line per ask; old asks that reached no terminal only with
+    ``--stale``, and a line on stderr says how many were left out."""
+    import sys
+
+    from pi_ask.session.resume import NO_RESUME
+
+    shown = found if getattr(args, "stale", False) else tuple(r for r in found if not r.is_stale())
+    hidden = len(found) - len(shown)
+    if not shown:
+        print(f"{gettext(NO_RESUME)} {_looked_in(args, files)}", file=sys.stderr)
+    folders = _folders(files) if getattr(args, "all", False) else {}
+    for resumable in shown:
+        print(_describe(resumable, folders.get(resumable.path)))
+    if hidden:
+        text = ngettext(
+            "{count} ask that reached no terminal over a day ago is not listed; --stale lists it.",
+            "{count} asks that reached no terminal over a day ago are not listed; --stale lists"
+            " them.",
+            hidden,
+        )
+        print(text.format(count=hidden), file=sys.stderr)
+    return 0 if shown else EXIT_NOTHING
 
 
 def answer_command(args: argparse.Namespace) -> int:
@@ -325,10 +351,13 @@ def _report_skipped(read: SessionFile) -> None:
 
     lines = ", ".join(str(s.line) for s in read.skipped[:5])
     more = f" (+{len(read.skipped) - 5} more)" if len(read.skipped) > 5 else ""
-    print(
-        f"pi-ask: {read.path}: skipped {len(read.skipped)} unreadable line(s): {lines}{more}",
-        file=sys.stderr,
+    count = len(read.skipped)
+    skipped = ngettext(
+        "skipped {count} unreadable line: {lines}",
+        "skipped {count} unreadable lines: {lines}",
+        count,
     )
+    print(f"pi-ask: {read.path}: {skipped.format(count=count, lines=lines)}{more}", file=sys.stderr)
 
 
 def _store(args: argparse.Namespace) -> SettingsStore:

@@ -31,9 +31,11 @@ def run_settings_command(args: argparse.Namespace) -> int:
     try:
         return run_settings(store)
     except OSError as err:
+        from pi_ask.i18n import gettext
+
+        why = gettext("needs a terminal to draw on ({why}); edit {path} instead")
         print(
-            f"pi-ask settings: needs a terminal to draw on ({err.strerror or err}); "
-            f"edit {store.path} instead",
+            "pi-ask settings: " + why.format(why=err.strerror or err, path=store.path),
             file=sys.stderr,
         )
         return 2

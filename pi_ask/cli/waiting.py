@@ -12,12 +12,17 @@ signal's wake-up pipe and the deadline, with little else loaded, and no periodic
 
 The first thing that happens brings the rest back (``api.resume_elsewhere``): a terminal
 that speaks, the ask's folder changing, a signal, the deadline. The ask is taken over as it
-was and waits on as any asker does: it answers its terminals, records their drafts and
-prints the result. A listing that only checks the asker is alive (it connects and closes)
-is accepted and closed here without bringing anything back.
+was and waits on as any asker does: it answers its terminals (those held here too), records
+their drafts, keeps the files of the answer that won and prints the result. Until then,
+terminals are accepted here by the asker's own rules (``relay.accepting``: same user only,
+at most ``MAX_PEERS``, a newcomer replacing the one held longest, each let go after
+``HELLO_TIMEOUT_S`` of silence, a failing accept said and retried). A listing that only
+checks the asker is alive (it connects and closes) is accepted and closed here without
+bringing anything back.
 
-The "question waiting" notification, when due, runs in a process of its own
-(``notify_main``), so none of it stays loaded here either.
+The "question waiting" notification runs in a process of its own (``notify_main``), so
+none of it stays loaded here either; it links the ask's page, or leaves the ringing to a
+running ``pi-ask web``, as any asker's does (``relay.elsewhere.notify_waiting_asker``).
 """
 
 from __future__ import annotations
@@ -29,15 +34,21 @@ import socket
 import sys
 import time
 
-from pi_ask.relay.accepting import ACCEPT_BACKOFF_S, HELLO_TIMEOUT_S, MAX_PEERS, accept_failed
+from pi_ask.relay.accepting import (
+    BACKOFF_S,
+    HELLO_TIMEOUT_S,
+    AcceptFailures,
+    is_same_user,
+    room_for_newcomer,
+)
 
-ARGUMENTS = ("ask_id", "asks", "log", "server", "watch", "deadline_ms", "ui", "config")
+ARGUMENTS = ("ask_id", "asks", "runtime", "log", "server", "watch", "deadline_ms", "ui", "config")
 """What the asker hands the waiting process, in its ``argv`` after the package's folder."""
 ENDING_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
 _ENTRY = "import sys; sys.path.insert(0, sys.argv[1]); from pi_ask.cli.waiting import main; main()"
 _NOTIFY = (
     "import sys; sys.path.insert(0, sys.argv[1]); "
-    "from pi_ask.cli.waiting import notify_main; notify_main(sys.argv[2])"
+    "from pi_ask.cli.waiting import notify_main; notify_main(*sys.argv[2:5])"
 )
 
 
@@ -80,7 +91,10 @@ def main() -> None:
     # Nobody was reached: the "question waiting" notification, from a process of its own.
     # Children are reaped by the kernel: a finished notifier leaves no zombie behind.
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)
-    _spawn_notifier(values["config"], keep_from_it=(server.fileno(), watch))
+    _spawn_notifier(
+        (values["config"], values["ask_id"], values["runtime"]),
+        keep_from_it=(server.fileno(), watch),
+    )
     signal.pthread_sigmask(signal.SIG_UNBLOCK, ENDING_SIGNALS)
     deadline_ms = int(values["deadline_ms"]) if values["deadline_ms"] else None
     peers = _rest(server, watch, wake_read, deadline_ms, caught)
@@ -98,17 +112,17 @@ def _rest(
     deadline_ms: int | None,
     caught: list[int],
 ) -> list[socket.socket]:
-    """Block until something happens; the terminals accepted meanwhile that spoke.
+    """Block until something happens; the terminals held then (those that spoke first).
 
-    A terminal that connects and closes without a word (a listing checking that the asker
-    lives) is closed here; one silent for ``HELLO_TIMEOUT_S`` too, as the asker would.
+    A terminal that hangs up without a word (a listing checking that the asker lives) is
+    closed here; one silent for ``HELLO_TIMEOUT_S`` too, as the asker would.
     """
-    silent: dict[socket.socket, float] = {}  # accepted terminals, and until when they may be
+    held: dict[socket.socket, float] = {}  # oldest first: until when each may stay silent
+    failures = AcceptFailures("a terminal")
     backoff_until = 0.0
-    said = False
     while not caught:
         now = time.monotonic()
-        timers = [*silent.values()]
+        timers = [*held.values()]
         if backoff_until > now:
             timers.append(backoff_until)
         if deadline_ms is not None:
@@ -117,47 +131,56 @@ def _rest(
                 break  # the deadline: the rest ends the ask
             timers.append(now + left)
         timeout = max(0.0, min(timers) - now) if timers else None
-        listening = backoff_until <= now and len(silent) < MAX_PEERS
-        descriptors = [watch, wake, *(peer.fileno() for peer in silent)]
-        if listening:
-            descriptors.append(server.fileno())
-        readable = set(select.select(descriptors, [], [], timeout)[0])
+        waited_on: list[int | socket.socket] = [watch, wake, *held]
+        if backoff_until <= now:
+            waited_on.append(server)
+        readable = set(select.select(waited_on, [], [], timeout)[0])
         if watch in readable:
             break  # the folder changed: a claim, a draft, or the folder gone
         now = time.monotonic()
-        if server.fileno() in readable:
+        if server in readable:
             try:
                 peer, _ = server.accept()
-            except OSError as err:
-                # Out of descriptors (EMFILE) or the like: the ask must stay answerable.
-                if not said:
-                    print(accept_failed(err), file=sys.stderr)
-                    said = True
-                backoff_until = now + ACCEPT_BACKOFF_S
+            except OSError as err:  # out of descriptors (EMFILE): the ask stays answerable
+                failures.failed(err)
+                backoff_until = now + BACKOFF_S
             else:
-                silent[peer] = now + HELLO_TIMEOUT_S
-        heard = [peer for peer in silent if peer.fileno() in readable]
-        spoke = [peer for peer in heard if _speaks(peer)]
+                _hold(held, peer, now)
+        heard = {peer: _heard(peer) for peer in held if peer in readable}
+        spoke = [peer for peer, what in heard.items() if what == "spoke"]
         if spoke:
-            for peer in silent.keys() - set(spoke):
-                peer.close()
-            return spoke
-        for peer in [*heard, *(p for p, until in silent.items() if until <= now)]:
-            if silent.pop(peer, None) is not None:
-                peer.close()  # closed without a word, or silent for too long
-    for peer in silent:
+            return [*spoke, *(peer for peer in held if peer not in spoke)]
+        for peer, until in list(held.items()):
+            if until <= now or heard.get(peer) == "gone":
+                del held[peer]
+                peer.close()  # silent for too long, or gone without a word
+    return list(held)  # they are served (told the ask's end) once the rest is back
+
+
+def _hold(held: dict[socket.socket, float], peer: socket.socket, now: float) -> None:
+    """Hold a newly accepted ``peer`` by the asker's rules (``relay.accepting``)."""
+    if not is_same_user(peer):
+        peer.close()  # refused before a byte is read: another user's process learns nothing
+        return
+    taken, idle = room_for_newcomer(len(held), held)  # none here has said hello yet
+    if idle is not None:
+        del held[idle]
+        idle.close()
+    if taken:
+        held[peer] = now + HELLO_TIMEOUT_S
+    else:
         peer.close()
-    return []
 
 
-def _speaks(peer: socket.socket) -> bool:
-    """True when ``peer`` sent something (left unread for the asker's own reading)."""
+def _heard(peer: socket.socket) -> str:
+    """What a readable ``peer`` did: ``spoke`` (left unread for the asker's own reading),
+    ``gone`` (hung up, or failed), or ``quiet`` (nothing after all)."""
     try:
-        return bool(peer.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT))
+        return "spoke" if peer.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) else "gone"
     except BlockingIOError:
-        return False
+        return "quiet"
     except OSError:
-        return False
+        return "gone"
 
 
 def _resume(
@@ -190,15 +213,17 @@ def _resume(
     except PiAskError as err:
         print(f"pi-ask: {err}", file=sys.stderr)
         return 2
-    return report_result(result, status, values["ui"])
+    config = Path(values["config"]) if values["config"] else None
+    return report_result(result, status, values["ui"], config)
 
 
-def _spawn_notifier(config: str, keep_from_it: tuple[int, ...]) -> None:
-    """Start the notifier process (``notify_main``), without this process's descriptors."""
+def _spawn_notifier(arguments: tuple[str, str, str], keep_from_it: tuple[int, ...]) -> None:
+    """Start the notifier process (``notify_main``: the ``--config`` file, the ask's id and
+    the runtime folder), without this process's descriptors."""
     try:
         os.posix_spawn(
             sys.executable,
-            [sys.executable, "-P", "-c", _NOTIFY, _package_root(), config],
+            [sys.executable, "-P", "-c", _NOTIFY, _package_root(), *arguments],
             os.environ,
             file_actions=[(os.POSIX_SPAWN_CLOSE, fd) for fd in keep_from_it],
             setsigdef=(signal.SIGCHLD, *ENDING_SIGNALS),
@@ -209,9 +234,9 @@ def _spawn_notifier(config: str, keep_from_it: tuple[int, ...]) -> None:
         print(f"pi-ask: the question-waiting notification could not start ({err})", file=sys.stderr)
 
 
-def notify_main(config: str) -> None:
-    """The notifier process: the "question waiting" notification through the configured
-    channels, until every channel has had its turn."""
+def notify_main(config: str, ask_id: str, runtime: str) -> None:
+    """The notifier process: the "question waiting" notification of ask ``ask_id`` through
+    the configured channels (with its page), until every channel has had its turn."""
     from pathlib import Path
 
     from pi_ask.config.store import open_store
@@ -220,7 +245,8 @@ def notify_main(config: str) -> None:
     def say(line: str) -> None:
         print(line, file=sys.stderr, flush=True)
 
-    notification = notify_waiting_asker(open_store(Path(config) if config else None), say)
+    store = open_store(Path(config) if config else None)
+    notification = notify_waiting_asker(store, say, ask_id, Path(runtime))
     if notification is not None:
         notification.wait()
 

@@ -13,6 +13,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pi_ask.i18n import ngettext
+
 if TYPE_CHECKING:
     from pi_ask.config.store import SettingsStore
     from pi_ask.web_server.server import WebOptions
@@ -148,7 +150,8 @@ def web_command(args: argparse.Namespace) -> int:
         from pi_ask.web_server.pairing import Devices
 
         count = Devices(state_dir()).forget()
-        print(f"pi-ask web: forgot {count} paired device(s)", file=sys.stderr)
+        forgot = ngettext("forgot {count} paired device", "forgot {count} paired devices", count)
+        print(f"pi-ask web: {forgot.format(count=count)}", file=sys.stderr)
         return 0
     if extra_missing():
         return 2

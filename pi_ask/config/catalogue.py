@@ -37,6 +37,7 @@ Kind = Literal[
     "deadline",
     "no_terminal",
     "tmux",
+    "hyperlinks",
     "web_host",
     "port",
     "web_url",
@@ -123,6 +124,8 @@ NO_TERMINAL_CHOICES = ("answer", "wait")
 """``behaviour.no_terminal``: answer ``no_terminal`` at once, or wait for ``pi-ask attach``."""
 TMUX_MODES = ("popup", "window", "off")
 """``inbox.tmux``: how an ask with no terminal opens inside tmux."""
+HYPERLINK_MODES = ("auto", "on", "off")
+"""``ui.hyperlinks``: OSC 8 links in the TUI on terminals known to show them, always, never."""
 MAX_DEADLINE_S = 86400.0
 MAX_PORT = 65535
 MAX_TEXT_SETTING = 4096
@@ -347,6 +350,15 @@ KEYS: tuple[SettingKey, ...] = (
         f"a whole number of milliseconds from 0 to {MAX_HUMAN_MS}",
     ),
     SettingKey(
+        "mcp.tasks",
+        "bool",
+        False,
+        "An ask that goes to the terminal UI becomes an MCP task when the host takes tasks:\n"
+        "the call returns at once and the host fetches the answer (no tool timeout). Off by\n"
+        "default: Claude Code tells its model a task's answer is not the user's input.",
+        "true or false",
+    ),
+    SettingKey(
         "theme.name",
         "theme",
         "dark",
@@ -376,6 +388,14 @@ KEYS: tuple[SettingKey, ...] = (
         "Draw Markdown in prompts, descriptions, notes and previews (fenced code highlighted);\n"
         "false shows the text as written.",
         _BOOL,
+    ),
+    SettingKey(
+        "ui.hyperlinks",
+        "hyperlinks",
+        "auto",
+        'Make Markdown links clickable in the TUI (OSC 8): "auto" on terminals known to show\n'
+        'them (not inside tmux or screen), "on", or "off". The URL is shown either way.',
+        '"auto", "on" or "off"',
     ),
     SettingKey(
         "ui.language",
@@ -440,8 +460,8 @@ KEYS: tuple[SettingKey, ...] = (
         "attachments.max_files",
         "files",
         10,
-        "Files an ask's answers may carry in all (the plain face's /attach PATH);\n"
-        "copies live in the ask's private folder.",
+        "Files an ask's answers may carry in all (the TUI's attach key, the plain face's\n"
+        "/attach PATH); copies live in the ask's private folder.",
         f"a whole number from 1 to {MAX_ATTACHED_FILES}",
     ),
     SettingKey(
@@ -491,6 +511,15 @@ TOGGLE_ROWS: tuple[ToggleRow, ...] = (
         "behaviour.show_footer_hints",
         N_("Show footer hints"),
         N_("Show footer keymap hints at the bottom of the ask flow."),
+        "Live settings",
+    ),
+    ToggleRow(
+        "ui.markdown",
+        N_("Markdown"),
+        N_(
+            "Draw Markdown in prompts, descriptions, notes and previews, fenced code "
+            "highlighted; off shows the text as written. Applies at once."
+        ),
         "Live settings",
     ),
     ToggleRow(
@@ -574,6 +603,8 @@ def env_var_hint(name: str) -> str:
     import difflib  # only for a variable that names no setting
 
     known = [env_var_name(spec.key) for spec in KEYS]
+    if "__" not in name:  # the whole-table form: PI_ASK_BEHAVIOUR='{"show_footer_hints": false}'
+        known = [ENV_PREFIX + section.upper() for section in SECTIONS]
     close = difflib.get_close_matches(name.upper(), known, 1, 0.85)
     return f' (did you mean "{close[0]}"?)' if close else ""
 
@@ -582,13 +613,27 @@ def is_setting_env_var(name: str) -> bool:
     """True for a ``PI_ASK_*`` variable meant as a setting (not ``PI_ASK_CONFIG``).
 
     A nested name (``PI_ASK_<TABLE>__<KEY>``) counts whatever its table, so a misspelled one
-    (``PI_ASK_BEHAVIOR__...``) is read, found to name no setting, and reported as such.
+    (``PI_ASK_BEHAVIOR__...``) is read, found to name no setting, and reported as such; so
+    does a whole table's name one letter off a table's (``PI_ASK_BEHAVIOR='{…}'``).
     """
     upper = name.upper()
     if not upper.startswith(ENV_PREFIX):
         return False
-    rest = upper[len(ENV_PREFIX) :]
-    return rest == "SCHEMA_VERSION" or "__" in rest or rest.lower() in SECTIONS
+    rest = upper[len(ENV_PREFIX) :].lower()
+    return rest == "schema_version" or "__" in rest or rest in SECTIONS or _near_table(rest)
+
+
+def _near_table(word: str) -> bool:
+    """One edit from a table's name of five letters or more (``behavior``, ``notification``)."""
+    from pi_ask.contract.field_names import edit_distance
+
+    return any(
+        len(section) >= _NEAR_TABLE_MIN and edit_distance(word, section) == 1
+        for section in SECTIONS
+    )
+
+
+_NEAR_TABLE_MIN = 5  # "ui", "web", "mcp": one letter off those is another word
 
 
 def is_valid(kind: Kind, value: object) -> bool:
@@ -631,6 +676,8 @@ def is_valid(kind: Kind, value: object) -> bool:
         return value in NO_TERMINAL_CHOICES
     if kind == "tmux":
         return value in TMUX_MODES
+    if kind == "hyperlinks":
+        return value in HYPERLINK_MODES
     if kind == "web_host":
         return is_host_text(value)
     if kind == "port":

@@ -51,6 +51,13 @@ def state_dir() -> Path:
     return platformdirs.user_state_path(APP_NAME)
 
 
+def kept_attachments_dir(ask_id: str) -> Path:
+    """``<state>/attachments/<ask id>/``: where an ask's attached files are kept once it is
+    answered (the id made a safe folder name)."""
+    name = "".join(c if c.isalnum() or c in "-_." else "_" for c in ask_id).lstrip(".")
+    return state_dir() / "attachments" / (name or "ask")
+
+
 def display_path(path: Path) -> str:
     """``path`` for a message: absolute, with the home folder written ``~``.
 

@@ -1,16 +1,17 @@
 """The few settings an asker needs, remembered from the last full read of the same file.
 
-``pi-ask ask`` with no terminal of its own (how an agent's tool call runs it) needs a handful
-of settings before it knows whether anything will draw: how single questions are presented,
-its deadline, whether to wait when nobody can be reached, how tmux opens it, which face a
-terminal gets, the language. Reading them through the store builds every setting, the
-keymaps and the flow's behaviour, which costs that ask about as much as starting Python
-(python-port.md §8). So the asker remembers them after a full read, in
-``<state>/settings/<hash of the file's path>.json``, beside what they were read from: the
-file's identity (device, inode, size, modification and change times in nanoseconds; any
-write changes the change time), every ``PI_ASK_*`` variable, this pi-ask's version and its
-settings code. ``recall`` hands them back while all of that still holds; anything else is a
-miss, and the caller reads the file through the store (``asker_settings`` does both).
+``pi-ask ask`` with no terminal of its own (how an agent's tool call runs it) needs a
+handful of settings before it knows whether anything will draw: how single questions are
+presented, its deadline, whether to wait when nobody can be reached, how tmux opens it,
+which face a terminal gets, the language, the files a published ask's answers may carry.
+Reading them through the store builds every setting, the keymaps and the flow's behaviour,
+which costs that ask about as much as starting Python (python-port.md §8). So the asker
+remembers them after a full read, in ``<state>/settings/<hash of the file's path>.json``,
+beside what they were read from: the file's identity (device, inode, size, modification and
+change times in nanoseconds; any write changes the change time), every ``PI_ASK_*``
+variable, this pi-ask's version and its settings code. ``recall`` hands them back while all
+of that still holds; anything else is a miss, and the caller reads the file through the
+store (``asker_settings`` does both).
 """
 
 import contextlib
@@ -41,6 +42,8 @@ class AskerSettings(NamedTuple):
         tmux: ``inbox.tmux``: ``popup``, ``window`` or ``off``.
         face: ``ui.face``: what a terminal gets (``tui`` or ``plain``).
         language: ``ui.language``.
+        max_files: ``attachments.max_files``: the files a published ask's answers may carry.
+        max_bytes: ``attachments.max_mb`` in bytes.
     """
 
     present_single_as_multi: bool
@@ -49,6 +52,8 @@ class AskerSettings(NamedTuple):
     tmux: TmuxMode
     face: TerminalFace
     language: str
+    max_files: int
+    max_bytes: int
 
     @classmethod
     def of(cls, settings: "Settings") -> "AskerSettings":
@@ -60,6 +65,8 @@ class AskerSettings(NamedTuple):
             settings.routing.tmux,
             settings.ui.face,
             settings.ui.language,
+            settings.attachments.max_files,
+            settings.attachments.max_bytes,
         )
 
 
@@ -159,4 +166,5 @@ def _well_typed(found: AskerSettings) -> bool:
         and (deadline is None or (isinstance(deadline, int | float) and deadline > 0))
         and all(isinstance(text, str) for text in (found.no_terminal, found.tmux, found.language))
         and found.face in TERMINAL_FACES
+        and all(type(limit) is int and limit >= 0 for limit in (found.max_files, found.max_bytes))
     )

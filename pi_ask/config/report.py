@@ -17,6 +17,7 @@ from pi_ask.config.settings import ModelEntry, Settings
 from pi_ask.config.toml_text import bare_key, literal
 from pi_ask.keymaps.contexts import CONTEXTS
 from pi_ask.terminal_text import escape_controls
+from pi_ask.words import english_plural
 
 _KEYMAP_FALLBACK = "default (the configured keymaps have errors)"
 
@@ -102,7 +103,9 @@ def effective_toml(path: Path, report: FileReport) -> str:
         source = sources.get(spec.key, "default")
         lines.append(f"{bare_key(spec.name)} = {literal(values[spec.key])}  # {source}")
     if report.problems:
-        lines.extend(["", f"# {len(report.problems)} problem(s): run pi-ask config validate"])
+        count = len(report.problems)
+        problems = english_plural(count, "problem", "problems")
+        lines.extend(["", f"# {count} {problems}: run pi-ask config validate"])
     return "\n".join(lines) + "\n"
 
 
@@ -131,11 +134,13 @@ def _values(settings: Settings) -> Mapping[str, object]:
         "mcp.face": settings.mcp.face,
         "mcp.tool_name": settings.mcp.tool_name,
         "mcp.min_human_ms": settings.mcp.min_human_ms,
+        "mcp.tasks": settings.mcp.tasks,
         "theme.name": settings.theme.name,
         "theme.styles": dict(settings.theme.styles),
         "ui.face": settings.ui.face,
         "ui.markdown": settings.ui.markdown,
         "ui.language": settings.ui.language,
+        "ui.hyperlinks": settings.ui.hyperlinks,
         "inbox.tmux": settings.routing.tmux,
         **{f"web.{name}": value for name, value in settings.web._asdict().items()},
         "attachments.max_files": settings.attachments.max_files,

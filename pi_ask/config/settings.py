@@ -91,6 +91,9 @@ class ThemeSettings(NamedTuple):
     styles: tuple[tuple[str, str], ...] = ()
 
 
+HyperlinkMode = Literal["auto", "on", "off"]
+
+
 class UiSettings(NamedTuple):
     """The ``[ui]`` table.
 
@@ -98,11 +101,13 @@ class UiSettings(NamedTuple):
         face: ``tui``, or ``plain`` for the line-by-line face.
         markdown: Draw Markdown in payload text (``pi_ask.markdown``).
         language: ``auto`` (gettext's environment order) or a language code.
+        hyperlinks: OSC 8 links in the TUI: ``auto`` (known terminals), ``on``, ``off``.
     """
 
     face: Face = "tui"
     markdown: bool = True
     language: str = "auto"
+    hyperlinks: HyperlinkMode = "auto"
 
 
 class RoutingSettings(NamedTuple):
@@ -128,11 +133,14 @@ class McpSettings(NamedTuple):
         tool_name: the published names are this, ``<it>_start`` and ``<it>_result``.
         min_human_ms: a form declined or cancelled sooner than this after it was sent was
             answered by the host, not the user (0: trust every decline).
+        tasks: an ask for the terminal UI is handed over as an MCP task to a host that
+            takes tasks.
     """
 
     face: McpFace = "auto"
     tool_name: str = "ask_user"
     min_human_ms: int = 400
+    tasks: bool = False
 
 
 class WebSettings(NamedTuple):
@@ -241,6 +249,7 @@ def settings_from_values(values: Mapping[str, object], keymaps: Keymaps) -> Sett
         face=cast(McpFace, values.get("mcp.face", "auto")),
         tool_name=str(values.get("mcp.tool_name", "ask_user")),
         min_human_ms=cast(int, values.get("mcp.min_human_ms", 400)),
+        tasks=bool(values.get("mcp.tasks", False)),
     )
     styles = cast("Mapping[str, str]", values.get("theme.styles", {}))
     theme = ThemeSettings(
@@ -251,6 +260,7 @@ def settings_from_values(values: Mapping[str, object], keymaps: Keymaps) -> Sett
         face=cast(Face, values.get("ui.face", "tui")),
         markdown=bool(values.get("ui.markdown", True)),
         language=str(values.get("ui.language", "auto")),
+        hyperlinks=cast(HyperlinkMode, values.get("ui.hyperlinks", "auto")),
     )
     deadline = float(cast(float, values.get("behaviour.answer_timeout_s", 0)))
     routing = RoutingSettings(

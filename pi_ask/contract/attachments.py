@@ -5,7 +5,7 @@ ask's private folder), ``name`` (the file's own name, made safe), ``size`` in by
 ``media_type``. The values are plain data; copying the files is the faces' and hosts' I/O.
 """
 
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 from pi_ask.contract.kinds import JsonObject
 
@@ -44,15 +44,29 @@ def size_text(size: int) -> str:
     return f"{size / 1_000_000:.1f} MB"
 
 
+class LimitProblem(NamedTuple):
+    """Which of an ask's limits one more file would pass; ``str()`` words it in English (a
+    face words it in the user's language from the fields)."""
+
+    kind: Literal["files", "bytes"]
+    limit: int
+    total: int = 0
+
+    def __str__(self) -> str:
+        if self.kind == "files":
+            return f"an ask takes at most {self.limit} attached files"
+        total, limit = size_text(self.total), size_text(self.limit)
+        return f"the attached files would take {total}; an ask takes at most {limit}"
+
+
 def attachment_problem(
     attached: tuple[Attachment, ...], size: int, max_files: int, max_bytes: int
-) -> str | None:
-    """Why one more file of ``size`` bytes cannot join ``attached`` (every answer's files of
-    one ask), or ``None`` when it can."""
+) -> LimitProblem | None:
+    """Which limit one more file of ``size`` bytes would pass joining ``attached`` (every
+    answer's files of one ask), or ``None`` when it can join."""
     if len(attached) >= max_files:
-        return f"an ask takes at most {max_files} attached files"
+        return LimitProblem("files", max_files)
     total = sum(item.size for item in attached) + size
     if total > max_bytes:
-        limit = size_text(max_bytes)
-        return f"the attached files would take {size_text(total)}; an ask takes at most {limit}"
+        return LimitProblem("bytes", max_bytes, total)
     return None

@@ -40,7 +40,12 @@ _RESCAN = "rescan"
 def run_inbox(*, store: SettingsStore, face: TerminalFace = "tui") -> int:
     """Wait for asks and answer them until the user quits; the exit status (0)."""
     from pi_ask.ask.face import load_face
+    from pi_ask.inbox.attach import why_no_terminal
 
+    missing = why_no_terminal("inbox")
+    if missing is not None:
+        print(f"pi-ask: {missing}", file=sys.stderr)
+        return 2
     load_face(face)  # a face that cannot load fails before anything opens
     # And what an arrival needs before its face draws (the "question waiting" ring, the
     # hold on the ask): loaded now, while nothing waits, not between an ask and its screen.
@@ -103,10 +108,15 @@ def _ring_for_new(found: list[AskSummary], seen: set[str], store: SettingsStore)
         return
     from pi_ask.notifications.message import waiting_message
     from pi_ask.notifications.waiting import notify_waiting
+    from pi_ask.relay.web_link import waiting_link
 
     subject = new[0].title or gettext("a question from your agent")
-    notifications = store.snapshot().notifications
-    notify_waiting(notifications, waiting_message(subject), write_terminal=_write_tty).close()
+    settings = store.snapshot()
+    # The page's link too, when pi-ask web serves the asks (its own, with inbox --web).
+    link = waiting_link([info.ask_id for info in new], settings.web.public_url)
+    notify_waiting(
+        settings.notifications, waiting_message(subject), write_terminal=_write_tty, link=link
+    ).close()
 
 
 def _write_tty(text: str) -> None:

@@ -1,7 +1,8 @@
 """``pi-ask attach``: answer one pending ask in this terminal, then exit.
 
 The ask opens with its current draft (what an earlier terminal committed); every committed
-change goes back to the asker as a draft; Submit, Elaborate and Cancel send the answer. If
+change goes back to the asker as a draft (files attached are copied into the ask's folder,
+and the draft names them); Submit, Elaborate and Cancel send the answer. If
 the ask ends elsewhere first (answered in another terminal, timed out, its asker gone) the
 flow closes and says so. A terminal that goes away mid-answer sends nothing more: the ask
 stays pending with its drafts.
@@ -12,10 +13,10 @@ from __future__ import annotations
 import sys
 import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from pi_ask.ask.face import FaceRequest, load_face
-from pi_ask.i18n import gettext
+from pi_ask.i18n import N_, gettext
 from pi_ask.relay import forms
 from pi_ask.relay.client import AskGone, Session
 
@@ -27,6 +28,24 @@ if TYPE_CHECKING:
 
 EXIT_ANSWERED = 0
 EXIT_NOT_ANSWERED = 1
+
+
+NO_TERMINAL_LINES = {
+    "attach": N_("attach needs a terminal to draw on (/dev/tty: {why})"),
+    "inbox": N_("the inbox needs a terminal to draw on (/dev/tty: {why})"),
+}
+
+
+def why_no_terminal(command: Literal["attach", "inbox"]) -> str | None:
+    """Why ``command`` has no terminal to draw on, or ``None``: run in the background (an
+    agent's tool, a service), it says so in one line, never a traceback."""
+    import os
+
+    try:
+        os.close(os.open("/dev/tty", os.O_RDWR | os.O_NOCTTY))
+    except OSError as err:
+        return gettext(NO_TERMINAL_LINES[command]).format(why=err.strerror)
+    return None
 
 
 def outcome_of(state: AskState) -> forms.Outcome | None:
@@ -59,6 +78,10 @@ def answer_one(
     Raises:
         FlowInterrupted: A signal or hang-up ended the flow (nothing was sent).
     """
+    missing = why_no_terminal("attach")
+    if missing is not None:
+        print(f"pi-ask: {missing}; the ask stays pending", file=sys.stderr)
+        return EXIT_NOT_ANSWERED
     run_face = load_face(face).run
     session = Session(info)
     try:
@@ -79,6 +102,8 @@ def answer_one(
             live_notice=live_notice,
             wakeups=() if notice_wakeups is None else (*session.wakeups(), *notice_wakeups),
             deferred=deferred,
+            # Into the ask's own folder: the asker takes files from there alone.
+            attachments_folder=session.folder.attachments,
         )
         final = run_face(session.state, request)
         if deferred is not None and deferred.is_set():

@@ -23,6 +23,8 @@ Action = Literal[
     "previous_option",
     "option_note",
     "question_note",
+    "attach",
+    "detach",
     "submit",
     "close",
     "next_tab_when_empty",
@@ -149,6 +151,10 @@ MAIN = ContextSpec(
         ActionSpec("previous_option", "previousOption", ("up",), "Move to previous option/action"),
         ActionSpec("option_note", "optionNote", ("n",), "Edit selected option note"),
         ActionSpec("question_note", "questionNote", ("shift+n",), "Edit question note"),
+        ActionSpec("attach", "attach", ("a",), "Attach a file to the current answer"),
+        ActionSpec(
+            "detach", "detach", ("shift+a",), "Remove the file attached last to the current answer"
+        ),
     ),
 )
 EDITOR = ContextSpec(

@@ -2,7 +2,9 @@
 
 No markup is left to read aloud: emphasis and code marks go, a link is its text and then its
 URL, a heading is its words, a table row is spoken as ``header: cell`` pairs, a code block is
-announced and ended in words, and list markers stay the ones a reader speaks (``-``, ``1.``).
+announced and ended in words, and a list item says so in words: ``Item:`` for a bullet (a
+reader would say "dash" for ``-``), its number for a numbered one, and the nesting level below
+the first (``Item (level 2):``), which indentation alone never tells a listener.
 """
 
 from __future__ import annotations
@@ -16,6 +18,10 @@ CODE_START = N_("Code:")
 CODE_START_IN = N_("Code ({language}):")
 CODE_END = N_("End of code.")
 """How a code block is announced and ended (message ids: said in the user's language)."""
+ITEM = N_("Item:")
+NESTED_ITEM = N_("Item (level {level}):")
+NESTED_NUMBER = N_("{number} (level {level})")
+"""A list item's marker in words: a bullet, and a nested bullet or number."""
 
 
 def plain_text(text: str) -> str:
@@ -56,7 +62,24 @@ def _runs(runs: Runs) -> str:
 
 
 def _marks(runs: Runs) -> str:
-    return "".join("  " if role == "quote" else text for role, text in runs)
+    """A line's lead in words: quote bars go, list markers are said (``_item``)."""
+    out: list[str] = []
+    level = 1  # each indentation run before a marker is a list that holds this one
+    for role, text in runs:
+        if role == "quote":
+            out.append("  ")
+        elif role in ("bullet", "number"):
+            out.append(_item(role, text, level))
+        else:
+            out.append(text)
+            level += 1 if text and text.isspace() else 0
+    return "".join(out)
+
+
+def _item(role: str, marker: str, level: int) -> str:
+    if role == "bullet":
+        return gettext(ITEM) if level == 1 else gettext(NESTED_ITEM).format(level=level)
+    return marker if level == 1 else gettext(NESTED_NUMBER).format(number=marker, level=level)
 
 
 def line_text(line: MdLine) -> str | None:

@@ -21,8 +21,8 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
 from pi_ask.markdown.highlight import highlight, language_of
-from pi_ask.markdown.lines import BLANK, FENCE_END, MdLine, Run, Runs, TableShape
-from pi_ask.terminal_text import sanitize_block
+from pi_ask.markdown.lines import BLANK, FENCE_END, HREF, MdLine, Run, Runs, TableShape
+from pi_ask.terminal_text import hyperlink_target, sanitize_block
 
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
@@ -312,6 +312,7 @@ def _split_lines(children: list[Token], base: str) -> list[Runs]:
             if kind == "link_close" and links:
                 url, line, run = links.pop()
                 shown = lines[-1][run:] if line == len(lines) else lines[-1]
+                _name_target(lines, line - 1, run, url)
                 _after_link(lines[-1], url, "".join(text for _, text in shown), now)
         elif kind == "image":
             alt = child.content or "image"
@@ -320,6 +321,20 @@ def _split_lines(children: list[Token], base: str) -> list[Runs]:
         elif child.content:
             lines[-1].append((now, child.content))
     return [tuple(line) for line in lines]
+
+
+def _name_target(lines: list[list[Run]], line: int, run: int, url: str) -> None:
+    """Give the link's text runs (from ``lines[line][run]`` on) the role ``href=<target>``,
+    for a terminal that shows hyperlinks; a URL that may not be one gets none."""
+    target = hyperlink_target(url)
+    if target is None:
+        return
+    for index in range(line, len(lines)):
+        runs = lines[index]
+        for position in range(run if index == line else 0, len(runs)):
+            roles, text = runs[position]
+            if "link" in roles.split():
+                runs[position] = (f"{roles} {HREF}{target}", text)
 
 
 def _after_link(line: list[Run], url: str, text: str, roles: str) -> None:

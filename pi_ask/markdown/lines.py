@@ -5,13 +5,18 @@ into its own look — ``strong``, ``em``, ``strike``, ``code`` (inline code and 
 ``link``, ``url``, ``heading`` (and ``heading-h1`` ...), ``quote``, the markers ``bullet``,
 ``number``, ``fence`` (a code block's language), ``fence-end`` and ``rule``, and in
 highlighted code the token kinds ``syntax-keyword``, ``syntax-string``, ``syntax-comment``,
-``syntax-number``, ``syntax-function``, ``syntax-type``, ``inserted`` and ``deleted``.
+``syntax-number``, ``syntax-function``, ``syntax-type``, ``inserted`` and ``deleted``; a
+link's text also carries ``href=<target>`` (``HREF``), its URL made safe for an OSC 8
+hyperlink (``terminal_text.hyperlink_target``), when it may be one.
 Every text is already sanitized (``terminal_text.sanitize_block`` ran on the
 source before the parse), so whatever a face makes of the roles, no byte of the payload can
 act on a terminal.
 """
 
 from typing import NamedTuple
+
+HREF = "href="
+"""The role prefix naming a link's hyperlink target."""
 
 Run = tuple[str, str]
 Runs = tuple[Run, ...]

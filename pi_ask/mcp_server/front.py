@@ -37,6 +37,7 @@ from pi_ask.mcp_server.tool_table import (
     SERVER_NAME,
     SERVER_TITLE,
     SERVER_VERSION,
+    TASKS_EXTENSION,
 )
 
 MAX_LINE_BYTES: Final = 1 << 20  # the CLI's payload cap (1 MiB)
@@ -211,8 +212,13 @@ _TOKEN = re.compile(rb'"(?:[^"\\]|\\.)*"|[{}\[\]:,]|[^\s{}\[\]:,"]+')
 
 def oversized_reply(line: Oversized) -> JsonObject:
     """The error an over-long line gets, with the request's id when it can be found."""
-    text = f"Request too large: a message may be at most {MAX_LINE_BYTES} bytes; it was not read"
-    return error(_oversized_id(line), INVALID_REQUEST, text)
+    return too_large(_oversized_id(line), MAX_LINE_BYTES)
+
+
+def too_large(message_id: Id | None, limit: int) -> JsonObject:
+    """The error a message over ``limit`` bytes gets (a stdio line, an HTTP body)."""
+    text = f"Request too large: a message may be at most {limit} bytes; it was not read"
+    return error(message_id, INVALID_REQUEST, text)
 
 
 def _oversized_id(line: Oversized) -> Id | None:
@@ -353,7 +359,10 @@ class Front:
 
     def _discover(self) -> JsonObject:
         return {
-            "capabilities": {"tools": {"listChanged": False}},
+            "capabilities": {
+                "extensions": {TASKS_EXTENSION: {}},
+                "tools": {"listChanged": False},
+            },
             "instructions": INSTRUCTIONS,
             "supportedVersions": [MODERN_VERSION],
         }

@@ -5,14 +5,17 @@ that is not loopback also needs ``--expose`` (§12) and gets a warning. Every re
 ``Authorization: Bearer <token>`` (the scheme in any case): the token comes from
 ``PI_ASK_MCP_TOKEN`` or is made at start and written to a 0600 file in the state folder, whose
 path (never the token) goes to stderr. Requests without it get 401 and the connection is
-closed, before the MCP layer sees them. The SDK's Host and Origin checks are always on: Host
+closed, before the MCP layer sees them; a body over ``MAX_BODY_BYTES`` then gets 413 and a
+JSON-RPC error saying so, never held in memory. The SDK's Host and Origin checks are always on: Host
 must be the bound address or a localhost name, with the port. Connections come through the one
 listener (``pi_ask.http_listener``), which bounds what a peer without the token can hold.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hmac
+import json
 import os
 import secrets
 import sys
@@ -28,6 +31,7 @@ from pi_ask.http_listener import (
     listen_tcp,
     serve,
 )
+from pi_ask.mcp_server.front import too_large
 from pi_ask.mcp_server.server import AskUserServer
 from pi_ask.regular_files import open_regular
 
@@ -35,6 +39,8 @@ TOKEN_ENV = "PI_ASK_MCP_TOKEN"
 TOKEN_FILE = "mcp-token"
 MCP_PATH = "/mcp"
 MIN_TOKEN_CHARS = 16
+MAX_BODY_BYTES = 4 * 1024 * 1024
+"""A request body at most (a call's arguments stay within 1 MiB, as on the command line)."""
 
 
 def parse_address(text: str) -> tuple[str, int]:
@@ -79,6 +85,67 @@ def server_token(state_dir: Path) -> tuple[str, Path | None]:
     finally:
         os.close(fd)
     return token, path
+
+
+class BodyLimit:
+    """ASGI middleware: a request body over ``limit`` bytes is refused with 413, unread past
+    the limit, and a JSON-RPC error the host can show (the SDK's own limit answers in plain
+    text, which its client reports only as "Server returned an error response")."""
+
+    def __init__(self, app: Any, limit: int = MAX_BODY_BYTES) -> None:
+        self._app = app
+        self._limit = limit
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self._app(scope, receive, send)
+            return
+        declared = _content_length(scope)
+        if declared is not None:
+            # The server reads no more than the length said, so only it needs a look.
+            if declared > self._limit:
+                await self._refuse(send)
+            else:
+                await self._app(scope, receive, send)
+            return
+        # No length (a chunked body): read it up to the limit, then hand it on.
+        held: list[dict[str, Any]] = []
+        size = 0
+        while True:
+            message = await receive()
+            held.append(message)
+            if message["type"] != "http.request":
+                break
+            size += len(message.get("body", b""))
+            if size > self._limit:
+                await self._refuse(send)
+                return
+            if not message.get("more_body", False):
+                break
+
+        async def replay() -> Any:
+            return held.pop(0) if held else await receive()
+
+        await self._app(scope, replay, send)
+
+    async def _refuse(self, send: Any) -> None:
+        body = json.dumps(too_large(None, self._limit)).encode()
+        # No "Connection: close": the server reads the rest of the body and drops it, so a
+        # client still sending it sees this answer rather than a reset connection.
+        headers = [
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(body)).encode()),
+        ]
+        await send({"type": "http.response.start", "status": 413, "headers": headers})
+        await send({"type": "http.response.body", "body": body})
+
+
+def _content_length(scope: Any) -> int | None:
+    for name, value in scope.get("headers", ()):
+        if name == b"content-length":
+            with contextlib.suppress(ValueError):
+                return int(value)
+    return None
 
 
 class BearerGate:
@@ -152,4 +219,6 @@ async def serve_http(
             flush=True,
         )
 
-    await serve(BearerGate(app, token), listener, name="pi-ask mcp", on_ready=ready)
+    # The token first: a peer without it gets 401 before any of its body is read.
+    gate = BearerGate(BodyLimit(app), token)
+    await serve(gate, listener, name="pi-ask mcp", on_ready=ready)

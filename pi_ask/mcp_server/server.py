@@ -9,12 +9,17 @@ Each call picks its route (``[mcp] face``):
 - **elicitation**: one form (``form.py``). On a 2026-07-28 connection the first round returns
   an ``InputRequiredResult`` and the client's retry carries the reply; on older connections
   the form goes out as a back-channel ``elicitation/create`` request while the call waits.
-- **terminal**: the full TUI through ``terminal_route.ask_in_terminal``.
-- neither: the non-interactive "Needs user input" result.
+- **terminal**: the full TUI through ``terminal_route.ask_in_terminal``; for a client that
+  takes MCP tasks (``tasks.py``), the ask is handed over detached and the call returns a
+  task handle at once.
+- **page**: a running ``pi-ask web``'s page of the ask as a URL-mode elicitation, before
+  the form (``page_route``).
+- none: the non-interactive "Needs user input" result.
 
-While a call waits it sends a progress notification at once and then every
-``PROGRESS_INTERVAL_S`` (when the client gave a progress token), so hosts that reset their
-tool timeout on progress keep waiting. A ``notifications/cancelled`` cancels the waiting
+Once a call waits (a form sent, or a terminal reached) it sends a progress notification and
+then one every ``PROGRESS_INTERVAL_S`` (when the client gave a progress token), so hosts that
+reset their tool timeout on progress keep waiting; a call that reaches nobody says no
+"waiting" before its answer. A ``notifications/cancelled`` cancels the waiting
 task: the flow closes and the ask stays resumable in the session log.
 """
 
@@ -27,7 +32,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from functools import partial
 from pathlib import Path
-from typing import Any, Literal, NamedTuple, TypeGuard
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 import anyio
 import pydantic
@@ -46,6 +51,8 @@ from pi_ask.contract.results import ToolResult
 from pi_ask.faces.mcp.form import build_form, form_result
 from pi_ask.guarded_parse import load_json
 from pi_ask.mcp_server.guidance import structured, unreached_result
+from pi_ask.mcp_server.page_route import NotOnPage, ask_on_page, page_offered
+from pi_ask.mcp_server.tasks import TaskMethods, offers_tasks, task_created
 from pi_ask.mcp_server.terminal_route import TerminalRoute, ask_in_terminal, why_unreached
 from pi_ask.mcp_server.tool_table import (
     DEFAULT_WAIT_S,
@@ -62,6 +69,9 @@ from pi_ask.state.model import AskState
 from pi_ask.state.results import non_interactive_result
 from pi_ask.version import __version__
 
+if TYPE_CHECKING:
+    from pi_ask.relay.elsewhere import Fetched
+
 FORM_KEY = "ask"
 MRTR_VERSION = "2026-07-28"
 PROGRESS_INTERVAL_S = 10.0
@@ -69,7 +79,7 @@ PROGRESS_MESSAGE = "Waiting for the user's answer"
 # A form may stay open for a long time; the sealed round state must outlive it.
 REQUEST_STATE_TTL_S = 24 * 3600.0
 
-Route = Literal["elicitation", "terminal"]
+Route = Literal["elicitation", "terminal", "page"]
 
 
 def call_result(result: ToolResult) -> types.CallToolResult:
@@ -132,8 +142,11 @@ class AskUserServer:
             title=SERVER_TITLE,
             instructions=INSTRUCTIONS,
             on_list_tools=self._list_tools,
-            on_call_tool=self._call_tool,
         )
+        # Registered as a plain request handler: besides the SDK's result shapes, a call may
+        # return a task handle (an extension's result shape).
+        self.server.add_request_handler("tools/call", types.CallToolRequestParams, self._call_tool)
+        TaskMethods(call_result, self._settle_fetched).install(self.server)
         # The 2026-07-28 round state is sealed and bound to the call's arguments by the SDK.
         security = RequestStateSecurity.ephemeral(ttl=REQUEST_STATE_TTL_S)
         self.server.middleware.append(RequestStateBoundary(security, default_audience=SERVER_NAME))
@@ -147,7 +160,7 @@ class AskUserServer:
 
     async def _call_tool(
         self, ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
-    ) -> types.CallToolResult | types.InputRequiredResult:
+    ) -> types.CallToolResult | types.InputRequiredResult | TaskHandle:
         if params.name == self.tool_name:
             return await self._ask_and_wait(ctx, params)
         if params.name == self.tool_name + START_SUFFIX:
@@ -183,7 +196,12 @@ class AskUserServer:
         ask_id = recorder.start(loaded.params, "tool")
         recorder.sync()
         start_detached(
-            loaded, ask_id, timeout_s=routing.answer_timeout_s, tmux=routing.tmux, log=recorder.path
+            loaded,
+            ask_id,
+            timeout_s=routing.answer_timeout_s,
+            tmux=routing.tmux,
+            log=recorder.path,
+            limits=self._store.snapshot().attachments,
         )
         return ask_id
 
@@ -214,30 +232,36 @@ class AskUserServer:
             )
         if fetched is None:
             return pending_result(ask_id)
+        self._settle_fetched(ask_id, fetched)
+        return call_result(fetched.result)
+
+    @staticmethod
+    def _settle_fetched(ask_id: str, fetched: Fetched) -> None:
+        """Record a detached ask's result in its session log the first time it is handed out."""
         if fetched.first and fetched.log is not None:
             recorder = AskRecorder.open(fetched.log)
             recorder.start(None, "tool", ask_id=ask_id)
             recorder.settle(fetched.result)
-        return call_result(fetched.result)
 
     async def _ask_and_wait(
         self, ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
-    ) -> types.CallToolResult | types.InputRequiredResult:
-        """``X``: ask and wait for the answer (the blocking path, unchanged)."""
+    ) -> types.CallToolResult | types.InputRequiredResult | TaskHandle:
+        """``X``: ask and wait for the answer (the blocking path), or hand the ask over as a
+        task to a host that takes tasks."""
         settings = self._store.snapshot()
         loaded = self._load(params.arguments)
         if isinstance(loaded, InvalidPayload):
             return call_result(invalid_result(loaded))
-        routes = self._routes(ctx.session, self._face or settings.mcp.face)
+        routes = self._routes(ctx, self._face or settings.mcp.face)
         round_state = _round_state(params.request_state) if _is_mrtr(ctx) else None
         reply = (params.input_responses or {}).get(FORM_KEY) if round_state else None
         recorder = AskRecorder.open(self._session)
         if round_state is not None and reply is not None:
             # The retry of our 2026-07-28 form round: the ask was recorded by the first round.
             ask_id = recorder.start(loaded.params, "tool", ask_id=round_state.ask_id)
-            ask = _Ask(loaded, ask_id, recorder.draft)
+            ask = _Ask(loaded, ask_id, recorder)
             read = self._read_reply(ask, reply, round_state.sent_ms)
-            outcome: ToolResult | types.InputRequiredResult | list[str]
+            outcome: _Outcome | list[str]
             if isinstance(read, _HostAnswered):
                 later = routes[routes.index("elicitation") + 1 :] if "elicitation" in routes else ()
                 outcome = await self._ask(ctx, ask, later, [read.why])
@@ -245,22 +269,27 @@ class AskUserServer:
                 outcome = read
         else:
             ask_id = recorder.start(loaded.params, "tool")
-            ask = _Ask(loaded, ask_id, recorder.draft)
+            ask = _Ask(loaded, ask_id, recorder)
             outcome = await self._ask(ctx, ask, routes, [])
-        if isinstance(outcome, types.InputRequiredResult):
+        if isinstance(outcome, types.InputRequiredResult | TaskHandle):
+            # A form round, or a task: the ask is settled later (a retry, its first fetch).
             return outcome
         result = outcome if isinstance(outcome, ToolResult) else self._unreached(ask, outcome)
         recorder.settle(result)
+        from pi_ask.ask.attachments import settle_attachments
+        from pi_ask.config.paths import kept_attachments_dir
+
+        settle_attachments(kept_attachments_dir(ask_id), result)
         return call_result(result)
 
-    def _routes(self, session: ServerSession, face: Face) -> tuple[Route, ...]:
+    def _routes(self, ctx: ServerRequestContext[Any], face: Face) -> tuple[Route, ...]:
         """The routes to try, in order, for this client and face."""
-        form: tuple[Route, ...] = ("elicitation",) if _offers_forms(session) else ()
-        if face == "elicitation":
-            return form
+        form: tuple[Route, ...] = ("elicitation",) if _offers_forms(ctx.session) else ()
         if face == "terminal":
             return ("terminal", *form)
-        return (*form, "terminal")
+        if page_offered(ctx.session, self._store, mrtr=_is_mrtr(ctx)):
+            form = ("page", *form)
+        return form if face == "elicitation" else (*form, "terminal")
 
     async def _ask(
         self,
@@ -268,14 +297,15 @@ class AskUserServer:
         ask: _Ask,
         routes: tuple[Route, ...],
         whys: list[str],
-    ) -> ToolResult | types.InputRequiredResult | list[str]:
-        """The first route's answer, the 2026-07-28 form round, or why nobody was reached."""
+    ) -> _Outcome | list[str]:
+        """The first route's answer, the 2026-07-28 form round, a task handle, or why
+        nobody was reached."""
         if "elicitation" not in routes and not whys and not _offers_forms(ctx.session):
             whys.append("the host shows no forms")
         try:
-            async with _progress(ctx.session):
+            async with _progress(ctx.session) as waiting:
                 for route in routes:
-                    answered = await self._try(ctx, ask, route, whys)
+                    answered = await self._try(ctx, ask, route, whys, waiting)
                     if answered is not None:
                         return answered
         except anyio.get_cancelled_exc_class():
@@ -286,25 +316,78 @@ class AskUserServer:
         return whys
 
     async def _try(
-        self, ctx: ServerRequestContext[Any], ask: _Ask, route: Route, whys: list[str]
-    ) -> ToolResult | types.InputRequiredResult | None:
-        """One route: its answer, or ``None`` with the reason appended to ``whys``."""
+        self,
+        ctx: ServerRequestContext[Any],
+        ask: _Ask,
+        route: Route,
+        whys: list[str],
+        waiting: Callable[[], None],
+    ) -> _Outcome | None:
+        """One route: its answer, or ``None`` with the reason appended to ``whys``.
+
+        ``waiting`` starts the progress beats: called once a form is out or a terminal
+        took the ask (from the terminal route's worker thread too); a task handed over
+        returns at once and needs none.
+        """
         if route == "terminal":
-            answered = await self._terminal(
-                ask.loaded, ask_id=ask.ask_id, store=self._store, on_draft=ask.on_draft
-            )
+            answered: ToolResult | TaskHandle | None
+            if offers_tasks(ctx) and self._store.snapshot().mcp.tasks:
+                answered = await anyio.to_thread.run_sync(self._hand_over, ask)
+            else:
+                answered = await self._terminal(
+                    ask.loaded,
+                    ask_id=ask.ask_id,
+                    store=self._store,
+                    on_draft=ask.on_draft,
+                    on_waiting=waiting,
+                )
             if answered is None:
                 why = why_unreached(self._store)
                 _report(f"the terminal route reached nobody for ask {ask.ask_id}: {why}")
                 whys.append(why)
             return answered
+        if route == "page":
+            on_page = await ask_on_page(
+                ctx.session, ask.loaded, ask_id=ask.ask_id, store=self._store,
+                on_draft=ask.on_draft, related_request_id=ctx.request_id,
+            )  # fmt: skip
+            if isinstance(on_page, NotOnPage):
+                _report(f"ask {ask.ask_id}: {on_page.why}; trying the next route")
+                whys.append(on_page.why)
+                return None
+            return on_page
         if _is_mrtr(ctx):
             return _form_round(ask)
+        waiting()
         outcome = await self._elicit(ctx, ask)
         if isinstance(outcome, _HostAnswered):
             whys.append(outcome.why)
             return None
         return outcome
+
+    def _hand_over(self, ask: _Ask) -> TaskHandle | None:
+        """The terminal route as a task: the ask detached, kept only when an inbox or tmux
+        took it (or ``no_terminal = "wait"`` waits for an attach); its task handle."""
+        from pi_ask.relay.elsewhere import Unreached, start_detached
+        from pi_ask.relay.paths import NoPrivateFolder
+
+        routing = self._store.snapshot().routing
+        ask.recorder.sync()
+        try:
+            start_detached(
+                ask.loaded,
+                ask.ask_id,
+                timeout_s=routing.answer_timeout_s,
+                tmux=routing.tmux,
+                log=ask.recorder.path,
+                wait=routing.no_terminal == "wait",
+            )
+        except (Unreached, NoPrivateFolder):
+            return None
+        except OSError as err:
+            _report(f"ask {ask.ask_id} could not be handed over as a task: {err}")
+            return None
+        return TaskHandle(task_created(ask.ask_id))
 
     async def _elicit(self, ctx: ServerRequestContext[Any], ask: _Ask) -> _FormOutcome:
         """The form over the back-channel (before 2026-07-28).
@@ -361,11 +444,19 @@ class AskUserServer:
 
 
 class _Ask(NamedTuple):
-    """One call's ask: its payload, its id in the session log, where drafts go."""
+    """One call's ask: its payload, its id in the session log, the log's recorder."""
 
     loaded: LoadedPayload
     ask_id: str
-    on_draft: Callable[[AskState], None]
+    recorder: AskRecorder
+
+    @property
+    def on_draft(self) -> Callable[[AskState], None]:
+        return self.recorder.draft
+
+
+class TaskHandle(dict[str, Any]):
+    """A call's ``CreateTaskResult`` (``resultType: "task"``), as the wire carries it."""
 
 
 class _HostAnswered(NamedTuple):
@@ -375,6 +466,7 @@ class _HostAnswered(NamedTuple):
 
 
 _FormOutcome = ToolResult | _HostAnswered
+_Outcome = ToolResult | types.InputRequiredResult | TaskHandle
 
 
 class _RoundState(NamedTuple):
@@ -403,12 +495,6 @@ def _reply_result(loaded: LoadedPayload, reply: types.ElicitResult) -> ToolResul
     for problem in problems:
         _report(problem)
     return result
-
-
-def _is_wait(value: object) -> TypeGuard[float]:
-    return (
-        isinstance(value, int | float) and not isinstance(value, bool) and 0 <= value <= MAX_WAIT_S
-    )
 
 
 def _now_ms() -> int:
@@ -448,17 +534,30 @@ def _round_state(request_state: str | None) -> _RoundState | None:
 
 
 @asynccontextmanager
-async def _progress(session: ServerSession) -> AsyncIterator[None]:
-    """Progress notifications for the length of a wait (a no-op without a progress token)."""
+async def _progress(session: ServerSession) -> AsyncIterator[Callable[[], None]]:
+    """Progress notifications from the moment the call waits until it ends.
+
+    Yields the function that says it now waits; safe to call from a worker thread and more
+    than once. Nothing is sent when it is never called, or without a progress token.
+    """
+    import asyncio
+
+    loop = asyncio.get_running_loop()
+    started = anyio.Event()
+
+    def waiting() -> None:
+        loop.call_soon_threadsafe(started.set)
+
     async with anyio.create_task_group() as group:
-        group.start_soon(_send_progress, session)
+        group.start_soon(_send_progress, session, started)
         try:
-            yield
+            yield waiting
         finally:
             group.cancel_scope.cancel()
 
 
-async def _send_progress(session: ServerSession) -> None:
+async def _send_progress(session: ServerSession, started: anyio.Event) -> None:
+    await started.wait()
     beat = 0
     while True:
         beat += 1

@@ -26,6 +26,7 @@ class TerminalRoute(Protocol):
         ask_id: str,
         store: SettingsStore,
         on_draft: Callable[[AskState], None],
+        on_waiting: Callable[[], None] | None = None,
     ) -> ToolResult | None: ...
 
 
@@ -35,8 +36,12 @@ async def ask_in_terminal(
     ask_id: str,
     store: SettingsStore,
     on_draft: Callable[[AskState], None],
+    on_waiting: Callable[[], None] | None = None,
 ) -> ToolResult | None:
     """Ask ``loaded`` through a running inbox or a tmux popup; ``None`` when neither is there.
+
+    ``on_waiting`` is called (on a worker thread) once the ask is published for a terminal,
+    never when nobody can take it.
 
     The routing settings apply as on the command line: ``[inbox] tmux``, the deadline
     ``[behaviour] answer_timeout_s``, and ``[behaviour] no_terminal = "wait"``, without which
@@ -44,41 +49,35 @@ async def ask_in_terminal(
     task (a client's ``notifications/cancelled``) closes the flow wherever it is open and
     leaves its drafts resumable.
     """
+    from pi_ask.config.paths import kept_attachments_dir
     from pi_ask.relay.elsewhere import ElsewhereHooks, ask_elsewhere_async
 
     routing = store.snapshot().routing
     return await ask_elsewhere_async(
         loaded,
         ask_id,
-        hooks=ElsewhereHooks(on_draft=on_draft),
+        hooks=ElsewhereHooks(on_draft=on_draft, on_progress=_once_published(on_waiting)),
         store=store,
         tmux=routing.tmux,
         timeout_s=routing.answer_timeout_s,
         wait=routing.no_terminal == "wait",
+        keep_files_in=kept_attachments_dir(ask_id),
     )
 
 
+def _once_published(on_waiting: Callable[[], None] | None) -> Callable[[str], None] | None:
+    if on_waiting is None:
+        return None
+
+    def on_progress(what: str) -> None:
+        if what == "published":
+            on_waiting()
+
+    return on_progress
+
+
 def why_unreached(store: SettingsStore) -> str:
-    """Why the terminal route just reached nobody, in a few words (for the model and stderr).
+    """Why the terminal route just reached nobody, in a few words (for the model and stderr)."""
+    from pi_ask.relay.elsewhere import why_unreached as relay_why
 
-    Asked after the fact, from the same checks the relay makes; a race (an inbox that
-    started meanwhile) only makes the words less exact, never the result.
-    """
-    from pi_ask.relay.inboxes import inbox_sockets
-    from pi_ask.relay.paths import NoPrivateFolder, runtime_dir
-    from pi_ask.relay.tmux import tmux_client_attached, tmux_reachable
-
-    routing = store.snapshot().routing
-    try:
-        runtime = runtime_dir()
-    except NoPrivateFolder as err:
-        return f"there is no private folder for pending asks: {err}"
-    if inbox_sockets(runtime):
-        return "a pi-ask inbox is running but did not take the ask"
-    if routing.tmux == "off":
-        return "no pi-ask inbox or web face is running, and [inbox] tmux is off"
-    if not tmux_reachable():
-        return "no pi-ask inbox or web face is running, and no tmux server was found"
-    if not tmux_client_attached():
-        return "no pi-ask inbox or web face is running, and no tmux client is attached"
-    return "no pi-ask inbox or web face is running, and tmux could not open the ask"
+    return relay_why(store.snapshot().routing.tmux)

@@ -29,6 +29,8 @@ MAX_WAIT_S: Final = 50.0
 DEFAULT_WAIT_S: Final = 25.0
 START_SUFFIX: Final = "_start"
 RESULT_SUFFIX: Final = "_result"
+TASKS_EXTENSION: Final = "io.modelcontextprotocol/tasks"
+"""The MCP Tasks extension, advertised on 2026-07-28 connections (``tasks.py``)."""
 
 
 def ask_tool(name: str = DEFAULT_TOOL_NAME) -> JsonObject:

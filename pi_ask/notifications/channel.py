@@ -39,11 +39,29 @@ class Notification:
     title: str = TITLE
     message: str = ""
     event: str = EVENT
+    link: str = ""
+    """The ask's page (``relay.web_link``), for channels that can open a link; never a
+    secret. Anything but one http(s) URL is dropped."""
 
     def __post_init__(self) -> None:
         # Cleaning here means no channel can receive raw payload text, however it is built.
         for name in ("title", "message", "event"):
             object.__setattr__(self, name, clean_line(getattr(self, name)))
+        if self.link and not is_link(self.link):
+            object.__setattr__(self, "link", "")
+
+
+def is_link(text: str) -> bool:
+    """One http(s) URL with a host, nothing a line or a shell could break on, of sane size."""
+    from urllib.parse import urlsplit
+
+    if len(text) > 2048 or any(ch.isspace() or ord(ch) < 32 or ord(ch) == 127 for ch in text):
+        return False
+    try:
+        parts = urlsplit(text)
+    except ValueError:
+        return False
+    return parts.scheme in ("http", "https") and bool(parts.hostname)
 
 
 class CancelScope:

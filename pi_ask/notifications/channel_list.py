@@ -26,6 +26,7 @@ from pi_ask.notifications.channels.osc777 import Osc777Channel
 from pi_ask.notifications.channels.terminal import TerminalChannel
 from pi_ask.notifications.channels.unfocused import WhenUnfocused
 from pi_ask.terminal_text import clean_line, truncate
+from pi_ask.words import english_plural
 
 _KEY = "notifications.channels"
 _CHANNELS: tuple[Channel, ...] = (
@@ -61,7 +62,8 @@ def _unknown_keys(path: str, entry: Mapping[object, object], kind: str) -> list[
     unknown = sorted(str(key) for key in entry if key not in keys)
     if not unknown:
         return []
-    return [f"{path}: unknown key(s) {', '.join(unknown)} in a {kind} channel; ignored"]
+    word = english_plural(len(unknown), "key", "keys")
+    return [f"{path}: unknown {word} {', '.join(unknown)} in a {kind} channel; ignored"]
 
 
 def _parse_command(path: str, entry: Mapping[object, object]) -> tuple[Channel | None, list[str]]:

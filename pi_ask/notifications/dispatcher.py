@@ -219,6 +219,7 @@ def dispatch(
     enabled: bool = True,
     focused: Callable[[], bool | None] = lambda: None,
     bell_only: bool = False,
+    link: str = "",
 ) -> Dispatch:
     """Start sending one notification through ``channels``; returns at once.
 
@@ -236,6 +237,7 @@ def dispatch(
             send only while it has not (``when = "unfocused"``).
         bell_only: The terminal takes no escape sequences (the plain face): terminal
             channels ring the bell instead.
+        link: The ask's page, for the channels that can open a link ("" for none).
 
     Returns:
         The running dispatch. Call ``close()`` when the ask ends.
@@ -251,7 +253,7 @@ def dispatch(
     if not (isinstance(timeout_s, (int, float)) and math.isfinite(timeout_s) and timeout_s > 0):
         logger.debug("notification timeout %r is not a positive number; using 5 s", timeout_s)
         timeout_s = DEFAULT_TIMEOUT_S
-    notification = Notification(title=title, message=message, event=event)
+    notification = Notification(title=title, message=message, event=event, link=link)
     running = Dispatch(channels)
     if running.done:
         return running

@@ -32,6 +32,7 @@ def notify_waiting(
     write_terminal: Callable[[str], None] | None,
     focused: Callable[[], bool | None] = lambda: None,
     bell_only: bool = False,
+    link: str = "",
 ) -> Dispatch:
     """Send ``message`` through the configured channels; returns at once (see ``dispatch``).
 
@@ -41,6 +42,8 @@ def notify_waiting(
         write_terminal: Writes to the terminal the ask is drawn on (``None``: there is none).
         focused: Whether that terminal has focus now, for ``when = "unfocused"`` channels.
         bell_only: The terminal takes no escape sequences: terminal channels ring the bell.
+        link: The ask's page (``relay.web_link.ask_page``) when ``pi-ask web`` serves it:
+            channels that can open a link get it (ntfy's click, a desktop click).
     """
     from pi_ask.notifications.channel_list import parse_channels
     from pi_ask.notifications.dispatcher import dispatch
@@ -55,4 +58,5 @@ def notify_waiting(
         enabled=settings.enabled,
         focused=focused,
         bell_only=bell_only,
+        link=link,
     )

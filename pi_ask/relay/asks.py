@@ -4,11 +4,13 @@
 
 - ``payload.json``: the ask's params, as the asker loaded them;
 - ``summary.json``: what a listing reads (title, folder, created, deadline, questions, the
-  asker's socket when it waits for the answer itself, ``detached`` when nobody does);
+  asker's socket when it waits for the answer itself, ``detached`` when nobody does, the
+  asker's limits on attached files);
 - ``draft.json``: the answers an answering terminal committed last (the draft form);
 - ``claim``: the answer that won — created once, atomically, by a link (first wins); its
   claimer built the result from ``payload.json`` with the contract code first;
-- ``result.json``: that result; ``fetched`` once a detached ask's result was handed out.
+- ``result.json``: that result; ``fetched`` once a detached ask's result was handed out;
+- ``attachments/``: the files an answering terminal attached (``relay.attached_files``).
 
 A folder is made under a hidden name and renamed into place, so a listing never sees one
 half-made; every file is written under a temporary name and renamed (or linked) in, so the
@@ -24,12 +26,15 @@ import json
 import os
 import time
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from pi_ask.guarded_parse import load_json
 from pi_ask.regular_files import read_regular
 from pi_ask.relay.paths import random_hex
 from pi_ask.relay.watch import nudge
+
+if TYPE_CHECKING:
+    from pi_ask.relay.attached_files import AskFiles
 
 PAYLOAD = "payload.json"
 SUMMARY = "summary.json"
@@ -37,6 +42,7 @@ DRAFT = "draft.json"
 CLAIM = "claim"
 RESULT = "result.json"
 FETCHED = "fetched"
+ATTACHMENTS = "attachments"
 # A payload is at most 1 MiB of JSON; its params may be escaped further.
 MAX_FILE_BYTES = 4 * 1024 * 1024
 MAX_SUMMARY_BYTES = 64 * 1024
@@ -61,6 +67,19 @@ class AskSummary(NamedTuple):
     detached: bool
     log: Path | None = None
     """A detached ask's session log, settled by whoever fetches its result first."""
+    max_files: int | None = None
+    max_bytes: int | None = None
+    """The asker's limits on attached files (``[attachments]``), when it said them."""
+
+    def files(self) -> AskFiles:
+        """Where the ask's attached files are, and its limits (the defaults when unsaid)."""
+        from pi_ask.relay.attached_files import AskFiles
+
+        limits = AskFiles(self.folder / ATTACHMENTS)
+        return limits._replace(
+            max_files=self.max_files if self.max_files is not None else limits.max_files,
+            max_bytes=self.max_bytes if self.max_bytes is not None else limits.max_bytes,
+        )
 
     def to_json(self) -> dict[str, object]:
         out: dict[str, object] = {
@@ -185,6 +204,11 @@ class AskFolder:
     def exists(self) -> bool:
         return self.path.is_dir()
 
+    @property
+    def attachments(self) -> Path:
+        """Where answering terminals copy the files they attach (made on the first)."""
+        return self.path / ATTACHMENTS
+
     # --- writing ---------------------------------------------------------------------
 
     def write_draft(self, form: dict[str, object]) -> None:
@@ -266,6 +290,9 @@ def _summary(folder: Path, raw: dict[str, object]) -> AskSummary | None:
     ask_id, cwd, created = raw.get("id"), raw.get("cwd", ""), raw.get("createdAt")
     count, title, deadline = raw.get("questions", 0), raw.get("title"), raw.get("deadline")
     sock = raw.get("socket")
+    limits = raw.get("attachments")
+    max_files = limits.get("maxFiles") if isinstance(limits, dict) else None
+    max_bytes = limits.get("maxBytes") if isinstance(limits, dict) else None
     if ask_id != folder.name or not isinstance(cwd, str):
         return None
     if type(created) is not int or type(count) is not int:
@@ -283,6 +310,8 @@ def _summary(folder: Path, raw: dict[str, object]) -> AskSummary | None:
         log=Path(log)
         if isinstance(log := raw.get("log"), str) and Path(log).is_absolute()
         else None,
+        max_files=max_files if type(max_files) is int and max_files >= 0 else None,
+        max_bytes=max_bytes if type(max_bytes) is int and max_bytes >= 0 else None,
     )
 
 

@@ -2,8 +2,9 @@
 
 ``list_pending`` reads the asks folder's summaries (never a payload), oldest first; the folder
 of an asker that died (even by SIGKILL) and a detached ask past its keeping are removed when
-seen. ``Session`` is one terminal's hold on one ask: it reads the payload and the current
-draft, writes drafts, and claims the ask with the answer; it notices at once when the ask ends
+seen, and a detached ask past its deadline is ended (``timeout``) and no longer listed.
+``Session`` is one terminal's hold on one ask: it reads the payload and the current draft,
+writes drafts, and claims the ask with the answer; it notices at once when the ask ends
 elsewhere (a claim, the folder gone, the asker's ``closed``), through the folder's watch and
 the asker's socket.
 """
@@ -18,10 +19,10 @@ from pathlib import Path
 from pi_ask.contract.kinds import JsonObject
 from pi_ask.contract.loading import InvalidPayload, LoadedPayload, load_payload
 from pi_ask.relay import forms, wire
-from pi_ask.relay.asks import AskFolder, AskSummary, ask_folders
+from pi_ask.relay.asks import AskFolder, AskSummary, ask_folders, now_ms
 from pi_ask.relay.elsewhere import sweep
 from pi_ask.relay.paths import asks_dir
-from pi_ask.relay.pending import ANSWERED_ELSEWHERE
+from pi_ask.relay.pending import ANSWERED_ELSEWHERE, ENDED_WHY
 from pi_ask.relay.watch import FolderWatch, WakeEvent, Waker
 from pi_ask.state.model import AskState
 from pi_ask.state.opening import new_state
@@ -73,13 +74,18 @@ class Session:
             AskGone: It was answered, removed, or its asker no longer listens.
         """
         if self.folder.is_claimed():
-            raise AskGone(ANSWERED_ELSEWHERE)
+            outcome = (self.folder.claim() or {}).get("outcome")
+            raise AskGone(ENDED_WHY.get(str(outcome), ANSWERED_ELSEWHERE))
+        deadline = self.info.deadline_ms
+        if deadline is not None and now_ms() >= deadline:
+            # A detached ask has no asker to end it: whoever reads it checks its deadline.
+            raise AskGone(ENDED_WHY["timeout"])
         loaded = load_payload(self.folder.params())
         if isinstance(loaded, InvalidPayload):
             raise AskGone(GONE if not self.folder.exists() else "the ask's payload is not valid")
         draft = self.folder.draft() or {}
         try:
-            state = forms.state_from_form(loaded, draft)
+            state = forms.state_from_form(loaded, draft, self.info.files())
         except forms.FormError:
             state = new_state(loaded.payload)
         if self.info.socket is not None:
@@ -114,7 +120,8 @@ class Session:
             return False
         answer: JsonObject = {"outcome": outcome, **forms.form_to_json(state)}
         try:
-            result = forms.finish(forms.state_from_form(self.loaded, answer), outcome)
+            state = forms.state_from_form(self.loaded, answer, self.info.files())
+            result = forms.finish(state, outcome)
         except forms.FormError:
             return False
         if not self.folder.take(answer, result.to_json()):
@@ -214,16 +221,27 @@ class Session:
         self.ended.set()
 
 
-def _greet(info: AskSummary) -> wire.Connection:
-    """Connect to the asker and say hello; its reply is read with everything it says later
-    (``Session._read_asker``), so a terminal shows the ask without waiting for it: an asker
-    that rests as the small waiting process (``cli/waiting.py``) answers once it has loaded
-    the rest again."""
+def _greet(info: AskSummary) -> wire.Connection | None:
+    """Connect to the asker and say hello; the connection, or ``None`` when it takes none now.
+
+    The reply is read with everything the asker says later (``Session._read_asker``), so a
+    terminal shows the ask without waiting for it: an asker that rests as the small waiting
+    process (``cli/waiting.py``) answers once it has loaded the rest again, and a stopped
+    (SIGSTOP) or busy one once it runs again. A full backlog that stays full is no
+    connection; the ask is answered all the same (the answer waits in its folder until the
+    asker runs again). Only a refused connection or a refusal means gone.
+    """
     assert info.socket is not None
     try:
         connection = wire.connect(os.fspath(info.socket), timeout_s=CONNECT_TIMEOUT_S)
+    except BlockingIOError:  # its backlog stayed full: it accepts nothing now
+        return None
+    except OSError as err:
+        raise AskGone(f"{GONE} ({err})") from None
+    try:
         connection.send({"type": "hello", "id": info.ask_id})
     except (OSError, wire.ProtocolError) as err:
+        connection.close()
         raise AskGone(f"{GONE} ({err})") from None
     connection.sock.settimeout(None)
     return connection

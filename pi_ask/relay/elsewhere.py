@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from pi_ask.face_table import TmuxMode
+from pi_ask.i18n import N_
 from pi_ask.relay.inboxes import inbox_sockets, poke_inboxes
 from pi_ask.relay.paths import NoPrivateFolder, asks_dir, runtime_dir
 from pi_ask.relay.tmux import open_in_tmux, tmux_client_attached, tmux_reachable
@@ -31,11 +32,11 @@ if TYPE_CHECKING:
     from pi_ask.contract.loading import LoadedPayload
     from pi_ask.contract.results import ToolResult
     from pi_ask.notifications.dispatcher import Dispatch
-    from pi_ask.relay.asks import AskFolder
-    from pi_ask.relay.pending import PendingAsk
+    from pi_ask.relay.asks import AskFolder, AskSummary
+    from pi_ask.relay.pending import FileLimits, PendingAsk
     from pi_ask.state.model import Answer, AskState
 
-WAITING_NOTICE = "Question waiting — run `pi-ask attach`"
+WAITING_NOTICE = N_("Question waiting — run `pi-ask attach`")
 
 
 class ElsewhereHooks:
@@ -77,6 +78,10 @@ class UnknownAsk(LookupError):
     """No pending or answered ask has this id (or it was removed after its keeping)."""
 
 
+class Unreached(LookupError):
+    """Nobody could take the ask now (no inbox, no tmux client), and it was not to wait."""
+
+
 def ask_elsewhere(
     loaded: LoadedPayload,
     ask_id: str,
@@ -87,6 +92,8 @@ def ask_elsewhere(
     hooks: ElsewhereHooks | None = None,
     initial_answers: tuple[tuple[str, Answer], ...] = (),
     store: SettingsStore | Callable[[], SettingsStore] | None = None,
+    limits: FileLimits | None = None,
+    keep_files_in: Path | None = None,
 ) -> ToolResult | None:
     """Route one ask to a terminal elsewhere and wait for its result.
 
@@ -100,6 +107,9 @@ def ask_elsewhere(
         initial_answers: Answers to start from (a resumed draft).
         store: Settings for the "question waiting" notification when ``wait`` waits, or
             what opens them (only then).
+        limits: ``[attachments]``: the files the answers may carry.
+        keep_files_in: Where files attached to the answer are kept once the ask is over
+            (its pending folder goes then).
 
     Returns:
         The result, or ``None`` at once when nobody can be reached and ``wait`` is false
@@ -116,7 +126,15 @@ def ask_elsewhere(
         # Nobody can be reached: answer at once, before loading anything to serve the ask.
         return None
     pending = _pending(
-        loaded, ask_id, asks, runtime, timeout_s=timeout_s, answers=initial_answers, hooks=hooks
+        loaded,
+        ask_id,
+        asks,
+        runtime,
+        timeout_s=timeout_s,
+        answers=initial_answers,
+        hooks=hooks,
+        limits=limits,
+        keep_files_in=keep_files_in,
     )
     try:
         pending.publish(serve=False)  # terminals wait in the backlog until it is decided where
@@ -128,15 +146,18 @@ def ask_elsewhere(
             return None
         _progress(hooks, "published")
         _progress(hooks, route or "waiting")
-        if route is None and hooks.announce is not None:
-            hooks.announce(
-                f"pi-ask: question waiting (ask {ask_id}); answer it from any terminal "
-                f"with: pi-ask attach {ask_id}"
-            )
-        if hooks.rest is not None and route is None:
-            hooks.rest(pending)  # returns only when it could not
+        notification = None
+        if route is None:
+            if hooks.announce is not None:
+                hooks.announce(
+                    f"pi-ask: question waiting (ask {ask_id}); answer it from any terminal "
+                    f"with: pi-ask attach {ask_id}"
+                )
+            if hooks.rest is not None:
+                hooks.rest(pending)  # returns only when it could not
         pending.serve()
-        notification = notify_waiting_asker(store, hooks.announce) if route is None else None
+        if route is None:
+            notification = notify_waiting_asker(store, hooks.announce, ask_id, runtime)
         try:
             return wait_for_answer(pending, hooks, deadline)
         finally:
@@ -156,6 +177,8 @@ def _pending(
     answers: tuple[tuple[str, Answer], ...],
     hooks: ElsewhereHooks,
     log: Path | None = None,
+    limits: FileLimits | None = None,
+    keep_files_in: Path | None = None,
 ) -> PendingAsk:
     from pi_ask.relay.pending import PendingAsk
 
@@ -175,7 +198,30 @@ def _pending(
         deadline_ms=deadline_ms,
         wake=hooks.cancel.waker,
         log=log,
+        limits=limits,
+        keep_files_in=keep_files_in,
     )
+
+
+def why_unreached(tmux: TmuxMode) -> str:
+    """Why the terminal route just reached nobody, in a few words (for stderr and a model).
+
+    Asked after the fact, from the same checks the route makes; a race (an inbox that
+    started meanwhile) only makes the words less exact, never the result.
+    """
+    try:
+        runtime = runtime_dir()
+    except NoPrivateFolder as err:
+        return f"there is no private folder for pending asks: {err}"
+    if inbox_sockets(runtime):
+        return "a pi-ask inbox is running but did not take the ask"
+    if tmux == "off":
+        return "no pi-ask inbox or web face is running, and [inbox] tmux is off"
+    if not tmux_reachable():
+        return "no pi-ask inbox or web face is running, and no tmux server was found"
+    if not tmux_client_attached():
+        return "no pi-ask inbox or web face is running, and no tmux client is attached"
+    return "no pi-ask inbox or web face is running, and tmux could not open the ask"
 
 
 def _route(runtime: Path, ask_id: str, tmux: TmuxMode, cwd: str) -> str | None:
@@ -220,9 +266,15 @@ def _progress(hooks: ElsewhereHooks, what: str) -> None:
 
 
 def notify_waiting_asker(
-    store: SettingsStore | Callable[[], SettingsStore] | None, say: Callable[[str], None] | None
+    store: SettingsStore | Callable[[], SettingsStore] | None,
+    say: Callable[[str], None] | None,
+    ask_id: str,
+    runtime: Path | None,
 ) -> Dispatch | None:
-    """The "question waiting" notification, through the configured channels (best effort).
+    """The "question waiting" notification of an asker that reached nobody, through the
+    configured channels (best effort), with the ask's page at ``[web] public_url`` when set
+    (``relay.web_link``). None while a ``pi-ask web`` runs: it rings for the ask itself.
+    ``store``: the settings, or what opens them (only when nothing else rings).
 
     One that cannot start (out of descriptors, its modules unreadable) is said in one line
     through ``say``; the ask goes on waiting either way.
@@ -230,12 +282,20 @@ def notify_waiting_asker(
     if store is None:
         return None
     try:
+        from pi_ask.i18n import gettext
         from pi_ask.notifications.waiting import notify_waiting
+        from pi_ask.relay.web_link import running_base, waiting_link
 
-        # No terminal of our own: bell/OSC channels have nowhere to write.
+        if runtime is not None and running_base(runtime) is not None:
+            return None  # a running pi-ask web rings for every ask that arrives, with its page
         settings = (store() if callable(store) else store).snapshot()
+        link = waiting_link([ask_id], settings.web.public_url, runtime) if runtime else ""
+        # No terminal of our own: bell/OSC channels have nowhere to write.
         return notify_waiting(
-            settings.notifications, WAITING_NOTICE, write_terminal=lambda _text: None
+            settings.notifications,
+            gettext(WAITING_NOTICE),
+            write_terminal=lambda _text: None,
+            link=link,
         )
     except OSError as err:
         if say is not None:
@@ -269,10 +329,15 @@ def start_detached(
     timeout_s: float | None = None,
     tmux: TmuxMode = "popup",
     log: Path | None = None,
+    limits: FileLimits | None = None,
+    wait: bool = True,
 ) -> str | None:
     """Publish an ask that nobody waits for, and tell an inbox or open a tmux popup on it.
 
-    ``log`` is the session log the ask was recorded in, settled when its result is fetched.
+    ``log`` is the session log the ask was recorded in, settled when its result is fetched;
+    ``limits`` the ``[attachments]`` its answers may carry (files stay in its folder, kept
+    as long as the ask is). ``wait`` false keeps the ask only when an inbox or a tmux popup
+    took it at once (as ``ask_elsewhere`` without ``wait``): else nothing is left behind.
 
     Returns:
         Where it went (``inbox``, ``popup``, ``window``), or ``None`` when it only waits for
@@ -281,11 +346,24 @@ def start_detached(
     Raises:
         NoPrivateFolder: There is no private folder for pending asks.
         OSError: The ask's folder cannot be written.
+        Unreached: ``wait`` is false and nobody could take the ask.
     """
     asks = asks_dir()
+    if not wait:
+        runtime = runtime_dir()
+        if not inbox_sockets(runtime) and not (tmux != "off" and tmux_reachable()):
+            raise Unreached(ask_id)
     hooks = ElsewhereHooks()
     pending = _pending(
-        loaded, ask_id, asks, None, timeout_s=timeout_s, answers=(), hooks=hooks, log=log
+        loaded,
+        ask_id,
+        asks,
+        None,
+        timeout_s=timeout_s,
+        answers=(),
+        hooks=hooks,
+        log=log,
+        limits=limits,
     )
     pending.publish()
     pending.release()
@@ -293,8 +371,50 @@ def start_detached(
     try:
         runtime = runtime_dir()
     except NoPrivateFolder:
-        return None
-    return _route(runtime, ask_id, tmux, pending.cwd)
+        if wait:
+            return None
+        pending.close()
+        raise
+    route = _route(runtime, ask_id, tmux, pending.cwd)
+    if route is None and not wait:
+        pending.close()  # removes its folder: nobody will ever see it
+        raise Unreached(ask_id)
+    return route
+
+
+def abort_detached(ask_id: str) -> None:
+    """End a detached ask that nobody answered yet with ``aborted`` (a host gave up on it);
+    an answer that won first stands.
+
+    Raises:
+        UnknownAsk: No ask has this id.
+    """
+    from pi_ask.contract.loading import InvalidPayload, load_payload
+    from pi_ask.relay import forms
+    from pi_ask.state.opening import new_state
+
+    folder = _ask_folder(ask_id)
+    loaded = load_payload(folder.params())
+    if folder.summary() is None or isinstance(loaded, InvalidPayload):
+        raise UnknownAsk(ask_id)
+    aborted = forms.ended(new_state(loaded.payload), "aborted")
+    folder.take({"outcome": "aborted"}, aborted.to_json())
+
+
+def _ask_folder(ask_id: str) -> AskFolder:
+    """The folder of ask ``ask_id`` (it may be gone).
+
+    Raises:
+        UnknownAsk: The id is no ask id, or there is no private folder for asks.
+    """
+    from pi_ask.relay.asks import AskFolder, is_ask_id
+
+    if not is_ask_id(ask_id):
+        raise UnknownAsk(ask_id)
+    try:
+        return AskFolder(asks_dir() / ask_id)
+    except NoPrivateFolder as err:
+        raise UnknownAsk(ask_id) from err
 
 
 class Fetched:
@@ -327,15 +447,10 @@ def fetch_result(ask_id: str, *, wait_s: float = 0.0) -> Fetched | None:
     Raises:
         UnknownAsk: No ask has this id.
     """
-    from pi_ask.relay.asks import AskFolder, is_ask_id, now_ms
+    from pi_ask.relay.asks import now_ms
     from pi_ask.relay.watch import FolderWatch
 
-    if not is_ask_id(ask_id):
-        raise UnknownAsk(ask_id)
-    try:
-        folder = AskFolder(asks_dir() / ask_id)
-    except NoPrivateFolder as err:
-        raise UnknownAsk(ask_id) from err
+    folder = _ask_folder(ask_id)
     summary = folder.summary()
     if summary is None:
         raise UnknownAsk(ask_id)
@@ -343,7 +458,7 @@ def fetch_result(ask_id: str, *, wait_s: float = 0.0) -> Fetched | None:
     watch = FolderWatch(folder.path)
     try:
         while True:
-            result = _answered(folder, summary.deadline_ms, now_ms())
+            result = _answered(folder, summary, now_ms())
             if result is not None:
                 return Fetched(result, folder.mark_fetched(), summary.log)
             left = end - time.monotonic()
@@ -358,17 +473,21 @@ def fetch_result(ask_id: str, *, wait_s: float = 0.0) -> Fetched | None:
         watch.close()
 
 
-def _answered(folder: AskFolder, deadline_ms: int | None, now: int) -> ToolResult | None:
+def _answered(folder: AskFolder, summary: AskSummary, now: int) -> ToolResult | None:
+    """The ask's result once it has one: the stored result, or (when that is missing, or
+    lists files, which are checked again here) the one the claim makes; ``timeout`` once its
+    deadline passed unanswered (the reader claims it so: nobody can answer it after that)."""
     from pi_ask.contract.loading import InvalidPayload, load_payload
     from pi_ask.contract.results import ToolResult
-    from pi_ask.relay import forms
-    from pi_ask.state.opening import new_state
     from pi_ask.state.results import non_interactive_result
 
+    deadline_ms = summary.deadline_ms
     stored = folder.result()
     if stored is not None:
         with contextlib.suppress(ValueError):
-            return ToolResult.from_json(stored)
+            result = ToolResult.from_json(stored)
+            if not any(record.attachments for record in result.details.answers.values()):
+                return result
     loaded = load_payload(folder.params())
     if isinstance(loaded, InvalidPayload):
         return None
@@ -380,13 +499,25 @@ def _answered(folder: AskFolder, deadline_ms: int | None, now: int) -> ToolResul
         claim = folder.claim()
     if claim is None:
         return None
+    return _claimed_result(folder, loaded, claim, summary)
+
+
+def _claimed_result(
+    folder: AskFolder, loaded: LoadedPayload, claim: dict[str, object], summary: AskSummary
+) -> ToolResult | None:
+    """The result of ``claim`` built from the ask's own payload (stored for the next
+    reader), or ``None`` when the claim is no answer the flow could give (it is dropped)."""
+    from pi_ask.relay import forms
+    from pi_ask.state.opening import new_state
+
     outcome = claim.get("outcome")
     if outcome in ("timeout", "aborted"):
         return forms.ended(new_state(loaded.payload), outcome)
     try:
         if outcome not in forms.OUTCOMES:
             raise forms.FormError(f"unknown outcome {str(outcome)[:20]!r}")
-        result = forms.finish(forms.state_from_form(loaded, claim), outcome)
+        state = forms.state_from_form(loaded, claim, summary.files())
+        result = forms.finish(state, outcome)
     except forms.FormError:
         folder.drop_claim()  # no answer the flow could give: the ask stays answerable
         return None
@@ -396,7 +527,8 @@ def _answered(folder: AskFolder, deadline_ms: int | None, now: int) -> ToolResul
 
 def sweep(asks: Path) -> None:
     """Remove what is no longer pending: folders of askers that died (a refused socket),
-    detached asks past their keeping."""
+    detached asks past their keeping; end detached asks past their deadline (``timeout``),
+    so no listing offers them."""
     from pi_ask.relay.asks import ask_folders, now_ms
     from pi_ask.relay.paths import is_own_socket
     from pi_ask.relay.pending import still_waiting
@@ -409,6 +541,12 @@ def sweep(asks: Path) -> None:
         if summary.detached:
             if folder.expired(now):
                 folder.remove()
+            elif (
+                summary.deadline_ms is not None
+                and now >= summary.deadline_ms
+                and not folder.is_claimed()
+            ):
+                _answered(folder, summary, now)
         elif summary.socket is not None and not still_waiting(summary.socket):
             folder.remove()
             with contextlib.suppress(OSError):

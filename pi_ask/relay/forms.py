@@ -4,7 +4,9 @@ An answering terminal sends what its flow holds, in the session log's draft form
 answer with its unselected notes and text, and the presented types); the asker fits it to
 its own payload exactly as a resumed draft is fitted (``session.resume.restore``), then
 builds the result itself. So a peer can only ever choose among the answers the flow itself
-could give: it never hands the asker a result document, a label or a text of its own.
+could give: it never hands the asker a result document, a label or a text of its own. The
+attachment records it sends are kept only when they name files the ask holds
+(``attached_files.checked``).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from pi_ask.contract.kinds import JsonObject
 from pi_ask.contract.loading import LoadedPayload
 from pi_ask.contract.payload import QUESTION_TYPES, QuestionType
 from pi_ask.contract.results import ToolResult
+from pi_ask.relay.attached_files import AskFiles, checked
 from pi_ask.session.drafts import Draft, answer_from_json
 from pi_ask.session.entries import answer_to_json
 from pi_ask.session.resume import restore
@@ -44,8 +47,13 @@ def form_to_json(state: AskState) -> JsonObject:
     return out
 
 
-def state_from_form(loaded: LoadedPayload, message: Mapping[str, object]) -> AskState:
+def state_from_form(
+    loaded: LoadedPayload, message: Mapping[str, object], files: AskFiles | None = None
+) -> AskState:
     """The flow state of ``loaded`` holding the message's answers, fitted to the payload.
+
+    ``files``: where the ask's attached files are and its limits; attachment records that
+    name anything else are dropped (all of them without ``files``).
 
     Raises:
         FormError: ``answers`` or ``types`` do not have the draft shape.
@@ -67,7 +75,7 @@ def state_from_form(loaded: LoadedPayload, message: Mapping[str, object]) -> Ask
             raise FormError(f"unknown question type {str(kind)[:20]!r}")
         presented.append((qid, kind))
     restored, fitted = restore(loaded, Draft("", tuple(pairs), tuple(presented)))
-    return new_state(restored.payload, answers=fitted)
+    return checked(new_state(restored.payload, answers=fitted), files)
 
 
 def finish(state: AskState, outcome: Outcome) -> ToolResult:

@@ -2,6 +2,10 @@
 ``pi-ask web`` while a paired page is connected. Askers find it (``relay.inboxes``) and route
 ``--ui auto`` to it; their pokes need no answer.
 
+At most ``MAX_PEERS`` peers are held, each for ``POKE_TIMEOUT_S`` at most: a newcomer beyond
+that replaces the one held longest, so idle connections cannot keep an asker's poke out. An
+accept that fails (EMFILE) is said in one line and tried again (``relay.accepting``).
+
 Apart from ``relay.inboxes`` so an asker that only looks for inboxes loads none of this.
 """
 
@@ -14,7 +18,11 @@ import threading
 from pathlib import Path
 
 from pi_ask.relay import wire
+from pi_ask.relay.accepting import accept_peers
 from pi_ask.relay.paths import INBOX_SUFFIX, fresh_socket_name, listen_at
+
+MAX_PEERS = 16
+POKE_TIMEOUT_S = 5.0
 
 
 class InboxListener:
@@ -24,31 +32,41 @@ class InboxListener:
         name = fresh_socket_name(INBOX_SUFFIX)
         self.path = folder / name
         self.woken = threading.Event()
-        self._server = listen_at(self.path, 8)
+        self._closing = threading.Event()
+        self._lock = threading.Lock()
+        self._peers: dict[socket.socket, None] = {}  # oldest first
+        self._server = listen_at(self.path, MAX_PEERS)
         threading.Thread(target=self._accept, name="pi-ask inbox", daemon=True).start()
 
     def _accept(self) -> None:
-        while True:
-            try:
-                sock, _ = self._server.accept()
-            except OSError:
-                return
-            threading.Thread(target=self._serve, args=(sock,), daemon=True).start()
+        accept_peers(self._server, self._closing, self._take, who="an asker")
+
+    def _take(self, sock: socket.socket) -> None:
+        with self._lock:
+            if len(self._peers) >= MAX_PEERS:
+                oldest = next(iter(self._peers))
+                del self._peers[oldest]
+                # Its own thread closes it: the socket is only shut down under it here.
+                with contextlib.suppress(OSError):
+                    oldest.shutdown(socket.SHUT_RDWR)
+            self._peers[sock] = None
+        threading.Thread(target=self._serve, args=(sock,), name="pi-ask poke", daemon=True).start()
 
     def _serve(self, sock: socket.socket) -> None:
         connection = wire.Connection(sock)
         try:
-            if not wire.is_same_user(sock):
-                return
-            sock.settimeout(5)
+            sock.settimeout(POKE_TIMEOUT_S)
             with contextlib.suppress(OSError, wire.ProtocolError):
                 message = connection.receive()
                 if message is not None and message["type"] == "poke":
                     self.woken.set()
         finally:
+            with self._lock:
+                self._peers.pop(sock, None)
             connection.close()
 
     def close(self) -> None:
+        self._closing.set()
         with contextlib.suppress(OSError):
             self._server.shutdown(socket.SHUT_RDWR)
         self._server.close()

@@ -3,11 +3,15 @@
 Each ask is a folder ``<state>/asks/<id>/`` (``asks_dir``); a live asker and every running
 inbox also listen on a unix socket in the runtime folder (``runtime_dir``). Both are used only
 when they are real folders owned by this user with mode 0700, checked with ``lstat`` (a
-planted symlink is never followed). The runtime folder is found without trusting what a host
-passes on: ``$PI_ASK_RUNTIME_DIR``, else ``$XDG_RUNTIME_DIR/pi-ask``, else
-``/run/user/<uid>/pi-ask`` when that folder is this user's (so an asker whose host dropped
-``XDG_RUNTIME_DIR`` still finds the inbox), else ``run/`` in the state folder. Socket names
-are short hashes, so a path stays under the 107-byte limit of ``sun_path``.
+planted symlink is never followed). Socket names are short hashes, so a path stays under the
+107-byte limit of ``sun_path``.
+
+The runtime folder is found without trusting what a host passes on, so an asker and an inbox
+agree on it whatever their environments: ``$PI_ASK_RUNTIME_DIR`` when set, else
+``/run/user/<uid>/pi-ask`` when ``/run/user/<uid>`` is this user's private folder, else
+``run/`` in the state folder. ``$XDG_RUNTIME_DIR`` is only a last resort (a state folder too
+deep for a socket path): hosts pass it or drop it at will (Codex drops it), and an inbox
+started with it must still be found by an asker started without it.
 """
 
 from __future__ import annotations
@@ -32,6 +36,8 @@ ASK_SUFFIX = ".ask"
 INBOX_SUFFIX = ".inbox"
 # sun_path holds 108 bytes on Linux (104 on macOS) including the final NUL.
 MAX_SOCKET_PATH = 103
+# systemd-logind's per-user runtime folders (XDG_RUNTIME_DIR's usual value).
+USER_RUN = Path("/run/user")
 
 
 class NoPrivateFolder(OSError):
@@ -41,6 +47,9 @@ class NoPrivateFolder(OSError):
 def runtime_dir() -> Path:
     """The private folder of the askers' and inboxes' sockets, created 0700 if needed.
 
+    A candidate that is unfit (a symlink, another user's, open to others) is passed over,
+    and the folder used instead is said once on stderr, with why.
+
     Raises:
         NoPrivateFolder: No candidate folder is owned by this user with mode 0700.
     """
@@ -48,9 +57,22 @@ def runtime_dir() -> Path:
     for candidate in _candidates():
         problem = _make_private(candidate)
         if problem is None:
+            if problems and candidate not in _said:
+                _said.add(candidate)
+                _say(f"sockets of pending asks are kept in {candidate} ({'; '.join(problems)})")
             return candidate
         problems.append(f"{candidate}: {problem}")
     raise NoPrivateFolder("no private folder for pending asks (" + "; ".join(problems) + ")")
+
+
+_said: set[Path] = set()
+
+
+def _say(text: str) -> None:
+    import sys
+
+    with contextlib.suppress(OSError, ValueError):  # stderr closed: nothing to say
+        print(f"pi-ask: {text}", file=sys.stderr, flush=True)
 
 
 def _candidates() -> list[Path]:
@@ -60,13 +82,14 @@ def _candidates() -> list[Path]:
     from pi_ask.config.paths import state_dir
 
     found = []
-    xdg = os.environ.get("XDG_RUNTIME_DIR")
-    if xdg and Path(xdg).is_absolute():
-        found.append(Path(xdg) / "pi-ask")
-    user_run = Path("/run/user") / str(os.getuid())
-    if _is_own_private_folder(user_run) and user_run / "pi-ask" not in found:
+    user_run = USER_RUN / str(os.getuid())
+    if _is_own_private_folder(user_run):
         found.append(user_run / "pi-ask")
-    return [*found, state_dir() / "run"]
+    found.append(state_dir() / "run")
+    xdg = os.environ.get("XDG_RUNTIME_DIR")
+    if xdg and Path(xdg).is_absolute() and Path(xdg) / "pi-ask" not in found:
+        found.append(Path(xdg) / "pi-ask")
+    return found
 
 
 def asks_dir() -> Path:

@@ -6,15 +6,19 @@ the folder's watch, the socket and the cancel event together — no polling, no 
 wake-up — and returns the result once an answer has claimed the ask: the asker rebuilds it
 from its own payload and the claimed answer, so a terminal can only ever choose among the
 answers the flow itself could give. Drafts an answering terminal writes are fitted the same
-way and handed to ``on_draft`` (the session log).
+way and handed to ``on_draft`` (the session log). Files a terminal attached are taken only
+from the ask's own folder, within the asker's limits (``attached_files``); the asker moves
+them out (``keep_files_in``) before its folder goes.
 
 The socket says the asker is alive (a listing removes the folder of an asker that died, even
 by SIGKILL) and counts the terminals showing the ask. A peer greets with ``hello`` and the
 ask's id, is answered ``attached``, may send ``poke`` after writing into the folder, and is
 told ``closed`` with why when the ask ends. Anything else (garbage, a line over the limit, a
 wrong id) gets an ``error`` and the connection is closed; the ask is unchanged. A peer of
-another user is refused before anything is read; more than ``MAX_PEERS`` at once are
-refused, and an accept that fails (EMFILE) waits and tries again, once said.
+another user is refused before anything is read. At most ``MAX_PEERS`` are held: a newcomer
+beyond that replaces the peer that has waited longest without saying hello (idle peers
+cannot hide the ask from a terminal) and is refused only when all are terminals showing the
+ask. An accept that fails (EMFILE) waits and tries again, said in one line (``relay.accepting``).
 """
 
 from __future__ import annotations
@@ -23,22 +27,36 @@ import contextlib
 import os
 import select
 import socket
-import sys
 import threading
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pi_ask.relay import wire
-from pi_ask.relay.accepting import ACCEPT_BACKOFF_S, HELLO_TIMEOUT_S, MAX_PEERS, accept_failed
+from pi_ask.relay.accepting import HELLO_TIMEOUT_S, MAX_PEERS, accept_peers, room_for_newcomer
 from pi_ask.relay.asks import DRAFT, AskFolder, now_ms
+from pi_ask.relay.attached_files import AskFiles, moved
 from pi_ask.relay.paths import ASK_SUFFIX, fresh_socket_name, listen_at
 from pi_ask.relay.watch import POLL_S, FolderWatch, Waker
 
 if TYPE_CHECKING:
+    from typing import Protocol
+
     from pi_ask.contract.loading import LoadedPayload
     from pi_ask.contract.results import JsonObject, ToolResult
     from pi_ask.state.model import AskState
+
+    class FileLimits(Protocol):
+        """``[attachments]`` as an asker has it: the settings' table
+        (``config.settings.AttachmentSettings``), the few an asker remembers
+        (``config.remembered.AskerSettings``), or a summary's (``attached_files.AskFiles``)."""
+
+        @property
+        def max_files(self) -> int: ...
+
+        @property
+        def max_bytes(self) -> int: ...
+
 
 ANSWERED_ELSEWHERE = "answered elsewhere"
 ENDED_WHY = {"timeout": "the ask timed out", "aborted": "the asker gave up"}
@@ -61,6 +79,10 @@ class PendingAsk:
         deadline_ms: When the ask times out (epoch ms), shown to terminals for a countdown.
         wake: Woken by whoever wants ``wait`` to look again (a cancel, a signal).
         log: A detached ask's session log, for whoever fetches its result to settle.
+        limits: ``[attachments]``: what the answers may carry (written in the summary, so
+            whoever reads a claim counts the same).
+        keep_files_in: Where the files of the answer that won go before the ask's folder is
+            removed (the asker's own attachments folder); ``None``: they go with it.
     """
 
     def __init__(
@@ -75,6 +97,8 @@ class PendingAsk:
         deadline_ms: int | None = None,
         wake: Waker | None = None,
         log: Path | None = None,
+        limits: FileLimits | None = None,
+        keep_files_in: Path | None = None,
     ) -> None:
         self.loaded = loaded
         self.ask_id = ask_id
@@ -91,8 +115,12 @@ class PendingAsk:
         self._on_draft = on_draft
         self._wake = wake
         self._log = log
+        self._limits = limits
+        self._keep_files_in = keep_files_in
         self._lock = threading.Lock()
         self._peers: set[wire.Connection] = set()
+        # Peers that have not said hello yet, oldest first: a newcomer may replace one.
+        self._unhello: dict[wire.Connection, None] = {}
         self._attached = 0
         self._server: socket.socket | None = None
         self._closing = threading.Event()
@@ -116,6 +144,8 @@ class PendingAsk:
         on_draft: OnDraft | None = None,
         deadline_ms: int | None = None,
         wake: Waker | None = None,
+        limits: FileLimits | None = None,
+        keep_files_in: Path | None = None,
     ) -> PendingAsk:
         """The ask this process published before it replaced its image (``os.execv``),
         taken over from the ``descriptors`` it kept (``descriptors()``): its folder,
@@ -124,7 +154,16 @@ class PendingAsk:
         Raises:
             OSError: A descriptor is not what it was.
         """
-        ask = cls(loaded, ask_id, asks=asks, runtime=None, state=state, on_draft=on_draft)
+        ask = cls(
+            loaded,
+            ask_id,
+            asks=asks,
+            runtime=None,
+            state=state,
+            on_draft=on_draft,
+            limits=limits,
+            keep_files_in=keep_files_in,
+        )
         ask.path, ask.deadline_ms, ask._wake = path, deadline_ms, wake
         ask.folder = AskFolder(asks / ask_id)
         server, watch = descriptors
@@ -164,10 +203,10 @@ class PendingAsk:
 
     def serve(self, peers: Iterable[socket.socket] = ()) -> None:
         """Answer the terminals from now on, and ``peers`` already accepted (by the waiting
-        process, before it adopted the ask)."""
-        threading.Thread(target=self._accept, name="pi-ask pending", daemon=True).start()
+        process, before it adopted the ask: older than any accepted from now on)."""
         for sock in peers:
             self._take(sock)
+        threading.Thread(target=self._accept, name="pi-ask pending", daemon=True).start()
 
     def descriptors(self) -> tuple[int, int]:
         """The listening socket's and the folder watch's descriptors (-1: none)."""
@@ -192,7 +231,21 @@ class PendingAsk:
             out["detached"] = True
         if self._log is not None:
             out["log"] = os.fspath(self._log)
+        if self._limits is not None:
+            out["attachments"] = {
+                "maxFiles": self._limits.max_files,
+                "maxBytes": self._limits.max_bytes,
+            }
         return out
+
+    def _files(self) -> AskFiles | None:
+        """Where the answers' files must be, within which limits (``None`` before publish)."""
+        if self.folder is None:
+            return None
+        files = AskFiles(self.folder.attachments)
+        if self._limits is None:
+            return files
+        return files._replace(max_files=self._limits.max_files, max_bytes=self._limits.max_bytes)
 
     @property
     def state(self) -> AskState:
@@ -261,9 +314,11 @@ class PendingAsk:
         if outcome not in forms.OUTCOMES:
             return None
         try:
-            state = forms.state_from_form(self.loaded, claim)
+            state = forms.state_from_form(self.loaded, claim, self._files())
         except forms.FormError:
             return None
+        if self._keep_files_in is not None and self.folder is not None:
+            state = moved(state, self.folder.attachments, self._keep_files_in)
         return forms.finish(state, outcome)
 
     def _take_draft(self, folder: AskFolder) -> None:
@@ -281,7 +336,7 @@ class PendingAsk:
         from pi_ask.relay import forms
 
         try:
-            state = forms.state_from_form(self.loaded, draft)
+            state = forms.state_from_form(self.loaded, draft, self._files())
         except forms.FormError:
             return
         with self._lock:
@@ -344,31 +399,25 @@ class PendingAsk:
 
     def _accept(self) -> None:
         server = self._server
-        said = False
-        while server is not None and not self._closing.is_set():
-            try:
-                sock, _ = server.accept()
-            except OSError as err:
-                if self._closing.is_set() or self._server is None:
-                    return
-                # Out of descriptors (EMFILE) or the like: the ask must stay answerable.
-                if not said:
-                    print(accept_failed(err), file=sys.stderr)
-                    said = True
-                self._closing.wait(ACCEPT_BACKOFF_S)
-                continue
-            self._take(sock)
+        if server is not None:
+            accept_peers(server, self._closing, self._take, who="a terminal")
 
     def _take(self, sock: socket.socket) -> None:
-        if not wire.is_same_user(sock):
-            # Refused before a byte is read: another user's process learns nothing.
-            sock.close()
-            return
+        """Serve a new same-user peer; when ``MAX_PEERS`` are held, it replaces the peer that
+        has waited longest without saying hello, or, when every one is a terminal showing
+        the ask, it is refused (``accepting.room_for_newcomer``)."""
         with self._lock:
-            crowded = len(self._peers) >= MAX_PEERS
-            connection = None if crowded else wire.Connection(sock)
+            taken, idle = room_for_newcomer(len(self._peers), self._unhello)
+            if idle is not None:
+                del self._unhello[idle]
+                # Its own thread closes it: the socket is only shut down under it here.
+                with contextlib.suppress(OSError):
+                    idle.sock.shutdown(socket.SHUT_RDWR)
+                self._peers.discard(idle)
+            connection = wire.Connection(sock) if taken else None
             if connection is not None:
                 self._peers.add(connection)
+                self._unhello[connection] = None
         if connection is None:
             sock.close()
             return
@@ -395,16 +444,24 @@ class PendingAsk:
                 if reply is None:
                     continue
                 if reply.get("type") == "attached":
-                    greeted = True
-                    connection.sock.settimeout(None)  # a terminal may show the ask for hours
                     with self._lock:
-                        self._attached += 1
+                        if connection in self._unhello:
+                            del self._unhello[connection]
+                            greeted = True
+                            self._attached += 1
+                    if not greeted:
+                        return  # replaced by a newer peer meanwhile
+                    # A terminal may show the ask for hours. (Closed meanwhile, by the ask's
+                    # end: the send below fails and the loop ends.)
+                    with contextlib.suppress(OSError):
+                        connection.sock.settimeout(None)
                     self._changed.wake()
                 if not connection.send(reply) or reply.get("type") in ("error", "closed"):
                     return
         finally:
             with self._lock:
                 self._peers.discard(connection)
+                self._unhello.pop(connection, None)
                 if greeted:
                     self._attached -= 1
             if greeted:
@@ -437,19 +494,20 @@ def _error(message: str) -> JsonObject:
     return {"type": "error", "message": message}
 
 
-def still_waiting(path: Path, timeout_s: float = 1.0) -> bool:
+def still_waiting(path: Path) -> bool:
     """True when an asker listens at ``path`` (a refused connection: it is gone).
 
-    A connection is only opened, never talked over, so a stopped (SIGSTOP) or busy asker
-    costs a listing nothing; a full backlog counts as alive.
+    A connection is only tried, never waited on or talked over: a stopped (SIGSTOP) or busy
+    asker costs a listing nothing, and one whose backlog is full (a stopped asker keeps every
+    listing's connection there) is alive at once, not after a timeout.
     """
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    sock.settimeout(timeout_s)
+    sock.setblocking(False)
     try:
         sock.connect(os.fspath(path))
     except (ConnectionRefusedError, FileNotFoundError):
         return False
-    except OSError:
+    except OSError:  # BlockingIOError: the backlog is full; anything else: not ours to judge
         return True
     finally:
         sock.close()

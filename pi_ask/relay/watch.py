@@ -215,6 +215,10 @@ class Waker:
     def fileno(self) -> int:
         return self._read
 
+    def write_fileno(self) -> int:
+        """The pipe's non-blocking write end (for ``signal.set_wakeup_fd``)."""
+        return self._write
+
     def wake(self) -> None:
         # Never after close: the descriptor's number may belong to another file by then.
         with self._lock, contextlib.suppress(OSError):

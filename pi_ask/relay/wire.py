@@ -3,19 +3,21 @@
 Every message is an object with ``"v": 1`` and a ``"type"``; a line longer than
 ``MAX_LINE`` bytes, one that is not UTF-8 JSON, or an object of the wrong shape is refused.
 Peers are checked with the kernel's credentials of the socket (``SO_PEERCRED`` on Linux,
-``LOCAL_PEERCRED`` on macOS): another user's process is refused before it can say anything.
+``LOCAL_PEERCRED`` on macOS, ``relay.accepting.is_same_user``): another user's process is
+refused before it can say anything.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
-import os
 import socket
 import struct
 import threading
 from collections.abc import Mapping
 from typing import Final
+
+from pi_ask.relay.accepting import is_same_user
 
 VERSION: Final = 1
 # A payload is at most 1 MiB of JSON; its params may be escaped further, plus the envelope.
@@ -27,29 +29,6 @@ Message = dict[str, object]
 
 class ProtocolError(Exception):
     """The peer sent something that is not a message of this protocol."""
-
-
-def peer_uid(sock: socket.socket) -> int | None:
-    """The user id of the process at the other end of a unix socket, if the OS says."""
-    so_peercred: int | None = getattr(socket, "SO_PEERCRED", None)
-    if so_peercred is not None:  # Linux: struct ucred {pid_t pid; uid_t uid; gid_t gid;}
-        creds = sock.getsockopt(socket.SOL_SOCKET, so_peercred, struct.calcsize("3i"))
-        _pid, uid, _gid = struct.unpack("3i", creds)
-        return int(uid)
-    local_peercred: int | None = getattr(socket, "LOCAL_PEERCRED", None)
-    if local_peercred is None:
-        return None
-    # macOS and the BSDs: struct xucred {u_int cr_version; uid_t cr_uid; ...} at level 0.
-    creds = sock.getsockopt(0, local_peercred, struct.calcsize("2I"))
-    return int(struct.unpack("2I", creds[:8])[1])
-
-
-def is_same_user(sock: socket.socket) -> bool:
-    """True when the peer runs as this user; unknown credentials count as another user."""
-    try:
-        return peer_uid(sock) == os.getuid()
-    except OSError:
-        return False
 
 
 class Connection:
@@ -126,12 +105,18 @@ def connect(path: str, *, timeout_s: float = 5.0) -> Connection:
 
     Raises:
         ConnectionRefusedError / FileNotFoundError: Nobody listens there (a dead asker).
+        BlockingIOError: Its backlog stayed full for ``timeout_s`` (a stopped listener).
         PermissionError: The listener runs as another user.
     """
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    sock.settimeout(timeout_s)
     try:
+        # A full backlog (a burst of peers) is waited out, up to the timeout, by a blocking
+        # connect with a send timeout: with Python's own timeout the connect would fail at
+        # once (EAGAIN), taking a busy listener for one that cannot be reached.
+        _send_timeout(sock, timeout_s)
         sock.connect(path)
+        _send_timeout(sock, 0)
+        sock.settimeout(timeout_s)
     except OSError:
         sock.close()
         raise
@@ -139,3 +124,10 @@ def connect(path: str, *, timeout_s: float = 5.0) -> Connection:
         sock.close()
         raise PermissionError(f"{path} is served by another user")
     return Connection(sock)
+
+
+def _send_timeout(sock: socket.socket, seconds: float) -> None:
+    """``SO_SNDTIMEO``, which bounds a blocking unix connect's wait for room (0: none)."""
+    whole = int(seconds)
+    timeval = struct.pack("ll", whole, int((seconds - whole) * 1_000_000))
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO, timeval)

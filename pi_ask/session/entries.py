@@ -18,6 +18,8 @@ if TYPE_CHECKING:
 PAYLOAD_TYPE = "ask:payload"
 DRAFT_TYPE = "ask:draft"
 DISMISSED_TYPE = "ask:pending-dismissed"
+# An ask that ended ``no_terminal``: still resumable, but ``resume --list`` hides it after a day.
+UNREACHED_TYPE = "ask:unreached"
 PAYLOAD_VERSION = 1
 DRAFT_VERSION = 1
 
@@ -75,6 +77,11 @@ def dismissed_data(ask_id: str) -> JsonObject:
     return {"toolCallId": ask_id}
 
 
+def unreached_data(ask_id: str) -> JsonObject:
+    """``data`` of an ``ask:unreached`` entry: the ask reached no terminal, at this time."""
+    return {"toolCallId": ask_id, "timestamp": now_ms()}
+
+
 def draft_data(ask_id: str, state: "AskState") -> JsonObject:
     """``data`` of an ``ask:draft`` entry: every answer of ``state``, notes and text included."""
     out: JsonObject = {
@@ -124,6 +131,15 @@ def read_payload(entry: Entry) -> PayloadRecord | None:
         params=data.get("params"),
         timestamp_ms=stamp if type(stamp) is int else 0,
     )
+
+
+def read_unreached(entry: Entry) -> str | None:
+    """The ask id an ``ask:unreached`` entry names, else ``None``."""
+    data = entry.data
+    if entry.custom_type != UNREACHED_TYPE or not isinstance(data, dict):
+        return None
+    ask_id = data.get("toolCallId")
+    return ask_id if isinstance(ask_id, str) else None
 
 
 def read_dismissed(entry: Entry) -> str | None:

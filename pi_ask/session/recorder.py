@@ -21,11 +21,13 @@ from pi_ask.session.entries import (
     PAYLOAD_TYPE,
     RECENT_ASKS,
     RECENT_BYTES,
+    UNREACHED_TYPE,
     PayloadSource,
     dismissed_data,
     draft_data,
     is_payload_line,
     payload_data,
+    unreached_data,
 )
 from pi_ask.session.locations import write_path
 from pi_ask.session.log import SessionLog, random_uuid
@@ -137,10 +139,13 @@ class AskRecorder:
         """The host's one end of an ask: finish it when ``result`` ends it.
 
         Submitted and cancelled asks are finished; ``no_terminal``, ``timeout`` and
-        ``aborted`` ones stay resumable (python-port.md §11).
+        ``aborted`` ones stay resumable (python-port.md §11), a ``no_terminal`` one marked so
+        that ``resume --list`` can leave it out once it is old.
         """
         if result.details.ends_ask:
             self.finish()
+        elif result.details.reason == "no_terminal" and self.ask_id is not None:
+            self._append(UNREACHED_TYPE, unreached_data(self.ask_id))
 
     def finish(self) -> None:
         """Mark the ask dismissed, so it is no longer offered for resume (idempotent).

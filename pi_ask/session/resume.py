@@ -9,15 +9,23 @@ files are read together.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from pi_ask.contract.attachments import Attachment
 from pi_ask.contract.loading import LoadedPayload, load_payload
 from pi_ask.contract.payload import Question, QuestionType
 from pi_ask.i18n import N_, gettext
 from pi_ask.session.drafts import AnswerMap, Draft, read_draft
-from pi_ask.session.entries import PayloadRecord, read_dismissed, read_payload
+from pi_ask.session.entries import (
+    PayloadRecord,
+    now_ms,
+    read_dismissed,
+    read_payload,
+    read_unreached,
+)
 from pi_ask.session.log import Entry, SessionFile
 from pi_ask.session.replay import revalidate
 from pi_ask.state.model import Answer, Selection
@@ -51,6 +59,16 @@ class Resumable:
     timestamp_ms: int
     path: Path
     draft: Draft | None = None
+    unreached: bool = False  # it ended ``no_terminal``: no terminal ever showed it
+
+    def is_stale(self, now: int | None = None) -> bool:
+        """True for an ask that reached no terminal, has no draft, and was asked over
+        ``STALE_AFTER_MS`` ago: ``resume --list`` leaves it out unless ``--stale``."""
+        now = now_ms() if now is None else now
+        return self.unreached and self.draft is None and now - self.timestamp_ms > STALE_AFTER_MS
+
+
+STALE_AFTER_MS = 24 * 60 * 60 * 1000
 
 
 def find_resumables(
@@ -66,13 +84,15 @@ def find_resumables(
     branches = [session.branch() for session in sessions]
     closed = {ask_id for branch in branches for ask_id in _closed_ids(branch)}
     drafts = _latest_drafts(entry for branch in branches for entry in branch)
+    unreached = {i for branch in branches for e in branch if (i := read_unreached(e)) is not None}
     found: dict[str, Resumable] = {}
     for session, branch in zip(sessions, branches, strict=True):
         skip = closed | found.keys()
         for item in _candidates(session, branch, skip, present_single_as_multi):
             if item.ask_id in found:
                 continue
-            found[item.ask_id] = replace(item, draft=drafts.get(item.ask_id))
+            draft = drafts.get(item.ask_id)
+            found[item.ask_id] = replace(item, draft=draft, unreached=item.ask_id in unreached)
     return tuple(sorted(found.values(), key=lambda r: r.timestamp_ms, reverse=True))
 
 
@@ -235,8 +255,19 @@ def _fit(question: Question, answer: Answer) -> Answer | None:
         custom_selected=custom_selected,
         note=_text(answer.note),
         option_notes=tuple(notes.items()),
+        attachments=_attachments(answer),
     )
     return None if fitted.is_empty else fitted
+
+
+def _attachments(answer: Answer) -> tuple[Attachment, ...]:
+    """The draft's attached files whose copies are still there, each once (a pending ask's
+    reader checks them further: ``relay.attached_files``)."""
+    kept: dict[str, Attachment] = {}
+    for item in answer.attachments:
+        if item.path not in kept and os.path.isfile(item.path):
+            kept[item.path] = item
+    return tuple(kept.values())
 
 
 def _text(text: str | None) -> str | None:

@@ -9,7 +9,13 @@ from __future__ import annotations
 
 from pi_ask.contract.payload import AskPayload
 from pi_ask.state.model import Answer, AskState, EditAnswer, Navigate, Review
-from pi_ask.state.selectors import answer_for, current_question, current_row
+from pi_ask.state.selectors import (
+    answer_for,
+    current_question,
+    current_row,
+    is_row_selected,
+    question_rows,
+)
 
 
 def new_state(
@@ -26,15 +32,25 @@ def new_state(
         config_notice: The config-load notice to show in the footer, if any.
 
     Returns:
-        The state on the first tab, with the answer editor already open when the first
-        question is freeform-only (whether or not a resumed answer has text there).
+        The state on the first tab, the cursor on its first chosen row when a resumed answer
+        chose one (else on the first option), with the answer editor already open when the
+        cursor rests on an empty custom row (a freeform-only first question, whether or not a
+        resumed answer has text there).
     """
     view = Navigate() if payload.questions else Review()
     state = AskState(
         questions=payload.questions, title=payload.title, view=view, config_notice=config_notice
     )
-    state = auto_open(state)
-    return state._replace(answers=answers) if answers else state
+    if not answers:
+        return auto_open(state)
+    opened = auto_open(state)  # a freeform-only question opens its editor, answered or not
+    state = opened._replace(answers=answers)
+    question = current_question(state)
+    if question is None or isinstance(opened.view, EditAnswer):
+        return state
+    rows = question_rows(question)
+    chosen = next((i for i, row in enumerate(rows) if is_row_selected(state, question, row)), 0)
+    return state._replace(row=chosen)
 
 
 def auto_open(state: AskState) -> AskState:

@@ -11,7 +11,7 @@ import json
 from collections.abc import Callable
 from typing import Literal
 
-from pi_ask.contract.attachments import size_text
+from pi_ask.contract.attachments import Attachment, size_text
 from pi_ask.contract.payload import Question
 from pi_ask.contract.results import AnswerRecord, ElaborationItem, ResultDetails, ToolResult
 
@@ -132,7 +132,11 @@ def _submit_lines(details: ResultDetails) -> list[str]:
 def _attached_lines(record: AnswerRecord) -> list[str]:
     """``  attached: name (size)`` per file, so a model that reads only text knows of them
     (python-port.md §12); the path is in the details."""
-    return [f"  attached: {item.name} ({size_text(item.size)})" for item in record.attachments]
+    return [f"  attached: {_attached_file(item)}" for item in record.attachments]
+
+
+def _attached_file(item: Attachment) -> str:
+    return f"{item.name} ({size_text(item.size)})"
 
 
 def _submit_transcript(
@@ -154,7 +158,10 @@ def _submit_transcript(
             ("muted", "  " + gettext("{option} note: {note}").format(option=label, note=note))
             for label, note in _selected_option_notes(question, record)
         )
-        lines.extend(("muted", line) for line in _attached_lines(record))
+        lines.extend(
+            ("muted", "  " + gettext("attached: {file}").format(file=_attached_file(item)))
+            for item in record.attachments
+        )
     if _has_presentation_override(details):
         # PRESENTATION_NOTE's words, for the user (the agent's summary keeps them English).
         note = gettext("Note: Some questions were presented as multi-select by user preference.")

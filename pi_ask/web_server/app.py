@@ -10,7 +10,9 @@ Routes (all behind ``guard.Guard``):
   server-sent events, again on every change (a connected page makes this an inbox);
 - ``GET /api/asks/{id}``: the ask's view; ``POST /api/asks/{id}/act`` ``{"do", ...}``: one
   action, answered with the new view (or with why the ask ended); ``POST
-  /api/asks/{id}/draft`` ``{"text"}``: the open editor's text kept as the ask's draft.
+  /api/asks/{id}/draft`` ``{"text"}``: the open editor's text kept as the ask's draft;
+  ``POST /api/asks/{id}/files?question=Q``: a file (the body, its name percent-encoded in
+  ``X-File-Name``) attached to question Q's answer, answered with the new view.
 """
 
 from __future__ import annotations
@@ -30,9 +32,10 @@ from starlette.routing import Route
 from pi_ask.faces.web.actions import BadAction
 from pi_ask.faces.web.words import page_in_language, script_with_words
 from pi_ask.relay.asks import is_ask_id, now_ms
+from pi_ask.relay.attached_files import name_problem
 from pi_ask.web_server.board import Board
 from pi_ask.web_server.guard import BodyTooLarge, Guard, Names, cookie_header
-from pi_ask.web_server.holds import Holds, Reply
+from pi_ask.web_server.holds import Holds, OverLimit, Reply
 from pi_ask.web_server.pairing import Codes, Devices
 
 STATIC = {
@@ -41,12 +44,16 @@ STATIC = {
     "/app.css": ("app.css", "text/css; charset=utf-8"),
 }
 KEEPALIVE_S = 15.0
+PAIRED_CHECK_S = 2.0
+"""How often an open event stream makes sure its device is still paired (``--forget``)."""
 NO_STORE = {"cache-control": "no-store"}
+OCTETS = "application/octet-stream"
 
 
 class WebParts(NamedTuple):
     """What the app serves from: pairing, the held asks, the live list, the names it
-    answers to, and how a new pairing code reaches the terminal."""
+    answers to, how a new pairing code reaches the terminal, and how the page's address is
+    published while the app runs (``relay.web_link``; returns what takes it back)."""
 
     devices: Devices
     codes: Codes
@@ -54,6 +61,7 @@ class WebParts(NamedTuple):
     board: Board
     names: Names
     announce_code: Callable[[str], None]
+    publish: Callable[[], Callable[[], None]] = lambda: lambda: None
 
 
 def build_app(parts: WebParts) -> Guard:
@@ -69,6 +77,7 @@ def build_app(parts: WebParts) -> Guard:
         Route("/api/asks/{ask_id}", routes.ask_view, methods=["GET"]),
         Route("/api/asks/{ask_id}/act", routes.act, methods=["POST"]),
         Route("/api/asks/{ask_id}/draft", routes.draft, methods=["POST"]),
+        Route("/api/asks/{ask_id}/files", routes.upload, methods=["POST"]),
     ]
     app = Starlette(routes=table, lifespan=routes.lifespan)
     return Guard(app, parts.devices, parts.names)
@@ -125,20 +134,32 @@ class _Routes:
             headers=NO_STORE,
         )
 
-    async def events(self, _request: Request) -> Response:
+    async def events(self, request: Request) -> Response:
         board = self.parts.board
+        devices = self.parts.devices
+        device = request.state.device
         queue = board.subscribe()
 
         async def stream() -> AsyncIterator[str]:
             try:
                 yield _event(board.listing)
+                quiet = 0.0
                 while True:
                     try:
-                        listing = await asyncio.wait_for(queue.get(), KEEPALIVE_S)
+                        listing = await asyncio.wait_for(queue.get(), PAIRED_CHECK_S)
                     except TimeoutError:
-                        yield ": keep-alive\n\n"
+                        listing = None
+                    # A device unpaired meanwhile (--forget) hears nothing more.
+                    if not await run_in_threadpool(devices.still_paired, device):
+                        return
+                    if listing is not None:
+                        quiet = 0.0
+                        yield _event(listing)
                         continue
-                    yield _event(listing)
+                    quiet += PAIRED_CHECK_S
+                    if quiet >= KEEPALIVE_S:
+                        quiet = 0.0
+                        yield ": keep-alive\n\n"
             finally:
                 board.unsubscribe(queue)
 
@@ -161,6 +182,40 @@ class _Routes:
     async def draft(self, request: Request) -> Response:
         return await self._change(request, self.parts.holds.typing)
 
+    async def upload(self, request: Request) -> Response:
+        ask_id = request.path_params["ask_id"]
+        if not is_ask_id(ask_id):
+            return _problem(404, "no such ask")
+        if request.headers.get("content-type", "").split(";")[0].strip() != OCTETS:
+            return _problem(415, f"send the file as {OCTETS}")
+        from urllib.parse import unquote
+
+        try:
+            name = unquote(request.headers.get("x-file-name", ""), errors="strict")
+        except UnicodeDecodeError:
+            return _problem(400, "the file name is not UTF-8")
+        problem = name_problem(name)
+        if problem is not None:  # before a byte of it is read
+            return _problem(400, f"the file name {name[:80]!r} cannot be used: {problem}")
+        question = request.query_params.get("question", "")
+        holds = self.parts.holds
+        room = await run_in_threadpool(holds.room, ask_id)
+        if room is None:  # no longer answerable: why, with nothing read
+            return await self._replied(ask_id, await run_in_threadpool(holds.view, ask_id))
+        length = request.headers.get("content-length")
+        too_long = length is not None and length.isdigit() and int(length) > room
+        data = None if too_long else await _body_within(request, room)
+        if data is None:  # the rest is not read: the connection ends with the answer
+            text = f"{name[:80]} was not attached: {_room_text(room)}"
+            return _problem(413, text, {"connection": "close"})
+        try:
+            reply = await run_in_threadpool(holds.attach, ask_id, question, name, data)
+        except OverLimit as over:
+            return _problem(413, str(over))
+        except BadAction as bad:
+            return _problem(400, str(bad))
+        return await self._replied(ask_id, reply)
+
     async def _change(self, request: Request, run: Callable[[str, object], Reply]) -> Response:
         ask_id = request.path_params["ask_id"]
         if not is_ask_id(ask_id):
@@ -172,6 +227,10 @@ class _Routes:
             reply = await run_in_threadpool(run, ask_id, body)
         except BadAction as bad:
             return _problem(400, str(bad))
+        return await self._replied(ask_id, reply)
+
+    async def _replied(self, ask_id: str, reply: Reply) -> Response:
+        """The page's answer: the ask's new view, or why it ended (the live list told)."""
         if reply.ended is not None:
             self.parts.board.poke()
         summary = await run_in_threadpool(self.parts.holds.summary, ask_id)
@@ -180,9 +239,12 @@ class _Routes:
     @contextlib.asynccontextmanager
     async def lifespan(self, _app: Starlette) -> AsyncIterator[None]:
         self.parts.board.start(asyncio.get_running_loop())
+        # Taken back at the graceful shutdown a signal starts, before the signal ends us.
+        withdraw = self.parts.publish()
         try:
             yield
         finally:
+            withdraw()
             await run_in_threadpool(self.parts.board.stop)
             await run_in_threadpool(self.parts.holds.close)
 
@@ -191,8 +253,32 @@ def _event(listing: str) -> str:
     return f"event: asks\ndata: {listing}\n\n"
 
 
-def _problem(status: int, text: str) -> Response:
-    return JSONResponse({"error": text}, status_code=status, headers=NO_STORE)
+def _room_text(room: int) -> str:
+    from pi_ask.contract.attachments import size_text
+
+    return f"the ask has room for {size_text(max(room, 0))} more of files"
+
+
+async def _body_within(request: Request, room: int) -> bytes | None:
+    """The request's body, read no further than ``room`` bytes: ``None`` (the rest left
+    unread, the connection closed after the answer) when it is longer."""
+    parts: list[bytes] = []
+    seen = 0
+    try:
+        async for chunk in request.stream():
+            seen += len(chunk)
+            if seen > room:
+                return None
+            parts.append(chunk)
+    except BodyTooLarge:
+        return None
+    return b"".join(parts)
+
+
+def _problem(status: int, text: str, headers: dict[str, str] | None = None) -> Response:
+    return JSONResponse(
+        {"error": text}, status_code=status, headers={**NO_STORE, **(headers or {})}
+    )
 
 
 async def _json_body(request: Request) -> Any:

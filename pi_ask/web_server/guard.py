@@ -5,7 +5,10 @@
 - everything but the page itself and pairing needs a paired session (the HttpOnly cookie);
 - every state-changing request needs an allowed ``Origin``, and, once paired, the session's
   CSRF token in ``X-CSRF-Token``;
-- bodies are capped (``MAX_BODY_BYTES``); a ``Content-Length`` above it is refused at once.
+- bodies are capped (``MAX_BODY_BYTES``; a file sent to ``/api/asks/<id>/files``, the
+  most ``[attachments] max_mb`` lets any ask take, which the route narrows to the ask's own
+  room as it reads); a ``Content-Length`` above it is refused at once, a body sent without
+  one (chunked) when it grows past it.
 
 A refused request gets a short text and ``Connection: close``, so a peer that has not proven
 itself never gets an untimed second request on the connection (``http_listener``). Every
@@ -16,11 +19,13 @@ and headers that keep it out of frames, caches and referrers.
 from __future__ import annotations
 
 import hmac
+import re
 import secrets
 from collections.abc import Awaitable, Callable, MutableMapping
 from http.cookies import SimpleCookie
 from typing import Any, NamedTuple
 
+from pi_ask.config.catalogue import MAX_ATTACHED_MB
 from pi_ask.http_listener import CLOSE_HEADER
 from pi_ask.web_server.pairing import Device, Devices
 
@@ -48,8 +53,13 @@ SECURITY_HEADERS = (
     (b"referrer-policy", b"no-referrer"),
     (b"cross-origin-opener-policy", b"same-origin"),
     (b"cross-origin-resource-policy", b"same-origin"),
+    # No script may use the camera: a phone's "take a photo" is a file input with
+    # ``capture``, which the system's camera app fills, not getUserMedia.
     (b"permissions-policy", b"camera=(), microphone=(), geolocation=()"),
 )
+UPLOAD_PATH = re.compile(r"^/api/asks/[A-Za-z0-9_-]{1,64}/files$")
+MAX_UPLOAD_BYTES = MAX_ATTACHED_MB * 1_000_000
+"""The backstop for a file sent to an ask: the most any ask's files may take."""
 
 
 class Names(NamedTuple):
@@ -103,6 +113,15 @@ class Guard:
         self._devices = devices
         self._names = names
 
+    @staticmethod
+    def body_cap(scope: Scope) -> int:
+        """The largest body this request may send."""
+        if scope.get("method") == "POST" and UPLOAD_PATH.match(scope.get("path", "")):
+            # The route holds a file to the ask's own room as it reads, saying so in words
+            # (each ask's limits are its asker's); this is the backstop.
+            return MAX_UPLOAD_BYTES
+        return MAX_BODY_BYTES
+
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self._app(scope, receive, send)
@@ -123,14 +142,14 @@ class Guard:
                 message["headers"] = headers
             await send(message)
 
-        await self._app(scope, _capped(receive), secured)
+        await self._app(scope, _capped(receive, self.body_cap(scope)), secured)
 
     def _check(self, scope: Scope) -> tuple[tuple[int, str] | None, Device | None]:
         host = header(scope, b"host")
         if host is None or host.lower() not in self._names.hosts:
             return (421, "this server does not answer to that host name"), None
         length = header(scope, b"content-length")
-        if length is not None and (not length.isdigit() or int(length) > MAX_BODY_BYTES):
+        if length is not None and (not length.isdigit() or int(length) > self.body_cap(scope)):
             return (413, "the request body is too large"), None
         device = self._devices.find(session_token(scope, self._names.secure))
         if device is None and self._names.tailscale:
@@ -164,10 +183,10 @@ _PROCESS_KEY = secrets.token_bytes(32)
 
 
 class BodyTooLarge(Exception):
-    """A request body (sent without a length, chunked) grew past ``MAX_BODY_BYTES``."""
+    """A request body (sent without a length, chunked) grew past its cap."""
 
 
-def _capped(receive: Receive) -> Receive:
+def _capped(receive: Receive, cap: int) -> Receive:
     seen = 0
 
     async def capped() -> Message:
@@ -175,7 +194,7 @@ def _capped(receive: Receive) -> Receive:
         message = await receive()
         if message["type"] == "http.request":
             seen += len(message.get("body", b""))
-            if seen > MAX_BODY_BYTES:
+            if seen > cap:
                 raise BodyTooLarge
         return message
 

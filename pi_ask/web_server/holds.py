@@ -17,13 +17,16 @@ from pathlib import Path
 from typing import NamedTuple
 
 from pi_ask.contract.kinds import JsonObject
-from pi_ask.faces.web.actions import commands_for, typing_commands
+from pi_ask.faces.web.actions import BadAction, commands_for, typing_commands
 from pi_ask.faces.web.view import view_model
 from pi_ask.i18n import N_, gettext
 from pi_ask.relay import forms
 from pi_ask.relay.asks import AskSummary
+from pi_ask.relay.attached_files import name_problem
 from pi_ask.relay.client import AskGone, Session, list_pending
 from pi_ask.relay.pending import ANSWERED_ELSEWHERE
+from pi_ask.state.attachments import all_attachments
+from pi_ask.state.commands import AttachFile
 from pi_ask.state.dispatcher import apply
 from pi_ask.state.model import AskState, Behaviour
 from pi_ask.state.selectors import is_draft_change
@@ -37,6 +40,11 @@ _KEEP_ENDED = 256
 
 class Ended(Exception):
     """The ask is no longer answerable; ``str()`` says why."""
+
+
+class OverLimit(BadAction):
+    """A file would take the ask past its asker's ``[attachments]`` limits (nothing
+    changed)."""
 
 
 class Reply(NamedTuple):
@@ -98,15 +106,7 @@ class Holds:
 
     def view(self, ask_id: str) -> Reply:
         """The ask's current view, opening it first."""
-        try:
-            held = self._hold(ask_id)
-        except Ended as gone:
-            return self._ended_reply(ask_id, str(gone))
-        with held.lock:
-            why = self._why_ended(held)
-            if why is not None:
-                return self._end(ask_id, held, why)
-            return self._reply(ask_id, held)
+        return self._on_open(ask_id, lambda held: self._reply(ask_id, held))
 
     def act(self, ask_id: str, message: object) -> Reply:
         """Apply one page action.
@@ -115,14 +115,8 @@ class Holds:
             faces.web.actions.BadAction: The action is malformed or does not fit the state
                 (nothing changed).
         """
-        try:
-            held = self._hold(ask_id)
-        except Ended as gone:
-            return self._ended_reply(ask_id, str(gone))
-        with held.lock:
-            why = self._why_ended(held)
-            if why is not None:
-                return self._end(ask_id, held, why)
+
+        def run(held: _Held) -> Reply:
             before = held.state
             after = before
             for command in commands_for(before, message):
@@ -134,6 +128,8 @@ class Holds:
                 held.session.send_draft(after)
             return self._reply(ask_id, held)
 
+        return self._on_open(ask_id, run)
+
     def typing(self, ask_id: str, message: object) -> Reply:
         """Keep the open editor's text as the ask's draft (the page sends it on a debounce),
         so a closed page loses nothing; the flow's own state is unchanged.
@@ -141,20 +137,60 @@ class Holds:
         Raises:
             faces.web.actions.BadAction: The draft is malformed.
         """
-        try:
-            held = self._hold(ask_id)
-        except Ended as gone:
-            return self._ended_reply(ask_id, str(gone))
-        with held.lock:
-            why = self._why_ended(held)
-            if why is not None:
-                return self._end(ask_id, held, why)
+
+        def run(held: _Held) -> Reply:
             drafted = held.state
             for command in typing_commands(held.state, message):
                 drafted = apply(drafted, command, self._behaviour())
             if drafted.answers != held.state.answers:
                 held.session.send_draft(drafted, typing=True)
             return Reply(ask_id, None)
+
+        return self._on_open(ask_id, run)
+
+    def room(self, ask_id: str) -> int | None:
+        """How many more bytes of files the ask takes (its asker's limits, written in its
+        summary, less what its answers carry); ``None`` when it can no longer be answered."""
+        try:
+            held = self._hold(ask_id)
+        except Ended:
+            return None
+        with held.lock:
+            if self._why_ended(held) is not None:
+                return None
+            return held.session.info.files().room(all_attachments(held.state))
+
+    def attach(self, ask_id: str, question_id: str, name: str, data: bytes) -> Reply:
+        """Copy a file sent from the page into the pending ask's attachments folder, as an
+        answering terminal copies one (``ask.attachments.keep_copy``), and attach it to the
+        question's answer (``AttachFile``), within the asker's limits
+        (``relay.attached_files``).
+
+        Raises:
+            faces.web.actions.BadAction: The name or the question will not do (nothing
+                changed); ``OverLimit`` when the ask's limits refuse the file.
+        """
+        from pi_ask.ask.attachments import AttachRefused, keep_copy
+
+        problem = name_problem(name)
+        if problem is not None:
+            raise BadAction(f"the file name {name[:80]!r} cannot be used: {problem}")
+
+        def run(held: _Held) -> Reply:
+            if not any(question.id == question_id for question in held.state.questions):
+                raise BadAction(f"the ask has no question {question_id[:40]!r}")
+            over = held.session.info.files().problem(all_attachments(held.state), len(data))
+            if over is not None:
+                raise OverLimit(f"{name[:80]} was not attached: {over}")
+            try:
+                item = keep_copy(held.session.folder.attachments, name, data)
+            except AttachRefused as refused:
+                raise BadAction(str(refused)) from None
+            held.state = apply(held.state, AttachFile(question_id, item), self._behaviour())
+            held.session.send_draft(held.state)
+            return self._reply(ask_id, held)
+
+        return self._on_open(ask_id, run)
 
     def sweep(self, pending: set[str]) -> list[str]:
         """End the holds of asks no longer pending (seen in a new listing); their ids."""
@@ -175,6 +211,19 @@ class Holds:
             one.session.close()
 
     # --- inside -------------------------------------------------------------------------
+
+    def _on_open(self, ask_id: str, run: Callable[[_Held], Reply]) -> Reply:
+        """``run`` on the ask, opened if need be, under its lock; why it ended instead, when
+        it can no longer be answered (looked at first on every request)."""
+        try:
+            held = self._hold(ask_id)
+        except Ended as gone:
+            return self._ended_reply(ask_id, str(gone))
+        with held.lock:
+            why = self._why_ended(held)
+            if why is not None:
+                return self._end(ask_id, held, why)
+            return run(held)
 
     def _hold(self, ask_id: str) -> _Held:
         with self._lock:

@@ -61,13 +61,41 @@ def normalize_code(text: str) -> str:
     return "".join(ch for ch in text.upper() if ch not in " -")[:64]
 
 
+Signature = tuple[int, int, int, int] | None
+"""What ``stat`` says of the devices file (device, inode, size, mtime); ``None``: absent."""
+
+
+def _signature(path: Path) -> Signature:
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
+
+
 class Devices:
-    """The paired devices of one state folder (read at start, written on every change)."""
+    """The paired devices of one state folder, written on every change and read again
+    whenever the file changed: ``pi-ask web --forget`` from another process (or a second
+    server pairing a device) takes effect on the next request of a running server."""
 
     def __init__(self, state_dir: Path) -> None:
         self.path = state_dir / DEVICES_FILE
         self._lock = threading.Lock()
-        self._devices: list[Device] = self._read()
+        self._seen: Signature = None
+        self._devices: list[Device] = []
+        with self._lock:
+            self._refresh()
+
+    def _refresh(self) -> None:
+        """Read the file again if it changed since it was last read (the lock is held).
+
+        The signature is taken before reading: a file replaced in between is read again
+        next time, never trusted with an older signature."""
+        signature = _signature(self.path)
+        if signature == self._seen:
+            return
+        self._seen = signature
+        self._devices = self._read() if signature is not None else []
 
     def _read(self) -> list[Device]:
         try:
@@ -103,7 +131,9 @@ class Devices:
         write_file(self.path, json.dumps(document, indent=1).encode())
 
     def __len__(self) -> int:
-        return len(self._devices)
+        with self._lock:
+            self._refresh()
+            return len(self._devices)
 
     def add(self, agent: str) -> tuple[str, Device]:
         """Pair a new device; its session token (only its hash is kept) and its record."""
@@ -117,6 +147,7 @@ class Devices:
         )
         with self._lock:
             # The oldest device makes room: a stolen code cannot grow the file without end.
+            self._refresh()
             self._devices = [*self._devices[-(MAX_DEVICES - 1) :], device]
             self._write()
         return token, device
@@ -127,18 +158,31 @@ class Devices:
             return None
         digest = _digest(token)
         with self._lock:
+            self._refresh()
             for device in self._devices:
                 if hmac.compare_digest(device.token_sha256, digest):
                     return device
         return None
 
+    def still_paired(self, device: Device) -> bool:
+        """Whether ``device`` (found earlier) is still paired: an open event stream asks
+        this as it goes, so ``--forget`` closes it too. One Tailscale vouches for (no token
+        of ours) is not ours to forget."""
+        if not device.token_sha256:
+            return True
+        with self._lock:
+            self._refresh()
+            return any(known.device_id == device.device_id for known in self._devices)
+
     def forget(self) -> int:
         """Unpair every device; how many there were."""
         with self._lock:
+            self._refresh()
             count = len(self._devices)
             self._devices = []
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(self.path)
+            self._seen = None
         return count
 
 

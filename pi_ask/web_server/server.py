@@ -65,6 +65,18 @@ def check_exposure(host: str, *, expose: bool) -> str | None:
     )
 
 
+def link_warning(host: str, public_url: str) -> str | None:
+    """The warning for a wildcard address without ``public_url``: links then name loopback,
+    which no other device can open. (Taking the machine's interface addresses as names
+    instead would widen the ``Host`` check; naming the address is left to the user.)"""
+    if host not in ("0.0.0.0", "::") or public_url:
+        return None
+    return (
+        "warning: links point to 127.0.0.1, which only this machine can open; set [web] "
+        "public_url to the address other devices use (then it is accepted as Host too)"
+    )
+
+
 def public_parts(public_url: str) -> tuple[str, str] | None:
     """``[web] public_url``'s origin and host, or ``None`` when it is empty.
 
@@ -183,8 +195,16 @@ def run_web(
         ) from None
     server = _Server(options, listener, tls, err, started)
     holds = Holds(asks, behaviour)
-    board = Board(asks, runtime, holds.sweep, _ringer(notifications))
-    parts = WebParts(Devices(state_dir), Codes(), holds, board, server.names, server.announce)
+    board = Board(asks, runtime, holds.sweep, _ringer(notifications, server.link_base))
+    parts = WebParts(
+        Devices(state_dir),
+        Codes(),
+        holds,
+        board,
+        server.names,
+        server.announce,
+        lambda: _publish(runtime, server.link_base),
+    )
     try:
         asyncio.run(server.run(build_app(parts), parts, warning, stop))
     finally:
@@ -195,20 +215,35 @@ def run_web(
     return 0
 
 
+def _publish(runtime: Path | None, link_base: str) -> Callable[[], None]:
+    """Say where the page is, for the notifications of askers and inboxes (``web_link``)."""
+    from pi_ask.relay.web_link import publish
+
+    if runtime is None:
+        return lambda: None
+    try:
+        return publish(runtime, link_base)
+    except OSError:
+        return lambda: None
+
+
 def _ringer(
-    notifications: Callable[[], NotificationSettings] | None,
+    notifications: Callable[[], NotificationSettings] | None, link_base: str
 ) -> Callable[[list[AskSummary]], None] | None:
-    """One "question waiting" notification per batch of new asks (``None``: no ringing)."""
+    """One "question waiting" notification per batch of new asks, with the link of the one
+    ask's page, or of the list for several (``None``: no ringing)."""
     if notifications is None:
         return None
 
     def ring(new: list[AskSummary]) -> None:
         from pi_ask.notifications.message import waiting_message
         from pi_ask.notifications.waiting import notify_waiting
+        from pi_ask.relay.web_link import waiting_link
 
         subject = new[0].title or "a question from your agent"
+        link = waiting_link([info.ask_id for info in new], link_base)
         # Sent off the board's thread and left to finish: the list never waits for it.
-        notify_waiting(notifications(), waiting_message(subject), write_terminal=None)
+        notify_waiting(notifications(), waiting_message(subject), write_terminal=None, link=link)
 
     return ring
 
@@ -246,8 +281,9 @@ class _Server:
         self, app: Any, parts: WebParts, warning: str | None, stop: threading.Event | None
     ) -> None:
         def ready() -> None:
-            if warning is not None:
-                self.say(f"{NAME}: {warning}\n")
+            for said in (warning, link_warning(self.options.host, self.options.public_url)):
+                if said is not None:
+                    self.say(f"{NAME}: {said}\n")
             host = self.options.host
             shown = f"[{host}]" if ":" in host else host
             count = len(parts.devices)

@@ -36,6 +36,7 @@ class Case:
     name: str
     message: str
     questions: tuple[Expected, ...]
+    source: str = ""  # the public thread a real agent's message was quoted in
 
     @property
     def id(self) -> str:
@@ -51,7 +52,9 @@ def load_corpus() -> tuple[Case, ...]:
                 Expected(q["prompt"], tuple(q["options"]), bool(q.get("multi", False)))
                 for q in raw.get("questions", [])
             )
-            cases.append(Case(path.stem, raw["name"], raw["message"], questions))
+            cases.append(
+                Case(path.stem, raw["name"], raw["message"], questions, raw.get("source", ""))
+            )
     return tuple(cases)
 
 

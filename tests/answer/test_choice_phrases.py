@@ -3,9 +3,11 @@ from __future__ import annotations
 import pytest
 
 from pi_ask.answer.choice_phrases import (
+    alternative,
     clean_question,
     inline_choices,
     is_generic,
+    is_or_follow_up,
     is_question,
     is_yes_no,
     wants_many,
@@ -90,3 +92,39 @@ def test_question_text() -> None:
     assert not is_question("Done.")
     assert clean_question("And **who** maintains it?") == "Who maintains it?"
     assert clean_question("also, which one?") == "Which one?"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "choices"),
+    [
+        (
+            "Want me to start on the Foundation milestone, or would you prefer to scope it first?",
+            ("Start on the Foundation milestone", "Scope it first"),
+        ),
+        ("Ship it today, or should I wait until Monday?", ("Ship it today", "Wait until Monday")),
+        ("Should I deploy, or do you want me to wait, boss?", ("Deploy", "Wait")),
+    ],
+)
+def test_alternatives_that_each_open_with_a_lead(sentence: str, choices: tuple[str, ...]) -> None:
+    assert inline_choices(sentence) == choices
+
+
+@pytest.mark.parametrize(
+    ("sentence", "label"),
+    [
+        ("Or wait until Monday?", "Wait until Monday"),
+        ("Or should I wait until Monday instead?", "Wait until Monday"),
+        ("Or would you rather I keep it?", "Keep it"),
+        ("Or maybe just skip it?", "Skip it"),
+        ("Or something else?", ""),
+        ("Or do you have another approach in mind?", ""),
+    ],
+)
+def test_an_or_question_as_one_alternative(sentence: str, label: str) -> None:
+    assert is_or_follow_up(sentence)
+    assert alternative(sentence) == label
+
+
+def test_only_a_question_opening_with_or_offers_an_alternative() -> None:
+    assert not is_or_follow_up("Ordering matters here?")
+    assert not is_or_follow_up("Or wait until Monday.")

@@ -59,3 +59,26 @@ def test_sentences_keep_abbreviations_and_file_names() -> None:
         "Edit config.py now?",
         "Yes.",
     )
+
+
+def test_a_numbered_line_that_ran_on_is_its_items() -> None:
+    assert read_blocks("1. Run the command directly 2. Create a script file") == (
+        ItemList(
+            (
+                ListItem("Run the command directly", "number"),
+                ListItem("Create a script file", "number"),
+            )
+        ),
+    )
+    # Only the next number splits: "version 3. Then" is not an item.
+    assert read_blocks("1. Bump to version 3. Then tag it") == (
+        ItemList((ListItem("Bump to version 3. Then tag it", "number"),)),
+    )
+
+
+def test_a_terminals_turn_mark_is_not_text() -> None:
+    text = "● Done! Here is what changed.\n\n⏺ Next\n  ✦ Indented"
+    assert read_blocks(text) == (
+        Paragraph("Done! Here is what changed."),
+        Paragraph("Next Indented"),
+    )

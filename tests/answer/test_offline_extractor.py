@@ -154,3 +154,63 @@ def test_the_examples_in_docs_answer_md_are_what_the_extractor_does() -> None:
         labels = [o["label"] for o in question["options"] if not o.get("freeform")]
         expected = [] if asks.startswith("(the user") else asks.strip().split(" · ")
         assert [label.lower() for label in labels] == [e.lower() for e in expected], message
+
+
+def test_an_alternative_asked_on_its_own_is_an_option_of_the_question_before() -> None:
+    assert _asked("Ship it today? Or wait until Monday?") == [
+        (
+            "Ship or wait",
+            "Ship it today? Or wait until Monday?",
+            ["Ship it today", "Wait until Monday"],
+        )
+    ]
+    [(_, _, options)] = _asked("Should I merge now? Or should I wait for the review instead?")
+    assert options == ["Merge now", "Wait for the review"]
+    # Alternatives add to the choices the question already offers.
+    [(_, _, options)] = _asked("Should I use pytest or unittest? Or maybe nose?")
+    assert [o.lower() for o in options] == ["pytest", "unittest", "nose"]
+
+
+def test_an_open_alternative_is_the_users_own_answer_not_an_option() -> None:
+    [(_, prompt, options)] = _asked("Should I squash the commits? Or something else?")
+    assert (prompt, options) == ("Should I squash the commits? Or something else?", ["Yes", "No"])
+
+
+def test_an_either_or_is_labelled_as_a_person_names_it() -> None:
+    [(label, _, options)] = _asked("Should I ship it today, or wait until Monday?")
+    assert (label, options) == ("Ship or wait", ["Ship it today", "Wait until Monday"])
+    [(label, _, _)] = _asked("Do you want the API in REST, GraphQL, or gRPC?")
+    assert label == "REST, GraphQL or gRPC"
+    # A question that names its subject keeps that name.
+    assert _asked("Which database? PostgreSQL or SQLite?")[0][0] == "Database"
+
+
+def test_each_alternative_sheds_its_own_lead_and_a_word_of_address() -> None:
+    text = "Shall I proceed with the tests, or would ye like me to pause here, captain?"
+    assert _asked(text)[0][2] == ["Proceed with the tests", "Pause here"]
+    text = "Want me to start on the milestone, or would you prefer to scope it first?"
+    assert _asked(text)[0][0:3:2] == (
+        "Start or scope",
+        ["Start on the milestone", "Scope it first"],
+    )
+
+
+def test_a_question_ending_in_a_colon_offers_the_list_under_it() -> None:
+    text = "Would you like me to:\n1. Run the command directly 2. Create a script file"
+    assert _asked(text) == [
+        (
+            "Run or create",
+            "Would you like me to:",
+            ["Run the command directly", "Create a script file"],
+        )
+    ]
+    # A question after the list asks instead, and takes the list.
+    text = "Should I:\n1. Patch the parser\n2. Rewrite the lexer\n\nWhat are your orders?"
+    assert [prompt for _, prompt, _ in _asked(text)] == ["What are your orders?"]
+    # A statement over a list asks nothing.
+    assert _asked("Here is what I changed:\n- The parser\n- The lexer") == []
+
+
+def test_a_transcript_mark_is_not_part_of_the_message() -> None:
+    [(_, prompt, _)] = _asked("✦ I have cloned the repository. What would you like to do with it?")
+    assert prompt == "I have cloned the repository. What would you like to do with it?"

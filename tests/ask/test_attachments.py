@@ -60,7 +60,7 @@ def test_what_is_not_a_regular_file_is_refused(work: Path) -> None:
     with pytest.raises(AttachRefused, match="folder cannot be attached"):
         attach(work, "folder")
     os.mkfifo(work / "pipe")
-    with pytest.raises(AttachRefused, match="named pipe"):
+    with pytest.raises(AttachRefused, match="not a regular file"):
         attach(work, "pipe")
     with pytest.raises(AttachRefused, match="name a file"):
         attach(work, "  ")
@@ -72,7 +72,7 @@ def test_the_ask_s_limits_are_counted_over_every_answer(work: Path) -> None:
         attach(work, "big.bin", max_mb=1)
     (work / "a.txt").write_text("a", encoding="utf-8")
     first = attach(work, "a.txt", max_files=1)
-    with pytest.raises(AttachRefused, match="at most 1 attached files"):
+    with pytest.raises(AttachRefused, match=r"at most 1 attached file$"):
         attach(work, "a.txt", attached=(first,), max_files=1)
 
 

@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -228,7 +229,7 @@ def test_damaged_lines_are_reported_and_the_rest_is_used(env: Env) -> None:
     run = env.run("replay", "--ui", "none", "--session", str(pi_file))
     assert run.question_ids() == ["db"]
     assert run.stderr.splitlines() == [
-        f"pi-ask: {pi_file}: skipped 2 unreadable line(s): 9, 13",
+        f"pi-ask: {pi_file}: skipped 2 unreadable lines: 9, 13",
         f"Replaying the previous ask_user form from {pi_file}: 1 question.",
     ]
     assert pi_file.read_text().count("\n") == 12  # read, never written
@@ -293,3 +294,35 @@ def test_working_directories_are_encoded_as_pi_and_claude_name_their_folders() -
     assert encode_cwd(Path("/home/ann/proj")) == "--home-ann-proj--"
     assert encode_cwd("C:\\Users\\ann\\a:b") == "--C--Users-ann-a-b--"  # type: ignore[arg-type]
     assert encode_claude_cwd(Path("/home/ann/my_proj.v2")) == "-home-ann-my-proj-v2"
+
+
+def test_resume_list_leaves_out_old_asks_that_reached_no_terminal(env: Env) -> None:
+    # A real ask at no terminal marks itself unreached in the log...
+    asked = env.run("ask", "--ui", "none", stdin=json.dumps({"questions": [question("db", "pg")]}))
+    assert json.loads(asked.stdout)["details"]["reason"] == "no_terminal"
+    kinds = [json.loads(line).get("customType") for line in env.log.read_text().splitlines()]
+    assert kinds[-2:] == ["ask:payload", "ask:unreached"]
+    # ... and one asked two days ago like it is left out; one that was interrupted is not.
+    day_ms = 24 * 60 * 60 * 1000
+    old = int(time.time() * 1000) - 2 * day_ms
+    params = {"questions": [question("old", "a", "b")]}
+    last = json.loads(env.log.read_text().splitlines()[-1])["id"]
+    with env.log.open("a", encoding="utf-8") as log:
+        for entry in (
+            payload_entry("o1", last, "ask-old", params, stamp=old),
+            custom("o2", "o1", "ask:unreached", {"toolCallId": "ask-old", "timestamp": old}),
+            payload_entry("o3", "o2", "ask-cut", params, stamp=old),
+        ):
+            log.write(json.dumps(entry) + "\n")
+    listing = env.run("resume", "--list")
+    assert listing.status == 0
+    listed = [row.split()[0] for row in listing.stdout.splitlines()]
+    assert "ask-old" not in listed and "ask-cut" in listed and len(listed) == 2
+    assert listing.stderr == (
+        "1 ask that reached no terminal over a day ago is not listed; --stale lists it.\n"
+    )
+    stale = env.run("resume", "--list", "--stale")
+    assert "ask-old" in [row.split()[0] for row in stale.stdout.splitlines()]
+    assert stale.stderr == ""
+    # It can still be resumed by its id.
+    assert env.run("resume", "ask-old", "--ui", "none").question_ids() == ["old"]

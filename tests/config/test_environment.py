@@ -39,6 +39,7 @@ _RAW: dict[str, st.SearchStrategy[str]] = {
     "deadline": st.sampled_from(["0", "30", "0.5", "86400", "86401", "-1", "1."]),
     "no_terminal": st.sampled_from(["answer", "wait", "Wait", "hang"]),
     "tmux": st.sampled_from(["popup", "window", "off", "Popup", "pane"]),
+    "hyperlinks": st.sampled_from(["auto", "on", "off", "On", "yes"]),
     "web_host": st.sampled_from(["127.0.0.1", "::1", "box.local", "", "a b", "x/y"]),
     "port": st.sampled_from(["0", "8787", "65535", "65536", "-1", "http"]),
     "files": st.sampled_from(["1", "10", "100", "0", "101", "x"]),
@@ -128,6 +129,7 @@ def test_each_setting_is_read_on_the_fast_path(spec: SettingKey) -> None:
         "deadline": "90",
         "no_terminal": "wait",
         "tmux": "window",
+        "hyperlinks": "on",
         "web_host": "0.0.0.0",
         "port": "8787",
         "files": "3",
@@ -171,3 +173,18 @@ def test_paths_and_other_variables_are_no_settings() -> None:
     assert fast_environment(environ) == {}
     found = evaluate(None, environ)
     assert (found.thorough, found.problems) == (False, ())
+
+
+@pytest.mark.parametrize(
+    ("name", "meant"),
+    [("PI_ASK_BEHAVIOR", "PI_ASK_BEHAVIOUR"), ("PI_ASK_NOTIFICATION", "PI_ASK_NOTIFICATIONS")],
+)
+def test_a_misspelled_whole_table_is_reported_with_the_table_meant(name: str, meant: str) -> None:
+    found = evaluate(None, {name: json.dumps({"show_footer_hints": False, "enabled": False})})
+    assert [(p.key, p.message, p.severity) for p in found.problems] == [
+        (name, f'names no setting (did you mean "{meant}"?); ignored', "warning")
+    ]
+    assert found.settings == evaluate(None, {}).settings
+    # The table spelled right is read.
+    right = evaluate(None, {"PI_ASK_BEHAVIOUR": json.dumps({"show_footer_hints": False})})
+    assert right.problems == () and right.settings.behaviour.show_footer_hints is False

@@ -66,6 +66,7 @@ _VALID: dict[str, st.SearchStrategy[object]] = {
     "deadline": st.one_of(st.integers(0, 86400), st.floats(0, 86400)),
     "no_terminal": st.sampled_from(["answer", "wait"]),
     "tmux": st.sampled_from(["popup", "window", "off"]),
+    "hyperlinks": st.sampled_from(["auto", "on", "off"]),
     "web_host": st.sampled_from(["127.0.0.1", "::1", "0.0.0.0", "box.local"]),
     "port": st.integers(0, 65535),
     "files": st.integers(1, 100),

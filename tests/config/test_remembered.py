@@ -12,6 +12,7 @@ from pi_ask.config.store import SettingsStore
 
 EDITED = (
     '[behaviour]\nno_terminal = "wait"\npresent_single_as_multi = true\n[inbox]\ntmux = "off"\n'
+    "[attachments]\nmax_files = 3\nmax_mb = 2\n"
 )
 
 
@@ -33,6 +34,7 @@ def test_what_is_remembered_is_what_the_store_reads(config: Path) -> None:
     first = asker_settings()
     assert first == _thorough(config)
     assert (first.no_terminal, first.tmux, first.present_single_as_multi) == ("wait", "off", True)
+    assert (first.max_files, first.max_bytes) == (3, 2_000_000)
     assert recall(config) == first  # kept for the next asker
 
 
@@ -76,6 +78,8 @@ def test_a_memo_of_wrong_values_is_a_miss(config: Path) -> None:
     remember(config, good._replace(face="web"))  # type: ignore[arg-type]
     assert recall(config) is None
     remember(config, good._replace(answer_timeout_s=-1.0))
+    assert recall(config) is None
+    remember(config, good._replace(max_files=True))
     assert recall(config) is None
 
 

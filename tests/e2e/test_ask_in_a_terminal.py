@@ -142,7 +142,8 @@ def test_the_terminal_is_back_in_cooked_mode_afterwards(
 def test_settings_subcommand(spawn, tmp_path: Path) -> None:
     term = spawn("settings")
     term.wait_for("pi-ask settings")
-    assert str(tmp_path / "config.toml")[:30] in term.text().replace("\n", "")
+    # At 24 rows the overlay keeps the path's end, the file's name, when it cuts it.
+    assert str(tmp_path / "config.toml")[-30:] in term.text().replace("\n", "")
     term.press("down", "enter")
     term.wait(lambda: "confirm_dismiss_when_dirty = false" in _read(tmp_path / "config.toml"))
     term.press("esc")
@@ -182,3 +183,43 @@ def test_payload_on_stdin_keys_from_the_terminal(tmp_path: Path) -> None:
     document = json.loads((tmp_path / "out.json").read_text(encoding="utf-8"))
     assert document["details"]["cancelled"] is True
     assert document["details"]["answers"]["style"]["values"] == ["balanced"]
+
+
+def test_an_attached_file_reaches_the_result(spawn, tmp_path: Path) -> None:
+    """The attach key, the path prompt and its completion, in the real ``pi-ask ask``: the
+    result lists the copy, which is the file's bytes in the ask's private folder."""
+    (tmp_path / "screenshot.png").write_bytes(b"\x89PNG\r\n" + bytes(range(256)) * 8)
+    term = spawn("ask", str(PAYLOAD_A))
+    term.wait_for("Which language should the new command-line tool be written in?")
+    term.wait_for("a attach")
+    term.press("a")
+    term.wait_for("Attach a copy of a file to this answer")
+    term.press("text:screensh")
+    term.wait(lambda: term.text().count("screenshot.png") == 1)  # the menu lists it
+    term.press("tab")  # takes it
+    term.wait(lambda: "screenshot.png" in term.text() and "screensh\n" not in term.text())
+    term.press("enter")
+    term.wait_for("Attached 1: screenshot.png (2.1 KB)")
+    term.press("down", "enter")
+    term.wait_for("Which features should ship in v1?")
+    term.press("space", "enter")
+    term.wait_for("Pick a config file layout.")
+    term.press("enter")
+    term.wait_for("Review answers")
+    term.press("1")
+    term.wait_for("Press 1 again to Submit.")
+    term.press("1")
+    assert term.exit_status() == 0
+    assert "  attached: screenshot.png (2.1 KB)" in term.lines()
+    document = result_of(tmp_path)
+    (attached,) = document["details"]["answers"]["lang"]["attachments"]  # type: ignore[index]
+    size = (tmp_path / "screenshot.png").stat().st_size
+    assert (attached["name"], attached["size"], attached["media_type"]) == (
+        "screenshot.png",
+        size,
+        "image/png",
+    )
+    copy = Path(attached["path"])
+    assert copy.read_bytes() == (tmp_path / "screenshot.png").read_bytes()
+    assert (tmp_path / "state") in copy.parents
+    assert "attached: screenshot.png (2.1 KB)" in str(document["content"])

@@ -119,5 +119,5 @@ def test_asks_on_a_full_disk_leave_nothing_for_later_reads_to_report(
     for _ in range(2):
         listed = run_pi_ask("resume", "--list", env=env, cwd=tmp_path)
         assert listed.returncode == 0, listed.stderr
-        assert listed.stderr == ""  # no "skipped 1 unreadable line(s)"
+        assert listed.stderr == ""  # no "skipped 1 unreadable line"
         assert listed.stdout.count("\n") == 1

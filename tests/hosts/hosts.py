@@ -47,14 +47,18 @@ class HostHome:
     def __post_init__(self) -> None:
         self.bin = self.root / "bin"
         self.bin.mkdir()
-        # `pi-ask` as the docs' snippets name it: this checkout's, on the host's PATH.
-        command = pi_ask_command()
+        # `pi-ask` as the docs' snippets name it: this checkout's, on the host's PATH. Its
+        # stderr (the MCP server's log) still goes to the host, and a copy to `stderr_log`
+        # for the test to read and to show when it fails.
+        self.stderr_log = self.root / "pi-ask.err"
         script = self.bin / "pi-ask"
-        if len(command) == 1:
-            script.symlink_to(command[0])
-        else:
-            script.write_text(f'#!/bin/sh\nexec {shlex.join(command)} "$@"\n', encoding="utf-8")
-            script.chmod(0o755)
+        script.write_text(
+            "#!/bin/bash\n"
+            f'exec {shlex.join(pi_ask_command())} "$@" '
+            f"2> >(exec tee -a {shlex.quote(str(self.stderr_log))} >&2)\n",
+            encoding="utf-8",
+        )
+        script.chmod(0o755)
         self.work = self.root / "work"
         self.work.mkdir()
 
@@ -71,6 +75,13 @@ class HostHome:
         env = {"HOME": str(self.root), "PATH": path, "LANG": "C.UTF-8", "TERM": term}
         env.update(extra)
         return env
+
+    def pi_ask_stderr(self) -> str:
+        """What every ``pi-ask`` started through this home wrote to stderr so far."""
+        try:
+            return self.stderr_log.read_text(encoding="utf-8", errors="replace")
+        except FileNotFoundError:
+            return ""
 
     def pi_ask_settings(self, text: str) -> None:
         """pi-ask's settings file where a host's child finds it with only HOME passed."""

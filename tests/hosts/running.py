@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import signal
 import subprocess
 import time
@@ -49,6 +50,7 @@ class HostRun:
 
     def __init__(self, run: Headless, home: HostHome, model: FakeModel) -> None:
         self.model = model
+        self.home = home
         self.out = home.root / "host.out"
         self.err = home.root / "host.err"
         with self.out.open("wb") as out, self.err.open("wb") as err:
@@ -68,7 +70,10 @@ class HostRun:
     def output(self) -> str:
         out = self.out.read_text(encoding="utf-8", errors="replace")
         err = self.err.read_text(encoding="utf-8", errors="replace")
-        return f"host stdout:\n{out[-3000:]}\nhost stderr:\n{err[-3000:]}\n{self.model.summary()}"
+        return (
+            f"host stdout:\n{out[-3000:]}\nhost stderr:\n{err[-3000:]}\n{self.model.summary()}\n"
+            + pi_ask_side(self.home)
+        )
 
     def wait(self, timeout: float = ANSWER_CAP_S) -> int:
         try:
@@ -99,6 +104,31 @@ def listed(env: dict[str, str], cwd: Path) -> list[dict[str, Any]]:
     except ValueError:
         return []
     return [a for a in asks if isinstance(a, dict)]
+
+
+# pi-ask's stderr line when a host answered its form faster than a person can read it (a
+# decline or cancel within [mcp] min_human_ms, or an accept without fields).
+HOST_ANSWERED = re.compile(
+    r"the host (declined|cancelled) the form (\d+) ms after it was sent"
+    r"|the host (accepted) the form without any of its fields"
+)
+
+
+def host_answered_the_form(home: HostHome) -> str | None:
+    """How the host answered pi-ask's form for the user ("declined", "cancelled",
+    "accepted"), as pi-ask's stderr said it, or ``None`` when it did not."""
+    found = HOST_ANSWERED.search(home.pi_ask_stderr())
+    return None if found is None else found.group(1) or found.group(3)
+
+
+def pi_ask_side(home: HostHome) -> str:
+    """What pi-ask knew, for a failure message: the asks ``pi-ask attach --list --json``
+    shows the user, and what the MCP server wrote to stderr."""
+    try:
+        asks = json.dumps(listed(home.env(), home.work))
+    except (OSError, subprocess.SubprocessError) as err:
+        asks = f"(attach --list failed: {err})"
+    return f"pi-ask attach --list --json: {asks}\npi-ask stderr:\n{home.pi_ask_stderr()[-3000:]}"
 
 
 class Watched(Protocol):
@@ -166,6 +196,38 @@ def answer_in_attach(env: dict[str, str], home: HostHome, ask_id: str) -> None:
         assert term.exit_status(timeout=ANSWER_CAP_S) == 0
     finally:
         term.kill()
+
+
+def user_inbox(home: HostHome, env: dict[str, str] | None = None) -> Terminal:
+    """The user's ``pi-ask inbox`` on a pty of its own (``env``: the user's, by default),
+    waiting for questions."""
+    inbox = Terminal(
+        [*pi_ask_command(), "inbox"],
+        stdout=home.root / "inbox.out",
+        env=env or home.env(),
+        width=90,
+        height=30,
+        cwd=home.work,
+    )
+    try:
+        inbox.wait_for("waiting for questions", timeout=START_CAP_S)
+    except BaseException:
+        inbox.kill()
+        raise
+    return inbox
+
+
+def answer_in_inbox(inbox: Terminal, run: Watched) -> None:
+    """The host's ask, once the inbox shows it, answered there: SQLite, then Submit."""
+    wait_for(
+        lambda: (inbox.pump(), "Which database?" in inbox.text())[1],
+        "the question in the inbox",
+        START_CAP_S,
+        run,
+    )
+    inbox.press("2")
+    inbox.wait_for("Submit", timeout=ANSWER_CAP_S)
+    inbox.press("1", "1")
 
 
 def answer_in_plain_attach(env: dict[str, str], home: HostHome, ask_id: str, answer: str) -> None:

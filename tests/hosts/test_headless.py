@@ -5,8 +5,9 @@ fake model whose first reply calls pi-ask's tool. pi-ask waits for an attach
 (``no_terminal = "wait"``), with the terminal route first (``face = "terminal"``) or with
 the default ``face = "auto"``, where headless Codex and Claude Code decline or cancel the
 form themselves within milliseconds: that is the host's answer, not the user's, and the ask
-goes on to the terminal route. The test answers in ``pi-ask attach`` on a pty and asserts
-what the host handed the model in its next request.
+goes on to the terminal route (pi-ask's stderr says so: the test checks that it happened,
+so a host that stopped offering the form would fail it). The test answers in
+``pi-ask attach`` on a pty and asserts what the host handed the model in its next request.
 """
 
 from __future__ import annotations
@@ -16,7 +17,14 @@ import pytest
 from tests.hosts.conftest import require
 from tests.hosts.fake_models import FINAL_TEXT, FakeModel
 from tests.hosts.hosts import DIALECTS, HostHome, family, headless, tool_name
-from tests.hosts.running import PAYLOAD, HostRun, answer_in_attach, answers_seen, pending_ask
+from tests.hosts.running import (
+    PAYLOAD,
+    HostRun,
+    answer_in_attach,
+    answers_seen,
+    host_answered_the_form,
+    pending_ask,
+)
 
 pytestmark = pytest.mark.hosts
 
@@ -28,6 +36,9 @@ CASES = [(key, "auto") for key in HEADLESS] + [
     ("codex", "terminal"),
     ("claude-2.1.332", "terminal"),
 ]
+# How each headless host answers pi-ask's form for the user with face = auto (measured:
+# Codex 0.171 declines it, Claude Code cancels it); Gemini CLI and opencode offer no form.
+ANSWERS_THE_FORM = {"codex": "declined", "claude": "cancelled"}
 
 
 @pytest.mark.parametrize(("key", "face"), CASES)
@@ -50,3 +61,5 @@ def test_a_headless_hosts_ask_is_answered_in_attach(key: str, face: str, home: H
         assert cancelled in (None, False), model.result
         assert answers == {"Database": ["SQLite"]}, model.result
         assert FINAL_TEXT in run.output()
+    expected = ANSWERS_THE_FORM.get(family(key)) if face == "auto" else None
+    assert host_answered_the_form(home) == expected, home.pi_ask_stderr()

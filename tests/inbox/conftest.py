@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import resource
+import socket
 import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -133,3 +136,25 @@ def pending(asks: Path, count: int) -> list[AskSummary]:
 
     wait_until(check, f"{count} pending asks")
     return found
+
+
+@contextlib.contextmanager
+def out_of_descriptors(pid: int, path: Path) -> Iterator[None]:
+    """While the ``with`` runs, ``pid`` may open no descriptor (its limit lowered to what it
+    holds, with ``prlimit`` on the running process) and three peers knock at its socket
+    ``path``: each waits in the backlog, with no descriptor to accept it with. Then the limit
+    is raised again and the peers hang up."""
+    soft, hard = resource.prlimit(pid, resource.RLIMIT_NOFILE)
+    held = len(os.listdir(f"/proc/{pid}/fd"))
+    resource.prlimit(pid, resource.RLIMIT_NOFILE, (held, hard))
+    knocking = []
+    try:
+        for _ in range(3):
+            sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            knocking.append(sock)
+            sock.connect(os.fspath(path))
+        yield
+    finally:
+        resource.prlimit(pid, resource.RLIMIT_NOFILE, (soft, hard))
+        for sock in knocking:
+            sock.close()

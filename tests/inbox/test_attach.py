@@ -176,3 +176,89 @@ def test_attach_takes_the_face_setting(
     result, status = asker.result()
     assert status == 1
     assert result["details"]["reason"] == "cancelled"  # type: ignore[index]
+
+
+def test_a_file_attached_in_attach_reaches_the_waiting_asker(
+    ask, terminal, tmp_path: Path, asks: Path
+) -> None:
+    """The TUI's attach key in ``pi-ask attach``: the file is copied into the pending ask's
+    folder, the asker takes it from there and keeps it in its own attachments folder once the
+    ask's folder is gone."""
+    (tmp_path / "trace.log").write_text("Traceback: boom\n", encoding="utf-8")
+    asker = ask("--wait")
+    (info,) = pending(asks, 1)
+    term = terminal("attach", info.ask_id)
+    term.wait_for("Which database?")
+    term.wait_for("a attach")
+    term.press("a")
+    term.wait_for("Attach a copy of a file to this answer")
+    term.press("text:trace.log")  # the whole name: its one completion adds nothing
+    term.wait_for("trace.log")
+    term.press("enter")
+    term.wait_for("Attached 1: trace.log (16 B)")
+    copies = list((info.folder / "attachments").iterdir())
+    assert [p.name for p in copies] == ["trace.log"]
+    term.press("2")
+    term.wait_for("Which ORM?")
+    term.press("1")
+    term.wait_for("Submit")
+    term.press("1", "1")
+    assert term.exit_status() == 0
+    result, status = asker.result()
+    assert status == 0
+    (attached,) = result["details"]["answers"]["db"]["attachments"]  # type: ignore[index]
+    kept = Path(attached["path"])
+    assert kept == tmp_path / "state" / "attachments" / info.ask_id / "trace.log"
+    assert kept.read_text(encoding="utf-8") == "Traceback: boom\n"
+    assert os.stat(kept.parent).st_mode & 0o777 == 0o700
+    assert "attached: trace.log (16 B)" in result["content"][0]["text"]  # type: ignore[index]
+    assert not info.folder.exists()
+
+
+def test_attach_in_the_plain_face_carries_a_file(ask, terminal, tmp_path: Path, asks: Path) -> None:
+    (tmp_path / "notes.md").write_text("# notes\n", encoding="utf-8")
+    asker = ask("--wait")
+    (info,) = pending(asks, 1)
+    term = terminal("attach", "--ui", "plain")
+    term.wait_for("Which database?")
+    term.press("text:/attach ../elsewhere.txt\r")
+    term.wait_for("Not attached:")
+    term.press("text:/attach notes.md\r")
+    term.wait_for("Attached notes.md (8 B) to this answer.")
+    term.press("text:2\r")
+    term.wait_for("Which ORM?")
+    term.press("text:1\r")
+    term.wait_for("Submit")
+    term.press("text:1\r")
+    assert term.exit_status() == 0
+    result, status = asker.result()
+    assert status == 0
+    (attached,) = result["details"]["answers"]["db"]["attachments"]  # type: ignore[index]
+    assert Path(attached["path"]).read_text(encoding="utf-8") == "# notes\n"
+    assert Path(attached["path"]).parent == tmp_path / "state" / "attachments" / info.ask_id
+
+
+def test_attach_and_the_inbox_without_a_terminal_say_so_in_one_line(
+    ask, asks: Path, env: dict[str, str], tmp_path: Path
+) -> None:
+    asker = ask("--wait")
+    pending(asks, 1)
+    for args, status, words in (
+        (["attach"], 1, "attach needs a terminal to draw on"),
+        (["inbox"], 2, "the inbox needs a terminal to draw on"),
+    ):
+        done = subprocess.run(
+            [*pi_ask_command(), *args],
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=tmp_path,
+            start_new_session=True,  # no controlling terminal, as a background job
+            timeout=60,
+            check=False,
+        )
+        assert done.returncode == status, done.stderr
+        assert done.stderr.count("\n") == 1 and words in done.stderr, done.stderr
+    assert asker.process.poll() is None  # its ask still pending, untouched
+    pending(asks, 1)

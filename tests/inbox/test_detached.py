@@ -80,3 +80,30 @@ def test_detach_of_an_invalid_payload_prints_the_invalid_result(env, tmp_path: P
     done = _run(env, tmp_path, "ask", "--detach", str(payload))
     assert done.returncode == 2
     assert json.loads(done.stdout)["details"]["error"]["issues"]
+
+
+def test_a_detached_ask_outlives_a_restart_of_the_inbox(
+    env, terminal, tmp_path: Path, asks: Path
+) -> None:
+    payload = tmp_path / "q.json"
+    payload.write_text(json.dumps(PAYLOAD), encoding="utf-8")
+    ask_id = json.loads(_run(env, tmp_path, "ask", "--detach", str(payload)).stdout)["id"]
+    first = terminal("inbox", name="inbox1")
+    first.wait_for("Which database?")  # the inbox opened it
+    first.press("2")  # a committed answer: kept as the ask's draft
+    first.wait_for("Which ORM?")
+    first.kill()  # the inbox dies mid-answer (SIGKILL): the ask must not go with it
+    assert first.exit_status() != 0
+    (info,) = pending(asks, 1)
+    assert info.ask_id == ask_id and info.detached
+    second = terminal("inbox", name="inbox2")
+    second.wait_for("☒ Q1")  # reopened with the first inbox's committed answer
+    second.press("2")
+    second.wait_for("Which ORM?")
+    second.press("1")
+    second.wait_for("Submit")
+    second.press("1", "1")
+    done = _run(env, tmp_path, "result", ask_id, "--wait", "30")
+    assert done.returncode == 0, done.stderr
+    answers = json.loads(done.stdout)["details"]["answers"]
+    assert answers["db"]["values"] == ["sqlite"] and answers["orm"]["values"] == ["sa"]

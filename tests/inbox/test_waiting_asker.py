@@ -4,15 +4,16 @@ One failed ``accept`` (EMFILE) used to end the asker's accept thread for good: t
 stayed listed but could never be answered. Here a real asker, settled in its wait, has its
 descriptor limit lowered to what it holds (``prlimit`` on the running process), a terminal
 connects, and the limit is raised again: the asker says so once and the answer is taken.
-And with nothing polling, a signal still ends it at once, its ask withdrawn.
+And with nothing polling, a signal still ends it at once, its ask withdrawn, even one that
+a helper thread takes (the kernel hands a process's signal to any thread that does not block
+it; Python runs the handler on the main thread, blocked in ``select``).
 """
 
 from __future__ import annotations
 
+import ctypes
 import os
-import resource
 import signal
-import socket
 from collections.abc import Callable
 from pathlib import Path
 
@@ -24,7 +25,7 @@ from pi_ask.state.commands import Digit
 from pi_ask.state.dispatcher import apply
 from pi_ask.state.model import Behaviour
 from tests.child_processes import wait_until
-from tests.inbox.conftest import Asker, pending, settled
+from tests.inbox.conftest import Asker, out_of_descriptors, pending, settled
 
 FAILED = "accepting a terminal failed"
 
@@ -50,20 +51,8 @@ def test_an_accept_out_of_descriptors_is_retried_and_said_once(
     assert info.socket is not None
     pid = asker.process.pid
     wait_until(lambda: settled(pid), "the asker to settle into its wait")
-    soft, hard = resource.prlimit(pid, resource.RLIMIT_NOFILE)
-    held = len(os.listdir(f"/proc/{pid}/fd"))
-    resource.prlimit(pid, resource.RLIMIT_NOFILE, (held, hard))
-    knocking = []
-    try:
-        for _ in range(3):  # each waits in the backlog: no descriptor to accept it with
-            sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            sock.connect(os.fspath(info.socket))
-            knocking.append(sock)
+    with out_of_descriptors(pid, info.socket):
         wait_until(lambda: FAILED in asker.stderr.read_text(encoding="utf-8"), "the EMFILE line")
-    finally:
-        resource.prlimit(pid, resource.RLIMIT_NOFILE, (soft, hard))
-        for sock in knocking:
-            sock.close()
     _answer_with_the_first_option(info)
     result, status = asker.result()
     assert status == 0, result
@@ -149,3 +138,45 @@ def test_the_small_waiting_process_answers_as_the_asker_would(
     kinds = [entry.custom_type for entry in read_session(log).entries]
     assert kinds[0] == "ask:payload" and "ask:draft" in kinds
     assert kinds[-1] == "ask:pending-dismissed"
+
+
+def _waiting_with_helpers(pid: int) -> list[int]:
+    """The helper threads of an asker waiting with a terminal attached (its accept thread,
+    one per terminal), once its main thread is blocked in ``select``; else none."""
+    tasks = Path(f"/proc/{pid}/task")
+    try:
+        helpers = sorted(int(tid) for tid in os.listdir(tasks) if int(tid) != pid)
+        main = (tasks / str(pid) / "wchan").read_text()
+    except OSError:
+        return []
+    blocked = "poll" in main or "select" in main
+    return helpers if blocked and len(helpers) >= 2 else []
+
+
+@pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP])
+def test_a_signal_taken_by_a_helper_thread_still_ends_the_wait(
+    ask: Callable[..., Asker], asks: Path, number: int
+) -> None:
+    # What a loaded machine did now and then (the accept thread happened to run when the
+    # signal came): sent to that thread itself (tgkill), the wait must still wake. The small
+    # waiting process has one thread; the asker it turns back into once a terminal holds
+    # the ask has helpers (its accept thread, one per terminal).
+    asker = ask("--wait")
+    (info,) = pending(asks, 1)
+    pid = asker.process.pid
+    wait_until(lambda: settled(pid), "the asker to settle into its wait")
+    session = Session(info)
+    session.open()
+    try:
+        wait_until(lambda: _waiting_with_helpers(pid), "the asker to serve the terminal")
+        helper = _waiting_with_helpers(pid)[0]
+        libc = ctypes.CDLL(None, use_errno=True)
+        assert libc.tgkill(pid, helper, number) == 0, os.strerror(ctypes.get_errno())
+        result, status = asker.result()
+        wait_until(session.ended.is_set, "the terminal to be told the ask ended")
+    finally:
+        session.close()
+    assert status == 128 + number
+    details = result["details"]
+    assert isinstance(details, dict) and details["reason"] == "aborted"
+    assert not any(asks.iterdir())

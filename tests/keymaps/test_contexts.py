@@ -25,6 +25,8 @@ EXPECTED = {
         ("previous_option", ("up",)),
         ("option_note", ("n",)),
         ("question_note", ("shift+n",)),
+        ("attach", ("a",)),
+        ("detach", ("shift+a",)),
     ],
     "editor": [
         ("submit", ("enter",)),

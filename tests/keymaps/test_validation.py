@@ -128,13 +128,14 @@ def test_unknown_contexts_and_actions_are_warnings() -> None:
             "warning",
             'keymaps.main.confrim: unknown action for main (did you mean "confirm"?); expected '
             "one of confirm, cancel, change_question_type, toggle, next_tab, previous_tab, "
-            "next_option, previous_option, option_note, question_note",
+            "next_option, previous_option, option_note, question_note, attach, detach",
         ),
         (
             "warning",
             "keymaps.main.nextTabWhenEmpty: unknown action for main (it belongs to editor, "
             "note_editor); expected one of confirm, cancel, change_question_type, toggle, "
-            "next_tab, previous_tab, next_option, previous_option, option_note, question_note",
+            "next_tab, previous_tab, next_option, previous_option, option_note, question_note, "
+            "attach, detach",
         ),
     ]
 

@@ -36,13 +36,19 @@ def test_a_table_row_names_its_columns() -> None:
     ]
 
 
-def test_lists_keep_spoken_markers_and_quotes_lose_theirs() -> None:
+def test_list_markers_are_said_in_words_and_quotes_lose_theirs() -> None:
     assert plain_text(fixtures.NESTED).split("\n") == [
         "1. Build",
-        "   - wheel",
-        "   - sdist",
+        "   Item (level 2): wheel",
+        "   Item (level 2): sdist",
         "2. Publish",
         "     only from main",
+    ]
+    assert plain_text("- one\n  - two\n    1. three\n- four").split("\n") == [
+        "Item: one",
+        "  Item (level 2): two",
+        "    1. (level 3) three",
+        "Item: four",
     ]
 
 

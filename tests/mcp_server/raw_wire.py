@@ -29,7 +29,9 @@ def server_env(cwd: Path) -> dict[str, str]:
 class RawSession:
     """A server process: send JSON lines, read the lines it writes, in order."""
 
-    def __init__(self, argv: list[str], cwd: Path, env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, argv: list[str], cwd: Path, env: dict[str, str] | None = None, **popen: Any
+    ) -> None:
         self.process = subprocess.Popen(
             argv,
             cwd=cwd,
@@ -37,6 +39,7 @@ class RawSession:
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
+            **popen,
         )
         self._lines: queue.Queue[bytes] = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()

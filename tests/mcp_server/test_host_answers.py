@@ -21,7 +21,7 @@ from pi_ask.contract.loading import LoadedPayload, load_payload
 from pi_ask.contract.result_schema import RESULT_DETAILS_SCHEMA
 from pi_ask.contract.results import ToolResult
 from pi_ask.mcp_server.server import AskUserServer
-from pi_ask.session.entries import PAYLOAD_TYPE
+from pi_ask.session.entries import PAYLOAD_TYPE, UNREACHED_TYPE
 from pi_ask.state.results import non_interactive_result
 from pi_ask.state.summary import PENDING_FOOTER, PENDING_HEADING
 from tests.mcp_server.helpers import ERAS, PAYLOAD, FormHost, log_types
@@ -82,7 +82,7 @@ async def test_an_accept_without_fields_is_not_a_submit(
     assert "Do not assume any answer" in text
     # The questions come with their options, for a host that forwards only structuredContent.
     assert [option["value"] for option in got["questions"][0]["options"]] == ["postgres", "sqlite"]
-    assert log_types() == [PAYLOAD_TYPE]  # not settled as an answer: resumable
+    assert log_types() == [PAYLOAD_TYPE, UNREACHED_TYPE]  # not settled as an answer: resumable
     stderr = capsys.readouterr().err
     assert "the terminal route reached nobody" in stderr
     assert "no pi-ask inbox or web face is running" in stderr

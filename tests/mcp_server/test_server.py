@@ -16,7 +16,7 @@ from pi_ask.contract.result_schema import RESULT_DETAILS_SCHEMA
 from pi_ask.contract.schema import INPUT_SCHEMA
 from pi_ask.contract.tool import PROMPT_GUIDELINES, TOOL_DESCRIPTION, tool_definition
 from pi_ask.mcp_server.server import PROGRESS_MESSAGE, AskUserServer, build_server
-from pi_ask.session.entries import DISMISSED_TYPE, PAYLOAD_TYPE
+from pi_ask.session.entries import DISMISSED_TYPE, PAYLOAD_TYPE, UNREACHED_TYPE
 from pi_ask.state.summary import CANCELLED_TEXT
 from tests.mcp_server.helpers import ERAS, PAYLOAD, FormHost, OpenForm, log_types
 
@@ -186,7 +186,7 @@ async def test_without_elicitation_nobody_is_asked_and_the_ask_stays_resumable(
     assert details["reason"] == "no_terminal"
     assert [q["id"] for q in details["questions"]] == ["db", "extras", "layout"]
     assert result.content[0].text.startswith("Needs user input")  # type: ignore[union-attr]
-    assert log_types() == [PAYLOAD_TYPE]
+    assert log_types() == [PAYLOAD_TYPE, UNREACHED_TYPE]
 
 
 @pytest.mark.parametrize(
@@ -240,6 +240,21 @@ async def test_progress_is_sent_while_the_form_waits(server: AskUserServer) -> N
         result = await client.call_tool("ask_user", PAYLOAD, progress_callback=on_progress)
     assert result.structured_content["answers"]["db"]["values"] == ["postgres"]  # type: ignore[index]
     assert seen[0] == (1, PROGRESS_MESSAGE)
+
+
+@pytest.mark.parametrize("mode", ERAS)
+async def test_a_call_that_reaches_nobody_says_no_waiting(server: AskUserServer, mode: str) -> None:
+    """No form and no inbox or tmux: the answer is at once, with no "waiting" beat first."""
+    beats: list[str | None] = []
+
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        beats.append(message)
+
+    async with Client(server.server, mode=mode) as client:
+        result = await client.call_tool("ask_user", PAYLOAD, progress_callback=on_progress)
+        await client.list_tools()  # a round trip after it: anything sent before has arrived
+    assert result.structured_content["reason"] == "no_terminal"  # type: ignore[index]
+    assert beats == []
 
 
 async def test_a_client_cancel_mid_wait_closes_the_form_and_keeps_the_ask(

@@ -11,7 +11,7 @@ import anyio
 import pytest
 from mcp import Client, StdioServerParameters
 
-from pi_ask.session.entries import DISMISSED_TYPE, PAYLOAD_TYPE
+from pi_ask.session.entries import DISMISSED_TYPE, PAYLOAD_TYPE, UNREACHED_TYPE
 from tests.mcp_server.helpers import ERAS, PAYLOAD, FormHost, OpenForm, log_types
 
 pytestmark = pytest.mark.anyio
@@ -51,7 +51,7 @@ async def test_without_elicitation_the_questions_come_back_unanswered(
         result = await client.call_tool("ask_user", copy.deepcopy(PAYLOAD))
     assert result.structured_content["reason"] == "no_terminal"  # type: ignore[index]
     assert result.content[0].text.startswith("Needs user input")  # type: ignore[union-attr]
-    assert log_types(tmp_path) == [PAYLOAD_TYPE]
+    assert log_types(tmp_path) == [PAYLOAD_TYPE, UNREACHED_TYPE]
 
 
 async def test_an_invalid_payload_over_stdio(tmp_path: Path) -> None:

@@ -22,6 +22,7 @@ class HttpSink:
     hang: bool = False
     bodies: list[dict[str, object]] = field(default_factory=list)
     paths: list[str] = field(default_factory=list)
+    headers: list[dict[str, str]] = field(default_factory=list)
     received: threading.Event = field(default_factory=threading.Event)
     release: threading.Event = field(default_factory=threading.Event)
 
@@ -29,6 +30,11 @@ class HttpSink:
     def url(self) -> str:
         """The apprise ``json://`` URL of this sink."""
         return f"json://127.0.0.1:{self.port}/"
+
+    @property
+    def ntfy_url(self) -> str:
+        """An apprise ``ntfy://`` URL of this sink posing as a self-hosted ntfy server."""
+        return f"ntfy://127.0.0.1:{self.port}/pi-ask-topic"
 
 
 @pytest.fixture
@@ -54,6 +60,7 @@ def http_sink(monkeypatch: pytest.MonkeyPatch) -> Iterator[HttpSink]:
             if sink.hang:
                 sink.release.wait(30)
             sink.paths.append(self.path)
+            sink.headers.append({k.lower(): v for k, v in self.headers.items()})
             sink.bodies.append(body)
             sink.received.set()
             self.send_response(200)

@@ -85,7 +85,7 @@ def test_unknown_keys_in_a_command_table_are_reported_and_ignored() -> None:
     channels, warnings = parse_channels([{"type": "command", "command": "true", "timeout": 3}])
     assert channels == (CommandChannel("true"),)
     assert warnings == (
-        "notifications.channels[0]: unknown key(s) timeout in a command channel; ignored",
+        "notifications.channels[0]: unknown key timeout in a command channel; ignored",
     )
 
 

@@ -7,16 +7,19 @@ import os
 import shutil
 import socket
 import tempfile
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from pi_ask.cli import waiting
 from pi_ask.contract.loading import LoadedPayload, load_payload
-from pi_ask.relay import wire
+from pi_ask.relay import pending, wire
+from pi_ask.relay.accepting import MAX_PEERS
 from pi_ask.relay.asks import CLAIM, DRAFT, AskFolder, write_file
 from pi_ask.relay.client import AskGone, Session, list_pending
-from pi_ask.relay.paths import NoPrivateFolder, asks_dir
+from pi_ask.relay.paths import NoPrivateFolder, asks_dir, listen_at
 from pi_ask.relay.pending import PendingAsk, still_waiting
 from pi_ask.state.commands import Digit
 from pi_ask.state.dispatcher import apply
@@ -249,6 +252,157 @@ def test_a_stopped_or_busy_asker_costs_a_listing_nothing(served: PendingAsk) -> 
             sock.close()
 
 
+def _idle(ask: PendingAsk, count: int) -> list[socket.socket]:
+    peers = []
+    for _ in range(count):
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        sock.connect(_socket(ask))
+        sock.settimeout(20)
+        peers.append(sock)
+    return peers
+
+
+def _let_go(sock: socket.socket) -> bool:
+    """True when the asker has hung up on ``sock`` (without waiting for it to)."""
+    sock.setblocking(False)
+    try:
+        return _recv(sock) == b""
+    except BlockingIOError:
+        return False
+    finally:
+        sock.settimeout(20)
+
+
+def test_idle_peers_give_way_to_a_terminal_oldest_first(
+    served: PendingAsk, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Idle peers leave only when replaced here: their hello timeout is out of the way.
+    monkeypatch.setattr(pending, "HELLO_TIMEOUT_S", 600.0)
+    (info,) = list_pending()  # before: a listing's liveness check is a peer too
+    idle = _idle(served, pending.MAX_PEERS)
+    session = Session(info)
+    try:
+        # Accepted in order: the terminal comes after every idle peer, and replaces the
+        # one that has waited longest.
+        session.open()
+        assert session.state is not None
+        wait_until(lambda: _let_go(idle[0]), "the oldest idle peer to be let go")
+        assert not any(_let_go(sock) for sock in idle[1:])
+    finally:
+        session.close()
+        for sock in idle:
+            sock.close()
+
+
+def test_terminals_showing_the_ask_are_never_pushed_out(
+    served: PendingAsk, request: pytest.FixtureRequest
+) -> None:
+    (info,) = list_pending()
+    sessions = [Session(info) for _ in range(pending.MAX_PEERS)]
+    for session in sessions:
+        session.open()
+        request.addfinalizer(session.close)
+    wait_until(lambda: served.attached == pending.MAX_PEERS, "every terminal to attach")
+    (newcomer,) = _idle(served, 1)
+    with newcomer:
+        assert _recv(newcomer) == b""  # refused: every slot is a terminal showing the ask
+    assert served.attached == pending.MAX_PEERS
+    assert not any(session.ended.is_set() for session in sessions)
+
+
+class Resting:
+    """The small waiting process's rest (``cli/waiting._rest``) on a thread of this test, on
+    a real listening socket in ``folder``; ``end`` changes its folder (a pipe here)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.path = folder / "resting.ask"
+        self.server = listen_at(self.path, MAX_PEERS)
+        self.watch, self._change = os.pipe()
+        self.wake, self._wake_write = os.pipe()
+        self.peers: list[socket.socket] | None = None
+        self._thread = threading.Thread(target=self._rest, daemon=True)
+        self._thread.start()
+
+    def _rest(self) -> None:
+        self.peers = waiting._rest(self.server, self.watch, self.wake, None, [])
+
+    def held(self) -> list[socket.socket]:
+        """The peers the rest handed on, once it ended (a terminal spoke, or ``end``)."""
+        self._thread.join(timeout=60)
+        assert self.peers is not None, "the rest did not end"
+        return self.peers
+
+    def end(self) -> list[socket.socket]:
+        os.write(self._change, b"!")
+        return self.held()
+
+    def close(self) -> None:
+        for peer in self.peers or []:
+            peer.close()
+        self.server.close()
+        for fd in (self.watch, self._change, self.wake, self._wake_write):
+            os.close(fd)
+
+
+def test_the_small_waiting_process_lets_idle_peers_give_way_oldest_first(
+    runtime: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The asker's rule in the waiting process it becomes (one select loop, no threads): at
+    # MAX_PEERS held, a newcomer replaces the one held longest; once it speaks, the rest is
+    # over and every peer held is handed on, the speaker first.
+    monkeypatch.setattr(waiting, "HELLO_TIMEOUT_S", 600.0)  # only replacing lets one go
+    runtime.mkdir(mode=0o700, exist_ok=True)
+    resting = Resting(runtime)
+    idle: list[socket.socket] = []
+    try:
+        for _ in range(MAX_PEERS + 1):  # accepted in order: the newcomer last
+            sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            sock.connect(os.fspath(resting.path))
+            sock.settimeout(20)
+            idle.append(sock)
+        *idle, newcomer = idle
+        wait_until(lambda: _let_go(idle[0]), "the oldest idle peer to be let go")
+        newcomer.sendall(hello())
+        held = resting.held()
+        assert len(held) == MAX_PEERS
+        held[0].settimeout(20)
+        assert held[0].recv(1024) == hello()  # left unread for the asker
+        assert not any(_let_go(sock) for sock in idle[1:])
+    finally:
+        resting.close()
+        for sock in [*idle, newcomer]:
+            sock.close()
+
+
+def test_the_small_waiting_process_drops_a_listing_s_check_and_keeps_a_quiet_peer(
+    runtime: Path,
+) -> None:
+    # A listing checks that the asker lives (it connects and closes): that peer is closed
+    # and nothing is brought back; a terminal that has not spoken yet is kept, and handed on
+    # with the one whose hello ends the rest.
+    runtime.mkdir(mode=0o700, exist_ok=True)
+    resting = Resting(runtime)
+    peers: list[socket.socket] = []
+    try:
+        assert still_waiting(resting.path)  # the listing's check: connected and closed
+        for _ in range(2):  # accepted in order: the quiet peer, then the speaker
+            sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            sock.connect(os.fspath(resting.path))
+            peers.append(sock)
+        quiet, speaker = peers
+        assert resting.peers is None  # still resting
+        speaker.sendall(hello())
+        held = resting.held()
+        assert len(held) == 2  # the listing's check was let go
+        held[0].settimeout(20)
+        assert held[0].recv(1024) == hello()
+        assert not _let_go(quiet)
+    finally:
+        resting.close()
+        for sock in peers:
+            sock.close()
+
+
 def _as_nobody(work: str, target: str) -> int:
     """Run ``work`` in a child process that has become user 65534; its exit status."""
     pid = os.fork()
@@ -276,11 +430,13 @@ def _child(work: str, target: str) -> int:
         except OSError:
             return 0
         return 0 if _recv(sock) == b"" else 3
-    # "serve": listen as the other user and let the parent connect.
+    # "serve": listen as the other user and let the parent connect, the socket renamed into
+    # place once listening (the parent waits for the name: bound is not yet listening).
     server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    server.bind(target)
-    os.chmod(target, 0o666)
+    server.bind(target + ".tmp")
+    os.chmod(target + ".tmp", 0o666)
     server.listen(1)
+    os.rename(target + ".tmp", target)
     server.settimeout(20)
     try:
         conn, _ = server.accept()
@@ -300,6 +456,17 @@ def test_a_peer_of_another_user_is_refused(open_folder: Path) -> None:
         assert served.wait(0) is None
         assert served.attached == 0
         assert answerable(served)  # still pending for its own user
+
+
+@pytest.mark.skipif(os.getuid() != 0, reason="needs root to become another user")
+def test_the_small_waiting_process_refuses_a_peer_of_another_user(open_folder: Path) -> None:
+    resting = Resting(open_folder)
+    try:
+        os.chmod(resting.path, 0o666)
+        assert _as_nobody("connect", os.fspath(resting.path)) == 0  # hung up on at once
+        assert resting.end() == []  # nothing of it was held
+    finally:
+        resting.close()
 
 
 @pytest.mark.skipif(os.getuid() != 0, reason="needs root to become another user")

@@ -4,6 +4,7 @@ from pathlib import Path
 
 import pytest
 
+from pi_ask.contract.attachments import Attachment
 from pi_ask.contract.loading import LoadedPayload, load_payload
 from pi_ask.session.drafts import Draft
 from pi_ask.session.locations import default_log_path
@@ -170,6 +171,19 @@ def test_restore_fits_the_draft_to_todays_payload() -> None:
             ),
         ),
     )
+
+
+def test_restore_keeps_attached_files_while_their_copies_last(tmp_path: Path) -> None:
+    loaded = load_payload(
+        {"questions": [{"id": "db", "prompt": "Which?", "options": [{"value": "pg"}]}]}
+    )
+    assert isinstance(loaded, LoadedPayload)
+    (tmp_path / "shot.png").write_bytes(b"png")
+    there = Attachment(str(tmp_path / "shot.png"), "shot.png", 3, "image/png")
+    gone = Attachment(str(tmp_path / "gone.png"), "gone.png", 3, "image/png")
+    draft = Draft("a", (("db", Answer(attachments=(there, gone, there))),))
+    _, answers = restore(loaded, draft)
+    assert answers == (("db", Answer(attachments=(there,))),)
 
 
 def test_restore_without_a_draft_changes_nothing() -> None:

@@ -52,6 +52,6 @@ def test_an_answer_holding_only_a_file_is_kept_and_named() -> None:
 
 
 def test_the_limits_say_what_is_wrong() -> None:
-    assert attachment_problem((SHOT,), 10, 1, 10**9) == "an ask takes at most 1 attached files"
-    assert "at most 1.0 MB" in (attachment_problem((), 2_000_000, 10, 1_000_000) or "")
+    assert str(attachment_problem((SHOT,), 10, 1, 10**9)) == "an ask takes at most 1 attached files"
+    assert "at most 1.0 MB" in str(attachment_problem((), 2_000_000, 10, 1_000_000))
     assert attachment_problem((SHOT,), 10, 10, 10**9) is None

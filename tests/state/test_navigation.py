@@ -127,3 +127,26 @@ def test_current_row_is_none_on_review() -> None:
 def test_preview_question_rows_include_custom_row() -> None:
     assert [r.label for r in question_rows(LAYOUT)] == ["Single file", "Split", "Type your own"]
     assert question_rows(FEAT)[-1].number == 4
+
+
+def test_a_resumed_draft_opens_with_the_cursor_on_the_chosen_row() -> None:
+    from pi_ask.contract.payload import AskPayload
+    from pi_ask.state.model import Answer, Selection
+    from pi_ask.state.opening import new_state
+
+    payload = AskPayload(questions=(LANG, FEAT))
+    chose_go = (("lang", Answer(selected=(Selection("go", "Go", 2),))),)
+    state = new_state(payload, answers=chose_go)
+    assert (state.tab, state.row, state.view) == (0, 1, Navigate())
+    # Own text: the custom row, its text kept, no editor opened over it.
+    own = (("lang", Answer(custom_text="Zig", custom_selected=True)),)
+    state = new_state(payload, answers=own)
+    assert current_row(state) == question_rows(LANG)[-1]
+    assert state.view == Navigate()
+    # Only a note: nothing chosen, the first option.
+    noted = (("lang", Answer(note="later")),)
+    assert new_state(payload, answers=noted).row == 0
+    # A freeform-only question still opens its editor.
+    text = (("why", Answer(custom_text="because", custom_selected=True)),)
+    state = new_state(AskPayload(questions=(freeform("why"),)), answers=text)
+    assert isinstance(state.view, EditAnswer)

@@ -21,7 +21,9 @@ ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-PHONE = {"viewport": {"width": 360, "height": 780}, "has_touch": True, "is_mobile": True}
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+NARROW = {"viewport": {"width": 360, "height": 780}, "has_touch": True, "is_mobile": True}
+"""The narrowest phone the page is made for."""
 DESKTOP = {"viewport": {"width": 1280, "height": 900}}
 ARTEFACTS = Path(__file__).resolve().parents[2] / "test-artefacts" / "web"
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import re
+import socket
 import ssl
 import subprocess
 from collections.abc import Callable, Iterator
@@ -98,6 +100,44 @@ class Client:
 
     def act(self, ask_id: str, action: dict[str, object]) -> Response:
         return self.post(f"/api/asks/{ask_id}/act", action)
+
+    @contextlib.contextmanager
+    def open_events(self) -> Iterator[tuple[socket.socket, bytes]]:
+        """The live list's event stream held open on a socket of its own, as a page holds
+        it: the socket and what came until the first listing."""
+        with socket.create_connection(("127.0.0.1", self.server.port), timeout=30) as stream:
+            stream.sendall(
+                (
+                    f"GET /api/events HTTP/1.1\r\nhost: 127.0.0.1:{self.server.port}\r\n"
+                    f"cookie: {self.cookie}\r\n\r\n"
+                ).encode()
+            )
+            head = b""
+            while b"event: asks" not in head:
+                head += stream.recv(4096)
+            yield stream, head
+
+    def post_chunked(self, path: str, chunk: bytes, count: int, headers: str) -> bytes:
+        """POST ``count`` times ``chunk`` with no Content-Length (chunked), as a browser's
+        stream would; the head of the answer (the server may answer and close first)."""
+        head = (
+            f"POST {path} HTTP/1.1\r\n"
+            f"host: 127.0.0.1:{self.server.port}\r\norigin: {self.server.origin}\r\n"
+            f"cookie: {self.cookie}\r\nx-csrf-token: {self.csrf}\r\n"
+            f"{headers}transfer-encoding: chunked\r\n\r\n"
+        )
+        answer = b""
+        with socket.create_connection(("127.0.0.1", self.server.port), timeout=30) as stream:
+            stream.sendall(head.encode())
+            try:
+                for _ in range(count):
+                    stream.sendall(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+                stream.sendall(b"0\r\n\r\n")
+            except OSError:  # answered and closed while we were still sending
+                pass
+            while b"\r\n\r\n" not in answer and (part := stream.recv(4096)):
+                answer += part
+        return answer
 
 
 class WebServer:

@@ -7,8 +7,9 @@ from typing import Any
 
 import pytest
 
+from tests.child_processes import wait_until
 from tests.inbox.conftest import pending
-from tests.web.browser import DESKTOP, PHONE, screenshot
+from tests.web.browser import DESKTOP, NARROW, PHONE, screenshot
 
 TIMEOUT_MS = 20_000
 
@@ -24,7 +25,15 @@ def open_paired(browser: Any, server: Any, device: dict[str, Any]) -> Any:
     return page
 
 
-@pytest.mark.parametrize(("device", "name"), [(PHONE, "phone"), (DESKTOP, "desktop")])
+def fits_the_width(page: Any) -> None:
+    """Nothing sticks out sideways: the page never scrolls horizontally."""
+    widths = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert widths[0] <= widths[1], widths
+
+
+@pytest.mark.parametrize(
+    ("device", "name"), [(PHONE, "phone"), (NARROW, "narrow"), (DESKTOP, "desktop")]
+)
 def test_a_waiting_asker_is_answered_from_the_page(
     browser: Any, web: Any, ask: Any, asks: Path, device: dict[str, Any], name: str
 ) -> None:
@@ -37,6 +46,7 @@ def test_a_waiting_asker_is_answered_from_the_page(
     page.get_by_role("button", name="Pick a DB").click()
     page.get_by_role("radio", name="SQLite").click()
     page.get_by_role("radio", name="SQLAlchemy").wait_for()
+    fits_the_width(page)
     screenshot(page, f"{name}-question")
     page.get_by_role("radio", name="SQLAlchemy").click()
     page.get_by_role("button", name="Submit").wait_for()
@@ -162,3 +172,51 @@ def test_enter_while_an_input_method_composes_never_saves(
     editor.type("ご")  # still the open editor
     assert page.evaluate(enter, False) is False  # a plain Enter saves
     page.get_by_text("Note: にほんご").wait_for()
+
+
+def test_forget_sends_an_open_page_back_to_pairing(
+    browser: Any, web: Any, ask: Any, asks: Path, env: dict[str, str]
+) -> None:
+    """``pi-ask web --forget`` while a page is open: its live list ends, the page says it is
+    no longer paired and offers pairing again; a new code then pairs it."""
+    from tests.child_processes import run_pi_ask
+
+    server = web()
+    page = open_paired(browser, server, PHONE)
+    ask("--detach")
+    pending(asks, 1)
+    page.get_by_role("button", name="Pick a DB").wait_for()
+    codes_before = len(server.codes())
+    done = run_pi_ask("web", "--forget", env=env)
+    assert done.returncode == 0, done.stderr
+    page.get_by_text("This device is no longer paired.").wait_for()
+    screenshot(page, "phone-pairing-unpaired")
+    from tests.web.test_browser_flows import check_accessibility
+
+    check_accessibility(page, "pairing")
+    # The unpaired page asked for a code; typing it pairs the device again.
+    wait_until(lambda: len(server.codes()) > codes_before, "a new pairing code")
+    page.get_by_role("textbox", name="Pairing code").fill(server.code())
+    page.get_by_role("button", name="Pair").tap()
+    page.get_by_role("button", name="Pick a DB").wait_for()
+
+
+def test_a_wrong_pairing_code_says_so(browser: Any, web: Any) -> None:
+    from tests.web.test_browser_flows import check_accessibility
+
+    server = web()
+    context = browser.new_context(**PHONE)
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    page.goto(f"http://127.0.0.1:{server.port}/")
+    page.get_by_role("heading", name="Pair this device").wait_for()
+    screenshot(page, "phone-pairing")
+    check_accessibility(page, "pairing")
+    page.get_by_role("textbox", name="Pairing code").fill("WRONG-CODE")
+    page.get_by_role("button", name="Pair").tap()
+    page.get_by_role("alert").get_by_text("that pairing code is wrong, used or expired").wait_for()
+    screenshot(page, "phone-pairing-wrong-code")
+    assert page.get_by_role("textbox", name="Pairing code").input_value() == "WRONG-CODE"
+    page.get_by_role("textbox", name="Pairing code").fill(server.code())
+    page.get_by_role("button", name="Pair").tap()
+    page.get_by_text("No questions waiting").wait_for()

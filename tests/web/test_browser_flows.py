@@ -120,7 +120,8 @@ def answer_full_flow(page: Any, *, touch: bool, name: str) -> None:
     editor.fill("billing-api")
     editor.press("Enter")
     page.get_by_role("heading", name="Review your answers").wait_for()
-    page.get_by_text("(not sent)").wait_for()
+    # Worded as the terminal words it (words.NOT_SENT).
+    page.get_by_text("(not sent unless you choose it or Elaborate)").wait_for()
     assert "too heavy here" in page.locator(".unsent").inner_text()
     screenshot(page, f"{name}-review-full")
     check_accessibility(page, "review")
@@ -212,6 +213,8 @@ def test_a_draft_outlives_a_closed_page_and_the_next_attach_opens_it(
     page.get_by_role("button", name="Pick a DB").tap()
     page.get_by_role("radio", name="Type your own").tap()
     page.get_by_role("textbox", name="Type your own answer").fill("MariaDB, half typed")
+    screenshot(page, "phone-editor")
+    check_accessibility(page, "editor")
 
     def drafted() -> bool:
         draft = info.folder / "draft.json"
@@ -229,6 +232,64 @@ def test_a_draft_outlives_a_closed_page_and_the_next_attach_opens_it(
     assert result["details"]["reason"] == "cancelled"
 
 
+def test_a_tab_closed_within_a_second_of_typing_keeps_the_text(
+    browser: Any, web: Any, ask: Any, asks: Path, terminal: Any
+) -> None:
+    """The page's clock stands still (paused), so the 1 s debounce never sends: only the page
+    going away (pagehide, fetch keepalive) can bring the text to the draft and the next
+    attach."""
+    server = web()
+    page = open_paired(browser, server, PHONE)
+    ask("--detach")
+    (info,) = pending(asks, 1)
+    # Which way the draft was sent, noted where the next page of the device can read it:
+    # a plain fetch may be dropped with the page; only keepalive is sure to go.
+    page.context.add_init_script(
+        """(() => {
+            const send = window.fetch.bind(window);
+            window.fetch = (url, options) => {
+                if (String(url).endsWith("/draft")) {
+                    const kept = !!(options && options.keepalive);
+                    localStorage.setItem("draft-keepalive", String(kept));
+                }
+                return send(url, options);
+            };
+        })()"""
+    )
+    page.clock.install()
+    page.goto(f"http://127.0.0.1:{server.port}/?again#ask={info.ask_id}")
+    page.get_by_role("radio", name="Type your own").wait_for()
+    # Time stands still from here: no timer fires however slow the machine is (nor could
+    # axe-core, which waits on timers, run now).
+    page.clock.pause_at(page.evaluate("Date.now()") + 1)
+    page.get_by_role("radio", name="Type your own").tap()
+    editor = page.get_by_role("textbox", name="Type your own answer")
+    editor.fill("typed a moment ago")
+    draft = info.folder / "draft.json"
+
+    def typed() -> bool:
+        return draft.exists() and "typed a moment ago" in draft.read_text(encoding="utf-8")
+
+    assert not typed()  # the debounce still holds it
+    context = page.context
+    page.close(run_before_unload=True)
+    wait_until(typed, "the text sent as the page went away")
+    later = context.new_page()
+    later.goto(f"http://127.0.0.1:{server.port}/")
+    assert later.evaluate("localStorage.getItem('draft-keepalive')") == "true"
+    term = terminal("attach", info.ask_id)
+    term.wait_for("typed a moment ago")
+
+
+def test_an_ask_that_cannot_be_opened_says_why(browser: Any, web: Any) -> None:
+    server = web()
+    page = open_paired(browser, server, PHONE)
+    page.goto(f"http://127.0.0.1:{server.port}/#ask=no-such-ask")
+    page.get_by_text("This ask is closed: no such pending ask").wait_for()
+    screenshot(page, "phone-error-no-such-ask")
+    check_accessibility(page, "error")
+
+
 def test_a_deadline_counts_down_and_ends_the_ask(
     browser: Any, web: Any, ask: Any, asks: Path
 ) -> None:
@@ -244,3 +305,111 @@ def test_a_deadline_counts_down_and_ends_the_ask(
     result, status = asker.result()
     assert status == 1
     assert result["details"]["reason"] == "timeout"
+
+
+def test_a_file_attached_on_the_page_reaches_the_asker(
+    browser: Any, web: Any, ask: Any, asks: Path, tmp_path: Path
+) -> None:
+    """A phone picks a file (the camera's input is the same kind), sees it listed and a
+    file past the ask's limit refused in words; the answer's JSON lists the file."""
+    from tests.web.test_settings import write_config
+
+    write_config(tmp_path, "[attachments]\nmax_mb = 1\n")
+    server = web()
+    page = open_paired(browser, server, PHONE)
+    asker = ask("--wait")
+    pending(asks, 1)
+    page.get_by_role("button", name="Pick a DB").tap()
+    page.get_by_role("radio", name="SQLite").wait_for()
+    photo = page.locator("#photo-input")
+    assert photo.get_attribute("accept") == "image/*" and photo.get_attribute("capture")
+    shot = b"\x89PNG\r\n\x1a\n" + b"\x00" * 1200
+    page.locator("#attach-input").set_input_files(
+        {"name": "shot.png", "mimeType": "image/png", "buffer": shot}
+    )
+    page.get_by_text("shot.png (1.2 KB)").wait_for()
+    page.locator("#attach-input").set_input_files(
+        {"name": "huge.bin", "mimeType": "application/octet-stream", "buffer": b"x" * 1_100_000}
+    )
+    page.get_by_role("alert").get_by_text("huge.bin was not attached").wait_for()
+    screenshot(page, "phone-files")
+    check_accessibility(page, "files")
+    page.get_by_role("radio", name="SQLite").tap()
+    page.get_by_role("radio", name="SQLAlchemy").tap()
+    page.get_by_text("attached: shot.png (1.2 KB)").wait_for()  # on the review
+    page.get_by_role("button", name="Submit").tap()
+    page.get_by_text("The agent has your answer").wait_for()
+    result, status = asker.result()
+    assert status == 0
+    (attached,) = result["details"]["answers"]["db"]["attachments"]
+    assert attached["name"] == "shot.png" and attached["media_type"] == "image/png"
+    assert Path(attached["path"]).read_bytes() == shot
+
+
+HOSTILE = {
+    "title": "Review the code",
+    "questions": [
+        {
+            "id": "impl",
+            "prompt": (
+                "Which **version**? <img src=x onerror=\"window.__pwned='img'\">"
+                "<script>window.__pwned='script'</script> [docs](javascript:window.__pwned='link')"
+            ),
+            "type": "preview",
+            "options": [
+                {
+                    "value": "fn",
+                    "label": "A function",
+                    "description": "<b onmouseover=\"window.__pwned='desc'\">bold?</b> *plain*",
+                    "preview": (
+                        "```python\ndef greet(name):\n    return f'hi {name}'  # say hi\n```\n"
+                        '<iframe src="https://example.org/"></iframe>'
+                    ),
+                },
+                {"value": "cls", "label": "A class", "preview": "class Greeter:\n    pass"},
+            ],
+        }
+    ],
+}
+
+
+def test_a_python_preview_is_highlighted_and_hostile_html_stays_text(
+    browser: Any, web: Any, ask: Any, asks: Path
+) -> None:
+    server = web()
+    page = open_paired(browser, server, DESKTOP)
+    ask("--detach", payload=HOSTILE)
+    (info,) = pending(asks, 1)
+    page.goto(f"http://127.0.0.1:{server.port}/#ask={info.ask_id}")
+    page.get_by_role("radio", name="A function").hover()
+    keyword = page.locator("#preview pre .k", has_text="def")
+    keyword.wait_for()
+    colours = page.evaluate(
+        """() => {
+            const key = document.querySelector("#preview pre .k");
+            const comment = document.querySelector("#preview pre .c1");
+            const plain = getComputedStyle(document.querySelector("#preview pre")).color;
+            return [getComputedStyle(key).color, getComputedStyle(comment).color, plain];
+        }"""
+    )
+    assert colours[0] != colours[2] and colours[1] != colours[2], colours  # highlighted
+    assert page.locator("#preview pre").inner_text().startswith("def greet(name):")
+    screenshot(page, "desktop-preview-highlighted")
+    # Raw HTML in the payload is text on the page: nothing ran, nothing was loaded.
+    main = page.locator("main")
+    assert "<img src=x" in main.inner_text() and "<script>" in main.inner_text()
+    assert "<iframe" in page.locator("#preview").inner_text()
+    found = page.evaluate(
+        """() => ({
+            pwned: window.__pwned || null,
+            active: document.querySelectorAll(
+                "main img, main iframe, main script, main [onerror], main [onmouseover]").length,
+            scriptLinks: [...document.querySelectorAll("main a")].filter((a) =>
+                (a.getAttribute("href") || "").trim().toLowerCase().startsWith("javascript")
+            ).length,
+        })"""
+    )
+    assert found == {"pwned": None, "active": 0, "scriptLinks": 0}
+    page.get_by_text("bold?").hover()
+    assert page.evaluate("window.__pwned || null") is None
+    assert page.locator("main strong", has_text="version").count() == 1  # Markdown still works

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import stat
 from pathlib import Path
 
@@ -106,11 +105,50 @@ def test_state_changing_requests_need_origin_and_csrf(web, ask, asks: Path) -> N
     assert (info.folder / "draft.json").exists()
 
 
-def test_a_huge_body_is_refused(web) -> None:
+def test_a_huge_body_is_refused(web, ask, asks: Path) -> None:
     server = web()
     device = server.paired()
     big = b'{"code": "' + b"A" * (300 * 1024) + b'"}'
     assert device.post("/api/pair", raw=big).status == 413
+    ask("--detach")
+    (info,) = pending(asks, 1)
+    action = b'{"do": "note", "row": null, "editor": "' + b"A" * (300 * 1024) + b'"}'
+    assert device.post(f"/api/asks/{info.ask_id}/act", raw=action).status == 413
+    assert not (info.folder / "draft.json").exists()
+
+
+def test_a_huge_body_sent_chunked_is_refused(web, ask, asks: Path) -> None:
+    """No Content-Length to refuse it by: the body is cut off once it passes the cap."""
+    server = web()
+    device = server.paired()
+    ask("--detach")
+    (info,) = pending(asks, 1)
+    chunk = b'{"do": "choose", "row": 0, "pad": "' + b"A" * 65536
+    answer = device.post_chunked(  # 512 KiB, past the 256 KiB cap
+        f"/api/asks/{info.ask_id}/act", chunk, 8, "content-type: application/json\r\n"
+    )
+    assert answer.startswith(b"HTTP/1.1 413"), answer[:80]
+    assert not (info.folder / "draft.json").exists()
+
+
+def test_an_action_without_a_cookie_changes_nothing(web, ask, asks: Path) -> None:
+    server = web()
+    device = server.paired()
+    ask("--detach")
+    (info,) = pending(asks, 1)
+    stranger = server.client()
+    stranger.csrf = device.csrf  # even with the right CSRF token and Origin
+    response = stranger.act(info.ask_id, {"do": "choose", "row": 0})
+    assert response.status == 401
+    assert response.headers["connection"] == "close"
+    assert not (info.folder / "draft.json").exists()
+    forged = stranger.post(
+        f"/api/asks/{info.ask_id}/act",
+        {"do": "choose", "row": 0},
+        headers={"cookie": "pi_ask_session=" + "A" * 43},
+    )
+    assert forged.status == 401
+    assert not (info.folder / "draft.json").exists()
 
 
 def test_bad_actions_change_nothing(web, ask, asks: Path) -> None:
@@ -210,16 +248,7 @@ def test_a_connected_page_makes_it_a_running_inbox(web, runtime: Path) -> None:
         return [name for name in os.listdir(runtime) if name.endswith(".inbox")]
 
     assert inbox_sockets() == []
-    with socket.create_connection(("127.0.0.1", server.port), timeout=20) as stream:
-        stream.sendall(
-            (
-                f"GET /api/events HTTP/1.1\r\nhost: 127.0.0.1:{server.port}\r\n"
-                f"cookie: {device.cookie}\r\n\r\n"
-            ).encode()
-        )
-        first = b""
-        while b"event: asks" not in first:
-            first += stream.recv(4096)
+    with device.open_events() as (_stream, first):
         assert b"text/event-stream" in first
         wait_until(inbox_sockets, "the inbox socket")
     wait_until(lambda: not inbox_sockets(), "the inbox socket gone")
@@ -288,3 +317,35 @@ def test_an_action_reaches_only_the_ask_it_names(web, ask, asks: Path) -> None:
     unknown = device.act("0" * 36, {"do": "choose", "row": 0}).json()
     assert unknown["ended"] == {"why": "no such pending ask", "here": False}
     assert device.act("../etc", {"do": "choose", "row": 0}).status == 404
+
+
+def test_forget_takes_effect_on_a_running_server(web, env) -> None:
+    """The cookie stops working at the next request, and an open event stream ends."""
+    from tests.child_processes import run_pi_ask
+
+    server = web()
+    device = server.paired()
+    assert device.get("/api/asks").status == 200
+    with device.open_events() as (stream, _head):
+        done = run_pi_ask("web", "--forget", env=env)
+        assert done.returncode == 0, done.stderr
+        assert "forgot 1 paired device" in done.stderr
+        assert device.get("/api/asks").status == 401
+        assert device.get("/api/session").json() == {"paired": False}
+        # The stream ends (chunked encoding's last chunk, then the server closes).
+        rest = b""
+        while chunk := stream.recv(4096):
+            rest += chunk
+        assert rest.endswith(b"0\r\n\r\n"), rest[-40:]
+    assert server.process.poll() is None  # still serving, for devices paired anew
+    server.client().pair()
+
+
+def test_a_signal_stops_the_server_while_a_page_listens(web) -> None:
+    """The live list never ends by itself: a graceful shutdown cuts it after a few seconds
+    instead of waiting for it forever."""
+    server = web()
+    device = server.paired()
+    with device.open_events():
+        server.process.terminate()
+        assert server.process.wait(timeout=60) != 0  # SIGTERM, raised again once closed

@@ -52,3 +52,29 @@ def test_the_inbox_and_a_paired_page_share_the_asks(terminal, ask, asks: Path, e
         return False
 
     wait_until(refused, "the web server gone with the inbox")
+
+
+@pytest.mark.pty
+def test_the_inbox_s_notification_links_the_page_it_serves(
+    terminal, ask, asks: Path, tmp_path: Path
+) -> None:
+    from tests.web.test_notification_link import command_channel, rings
+    from tests.web.test_settings import write_config
+
+    rung = tmp_path / "rung.txt"
+    write_config(tmp_path, command_channel(rung))
+    term = terminal("inbox", "--web", "--port", "0")
+
+    def output() -> str:
+        term.pump()
+        return "".join(term.output)
+
+    server = WebServer(None, output)
+    term.wait_for("waiting for questions")
+    ask("--detach")
+    (info,) = pending(asks, 1)
+    wait_until(lambda: rings(rung), "the inbox's notification")
+    assert rings(rung) == [
+        ("Question waiting: Pick a DB", f"http://127.0.0.1:{server.port}/#ask={info.ask_id}")
+    ]
+    term.press("q")

@@ -23,6 +23,11 @@ def test_a_host_that_is_not_loopback_needs_expose(env) -> None:
 def test_expose_warns(web) -> None:
     server = web("--host", "0.0.0.0", "--expose")
     assert "warning: serving on 0.0.0.0 to other machines" in server.text()
+    # Without public_url the links (pairing, notifications) name loopback: it says so.
+    assert (
+        "warning: links point to 127.0.0.1, which only this machine can open; set [web] "
+        "public_url to the address other devices use" in server.text()
+    )
     # The bound address is not a name a browser uses: localhost names and public_url are.
     assert server.client().get("/").status == 200
 
@@ -69,8 +74,20 @@ def test_tls_with_the_users_certificate(web, tmp_path: Path) -> None:
     trusted = ssl.create_default_context(cafile=str(cert))
     device = Client(server, tls=trusted)
     assert device.get("/").status == 200
-    device.pair()
+    paired = device.post("/api/pair", {"code": server.code()})
+    assert paired.status == 200
+    # Over TLS the cookie is Secure and __Host- named (no Domain, Path=/): no plain-http
+    # page or other host can set or read it.
+    cookie = paired.headers["set-cookie"]
+    flags = [part.strip() for part in cookie.split(";")]
+    assert cookie.startswith("__Host-pi_ask_session=")
+    assert {"Secure", "HttpOnly", "SameSite=Strict", "Path=/"} <= set(flags)
+    assert not any(flag.lower().startswith("domain") for flag in flags)
+    device.cookie, device.csrf = cookie.split(";")[0], paired.json()["csrf"]
     assert device.get("/api/asks").status == 200
+    # The same token under the plain name counts for nothing here.
+    token = device.cookie.split("=", 1)[1]
+    assert device.get("/api/asks", headers={"cookie": f"pi_ask_session={token}"}).status == 401
     # Plain http on the TLS port gets nothing.
     plain = Client(server)
     try:

@@ -97,3 +97,22 @@ def test_devices_keep_only_a_hash_in_a_private_file(tmp_path: Path) -> None:
 def test_a_damaged_devices_file_pairs_nobody(tmp_path: Path) -> None:
     (tmp_path / "web-devices.json").write_text('{"devices": [{"id": 3}], "x": ', "utf-8")
     assert len(Devices(tmp_path)) == 0
+
+
+def test_a_running_server_s_devices_follow_the_file(tmp_path: Path) -> None:
+    """``--forget`` runs in another process: the server's own ``Devices`` reads the file
+    again when it changed, so a forgotten cookie stops working at its next request."""
+    server = Devices(tmp_path)
+    token, device = server.add("phone")
+    assert server.find(token) == device and server.still_paired(device)
+    assert Devices(tmp_path).forget() == 1  # pi-ask web --forget, elsewhere
+    assert server.find(token) is None
+    assert not server.still_paired(device)
+    assert len(server) == 0
+    # A device another server paired meanwhile is known here too.
+    other_token, _other = Devices(tmp_path).add("laptop")
+    assert server.find(other_token) is not None
+    # And pairing here keeps the other's device (the file is read before it is written).
+    mine, _ = server.add("tablet")
+    assert Devices(tmp_path).find(other_token) is not None
+    assert Devices(tmp_path).find(mine) is not None

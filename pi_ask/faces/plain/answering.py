@@ -73,6 +73,15 @@ class LineAnswers:
     # --- one line -----------------------------------------------------------------------------
 
     def _line(self, line: str) -> None:
+        """One line; when it leaves a question with an answer, one line says what was kept."""
+        left = None if is_review_tab(self.state) else current_question(self.state)
+        self._handle_line(line)
+        if left is not None and not self.state.completed and current_question(self.state) != left:
+            recorded = render.recorded_line(self.state, left)
+            if recorded is not None:
+                self._say(recorded)
+
+    def _handle_line(self, line: str) -> None:
         typed = parse_line(line)
         try:
             if self._awaiting_text:

@@ -112,7 +112,7 @@ def question_lines(state: AskState, index: int) -> list[str]:
         kind=gettext(kind) if kind else "",
     )
     if question.required:
-        header += f" {REQUIRED}"
+        header += f" {gettext(REQUIRED)}"
     lines = ["", header, *_block(question.prompt, "")]
     answer = answer_for(state, question.id)
     for row in question_rows(question):
@@ -221,13 +221,24 @@ def review_lines(state: AskState) -> list[str]:
     return lines
 
 
+def recorded_line(state: AskState, question: Question) -> str | None:
+    """ "Recorded: SQLite": what a question now holds, said as the flow moves on from it;
+    ``None`` when it holds no answer."""
+    index = next(i for i, q in enumerate(state.questions) if q.id == question.id)
+    entry = review_entries(state._replace(action=0))[index]
+    if not entry.choices:
+        return None
+    answer = ", ".join(sanitize_line(choice.label) for choice in entry.choices)
+    return gettext("Recorded: {answer}").format(answer=answer)
+
+
 def _entry_lines(entry: ReviewEntry, typed: bool) -> list[str]:
     """One question's review lines; ``typed``: its last choice is the user's own text."""
     label = sanitize_line(entry.label)
     if not entry.choices:
         lines = [f"  {label}: " + gettext("unanswered")]
         if entry.required:
-            lines[0] += f" {REQUIRED}"
+            lines[0] += f" {gettext(REQUIRED)}"
     else:
         texts = [sanitize_line(choice.label) for choice in entry.choices]
         if typed:

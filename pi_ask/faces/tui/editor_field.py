@@ -1,14 +1,17 @@
-"""The answer and note editors' text: one prompt_toolkit ``Buffer`` with ``@`` completion.
+"""An editor's text: one prompt_toolkit ``Buffer`` with file-path completion.
 
 Editors are single-line (python-port.md §10). The buffer is focused while an editor is
 open, so prompt_toolkit's own line editing (typing, Backspace, arrows, Ctrl+A/E/K/U/W)
-applies to it; the flow draws it itself (``editor_view``). The file list behind ``@`` is
-built on the first ``@``, in the completer's worker thread.
+applies to it; the flow draws it itself (``editor_view``). The answer and note editors
+complete ``@path``; the attach prompt (``bare``) completes its whole text as a path. The
+file list is built on the first completion, in the completer's worker thread, once per
+flow (``FileIndexHolder``).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.completion import Completer, DynamicCompleter, ThreadedCompleter
@@ -16,26 +19,50 @@ from prompt_toolkit.document import Document
 
 from pi_ask.faces.tui.editor_view import EditorView
 
+if TYPE_CHECKING:
+    from pi_ask.faces.tui.file_index import FileIndex
 
-class EditorField:
-    """The editor buffer and its completion menu."""
+
+class FileIndexHolder:
+    """One ``FileIndex`` of ``cwd`` for every editor of a flow, made when first asked for."""
 
     def __init__(self, cwd: Path) -> None:
-        self._cwd = cwd
+        self.cwd = cwd
+        self._index: FileIndex | None = None
+
+    def get(self) -> FileIndex:
+        if self._index is None:
+            from pi_ask.faces.tui.file_index import FileIndex
+
+            self._index = FileIndex(self.cwd)
+        return self._index
+
+
+class EditorField:
+    """The editor buffer and its completion menu.
+
+    Args:
+        files: Where the completion's file list comes from (a folder, or a shared holder).
+        bare: Complete the whole text as a path (the attach prompt), not ``@path``.
+    """
+
+    def __init__(self, files: Path | FileIndexHolder, *, bare: bool = False) -> None:
+        self.files = files if isinstance(files, FileIndexHolder) else FileIndexHolder(files)
+        self._bare = bare
         self._completer: Completer | None = None
         self.buffer = Buffer(
             multiline=False,
-            completer=DynamicCompleter(self._at_path_completer),
+            completer=DynamicCompleter(self._path_completer),
             complete_while_typing=True,
         )
 
-    def _at_path_completer(self) -> Completer:
+    def _path_completer(self) -> Completer:
         # Built when the buffer first asks, not for the first frame, which completes nothing.
         if self._completer is None:
             from pi_ask.faces.tui.file_completer import AtPathCompleter
-            from pi_ask.faces.tui.file_index import FileIndex
 
-            self._completer = ThreadedCompleter(AtPathCompleter(FileIndex(self._cwd)))
+            completer = AtPathCompleter(self.files.get(), bare=self._bare)
+            self._completer = ThreadedCompleter(completer)
         return self._completer
 
     @property
@@ -64,12 +91,13 @@ class EditorField:
         return EditorView(self.buffer.text, self.buffer.cursor_position, labels, index)
 
     def has_completions(self) -> bool:
-        """True while the ``@`` completion menu lists something."""
+        """True while the completion menu lists something."""
         complete = self.buffer.complete_state
         return complete is not None and bool(complete.completions)
 
     def open_completions(self) -> None:
-        """Offer ``@`` completions for the text before the cursor, if it ends in one."""
+        """Offer completions for the text before the cursor (an ``@path`` at its end, or the
+        attach prompt's path)."""
         self.buffer.start_completion(select_first=False)
 
     def next_completion(self, delta: int) -> None:

@@ -34,6 +34,14 @@ class EditorView(NamedTuple):
     completion_index: int | None = None
 
 
+class AttachView(NamedTuple):
+    """What the open attach prompt shows: its text and menu, and why the last path was
+    refused (``faces.tui.attaching``)."""
+
+    editor: EditorView
+    problem: str | None = None
+
+
 def _bar(content: Line, inner: int, indent: str, width: int) -> Line:
     body = pad(truncate(content, inner), inner)
     bar = join(span(theme.UNSTYLED, " "), body, span(theme.UNSTYLED, " "))

@@ -39,9 +39,11 @@ from pi_ask.ask.face import FaceRequest, FlowInterrupted
 from pi_ask.ask.services import AskServices, Countdown, NoticeLine, now_ms
 from pi_ask.config.settings import Settings
 from pi_ask.config.store import RESET_WINDOW_S
-from pi_ask.faces.tui.editor_field import EditorField
+from pi_ask.faces.tui.attaching import Attaching
+from pi_ask.faces.tui.editor_field import EditorField, FileIndexHolder
 from pi_ask.faces.tui.flow_canvas import FlowCanvas
 from pi_ask.faces.tui.frame import FlowView
+from pi_ask.faces.tui.hyperlinks import use_hyperlinks
 from pi_ask.faces.tui.lines_control import LinesControl
 from pi_ask.faces.tui.markdown_lines import defer_markdown, load_markdown
 from pi_ask.faces.tui.preview_pane import TOP, scroll_by
@@ -79,7 +81,8 @@ class AskFlow:
             flow ends with ``reason: "timeout"``).
         input: Where keys come from (default: the controlling terminal).
         output: Where the flow is drawn (default: the controlling terminal).
-        cwd: The folder ``@`` completion lists (default: the working directory).
+        cwd: The folder ``@`` completion lists and relative paths to attach start from
+            (default: the working directory).
     """
 
     def __init__(
@@ -96,6 +99,7 @@ class AskFlow:
         self._request = request
         self._settings = store.snapshot()
         set_markdown_enabled(self._settings.ui.markdown)
+        use_hyperlinks(self._settings.ui.hyperlinks)
         defer_markdown()  # the first frame draws it as written; the worker loads the parser
         self._notice = NoticeLine(store, request.notice)
         self._countdown = (
@@ -123,7 +127,12 @@ class AskFlow:
         self._loop_thread: int | None = None
         self._first_frame_done = False
         self._bindings: KeyBindingsBase | None = None
-        self.editor = EditorField(cwd or Path.cwd())
+        cwd = cwd or Path.cwd()
+        files = FileIndexHolder(cwd)
+        self.editor = EditorField(files)
+        self.attaching = Attaching(files, request.attachments_folder, cwd)
+        self.face_notice: str | None = None
+        """The face's own notice (an attach or a refusal), shown until the next key."""
         self._terminal: Terminal | None = None
         if input is None or output is None:
             self._terminal = open_terminal()
@@ -170,6 +179,10 @@ class AskFlow:
         """The open editor's raw text ('' when none is open)."""
         return self.editor.text if self.editing else ""
 
+    def active_field(self) -> EditorField:
+        """The field keys type into: the attach prompt's while it is open, else the editor's."""
+        return self.attaching.field if self.attaching.is_open else self.editor
+
     # --- actions ------------------------------------------------------------------------------
 
     def dispatch(self, command: Command) -> None:
@@ -190,6 +203,8 @@ class AskFlow:
         after = apply(before, command, self.behaviour)
         self._state = after
         editor_command = isinstance(command, SubmitEditor | CloseEditor | EditorNavigate)
+        if self.attaching.is_open and (after.view != before.view or after.tab != before.tab):
+            self.attaching.close()  # an editor opened, or the question went (a remote answer)
         self._sync_editor(before, after, rehydrate=editor_command)
         self._sync_preview(after)
         self.canvas.follow(from_top=(before.tab != after.tab))
@@ -197,6 +212,42 @@ class AskFlow:
             self._request.on_commit(after)
         if after.completed:
             self._finish()
+        self.app.invalidate()
+
+    def open_attach(self) -> None:
+        """``main.attach``: open the attach prompt (or say why it cannot open)."""
+        self.face_notice = self.attaching.open(self._state)
+        self._sync_editor(None, self._state)
+        self.app.invalidate()
+
+    def close_attach(self) -> None:
+        """Close the attach prompt, attaching nothing."""
+        self.attaching.close()
+        self._sync_editor(None, self._state)
+        self.app.invalidate()
+
+    def attach_typed(self) -> None:
+        """Copy the file named in the attach prompt into the ask's folder and attach it; a
+        refusal stays under the prompt with the path as typed."""
+        try:
+            command, notice = self.attaching.take(self._state, self._settings.attachments)
+        except Exception as error:
+            self._fail(error)
+            return
+        self.face_notice = None if command is None else notice
+        if command is not None:
+            self._sync_editor(None, self._state)
+            self.dispatch(command)
+        self.app.invalidate()
+
+    def detach_last(self) -> None:
+        """``main.detach``: the file attached last leaves the current answer."""
+        from pi_ask.faces.tui.attaching import detach_last
+
+        command, notice = detach_last(self._state)
+        self.face_notice = notice
+        if command is not None:
+            self.dispatch(command)
         self.app.invalidate()
 
     def open_settings(self) -> None:
@@ -358,12 +409,19 @@ class AskFlow:
         )
         self._frame_window = frame
         self._editor_window = Window(BufferControl(self.editor.buffer))
+        self._attach_window = Window(BufferControl(self.attaching.field.buffer))
         overlay = Window(
             LinesControl(canvas.render_overlay, canvas.measure_overlay, focusable=False),
             always_hide_cursor=True,
         )
         root = FloatContainer(
-            HSplit([frame, ConditionalContainer(self._editor_window, filter=False)]),
+            HSplit(
+                [
+                    frame,
+                    ConditionalContainer(self._editor_window, filter=False),
+                    ConditionalContainer(self._attach_window, filter=False),
+                ]
+            ),
             floats=[
                 Float(
                     ConditionalContainer(overlay, filter=Condition(lambda: self.panel is not None)),
@@ -386,9 +444,13 @@ class AskFlow:
         )
         set_escape_timeout(app)
         # Any key stops the reminders (focus reports never get here: the filter took them).
-        app.key_processor.before_key_press += lambda _processor: self.services.key_pressed()
+        app.key_processor.before_key_press += self._before_key
         app.after_render += self._after_render
         return app
+
+    def _before_key(self, _processor: object) -> None:
+        self.face_notice = None  # said once: the next key clears it
+        self.services.key_pressed()
 
     def _key_bindings(self) -> KeyBindingsBase:
         if self._bindings is None:
@@ -402,7 +464,14 @@ class AskFlow:
     def _view(self) -> FlowView:
         editor = self.editor.view() if self.editing else None
         return FlowView(
-            self._state, self.behaviour, self._settings.keymaps, editor, self._preview_scroll
+            self._state,
+            self.behaviour,
+            self._settings.keymaps,
+            editor,
+            self._preview_scroll,
+            attach=self.attaching.view(),
+            attachable=self.attaching.possible,
+            face_notice=self.face_notice,
         )
 
     def _terminal_size(self) -> Size:
@@ -420,6 +489,8 @@ class AskFlow:
         elif not editing:
             self.editor.clear()
         target = self._editor_window if editing else self._frame_window
+        if self.attaching.is_open:
+            target = self._attach_window
         if self.app.layout.current_window is not target:
             self.app.layout.focus(target)
 

@@ -61,9 +61,11 @@ class FlowFilters:
         self.answer_editing: Filter = Condition(lambda: flow.editing == "input")
         self.note_editing: Filter = Condition(lambda: flow.editing == "note")
         self.editing: Filter = self.answer_editing | self.note_editing
+        self.attaching: Filter = Condition(lambda: flow.attaching.is_open)
+        self.typing: Filter = self.editing | self.attaching
         self.editor_empty: Filter = Condition(lambda: flow.editor.text == "")
-        self.completing: Filter = Condition(flow.editor.has_completions)
-        self.in_main: Filter = ~self.editing & ~self.overlay_open
+        self.completing: Filter = Condition(lambda: flow.active_field().has_completions())
+        self.in_main: Filter = ~self.editing & ~self.attaching & ~self.overlay_open
         self.in_flow: Filter = ~self.overlay_open
 
 
@@ -98,6 +100,8 @@ def _main_handlers(flow: AskFlow) -> dict[str, Handler]:
         "previous_option": _send(flow, lambda: MoveOption(-1)),
         "option_note": _send(flow, OpenOptionNote),
         "question_note": _send(flow, OpenQuestionNote),
+        "attach": lambda event: flow.open_attach(),
+        "detach": lambda event: flow.detach_last(),
     }
 
 
@@ -164,26 +168,26 @@ def load_editing_bindings(flow: AskFlow, filters: FlowFilters) -> KeyBindingsBas
     @extras.add(Keys.Tab)
     def _(event: KeyPressEvent) -> None:
         """Tab with text stays in the editor: it opens ``@`` completion when there is one."""
-        flow.editor.open_completions()
+        flow.active_field().open_completions()
 
     @extras.add(Keys.BracketedPaste)
     def _(event: KeyPressEvent) -> None:
         """Editors are single-line: a pasted line break becomes a space."""
-        flow.editor.paste(event.data)
+        flow.active_field().paste(event.data)
 
-    return ConditionalKeyBindings(extras, filter=filters.editing & ~filters.overlay_open)
+    return ConditionalKeyBindings(extras, filter=filters.typing & ~filters.overlay_open)
 
 
 def load_completion_bindings(flow: AskFlow, filters: FlowFilters) -> KeyBindings:
-    """Keys of the open ``@`` completion menu: they win over the editor's own keys."""
+    """Keys of the open completion menu: they win over the editor's own keys."""
     bindings = KeyBindings()
-    active = filters.editing & filters.completing & ~filters.overlay_open
-    editor = flow.editor
-    bindings.add(Keys.Down, filter=active)(lambda e: editor.next_completion(1))
-    bindings.add(Keys.Up, filter=active)(lambda e: editor.next_completion(-1))
+    active = filters.typing & filters.completing & ~filters.overlay_open
+    field = flow.active_field
+    bindings.add(Keys.Down, filter=active)(lambda e: field().next_completion(1))
+    bindings.add(Keys.Up, filter=active)(lambda e: field().next_completion(-1))
     for key in (Keys.Tab, Keys.Enter):
-        bindings.add(key, filter=active)(lambda e: editor.accept_completion())
-    bindings.add(Keys.Escape, filter=active)(lambda e: editor.close_completions())
+        bindings.add(key, filter=active)(lambda e: field().accept_completion())
+    bindings.add(Keys.Escape, filter=active)(lambda e: field().close_completions())
     return bindings
 
 
@@ -232,6 +236,13 @@ def load_flow_bindings(flow: AskFlow) -> KeyBindingsBase:
             ),
             load_context_bindings(
                 keymaps,
+                "editor",
+                # The attach prompt is an editor too: its submit key attaches, close closes.
+                {"submit": lambda e: flow.attach_typed(), "close": lambda e: flow.close_attach()},
+                filter=filters.attaching & ~filters.overlay_open,
+            ),
+            load_context_bindings(
+                keymaps,
                 "global",
                 {"dismiss": _send(flow, lambda: Dismiss(flow.editor_text()))},
                 filter=filters.in_flow,
@@ -240,7 +251,9 @@ def load_flow_bindings(flow: AskFlow) -> KeyBindingsBase:
                 keymaps,
                 "global",
                 {"settings": lambda e: flow.open_settings()},
-                filter=filters.in_flow & (~filters.editing | filters.editor_empty),
+                filter=filters.in_flow
+                & ~filters.attaching
+                & (~filters.editing | filters.editor_empty),
             ),
             load_completion_bindings(flow, filters),
             load_overlay_bindings(flow, filters),

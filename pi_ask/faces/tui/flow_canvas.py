@@ -23,6 +23,7 @@ from pi_ask.faces.tui.frame import (
     render_frame,
     too_small,
 )
+from pi_ask.faces.tui.hyperlinks import hyperlinks_on, with_hyperlinks
 from pi_ask.faces.tui.scrolling import Scroll
 from pi_ask.faces.tui.styled_text import Line, clear_split_cells
 
@@ -113,7 +114,8 @@ class FlowCanvas:
     def render_frame(self, width: int, height: int) -> tuple[Line, ...]:
         lines = self.frame(width, height).lines
         if self._panel() is None:
-            return lines
+            # Under the overlay no link is opened: its cells would carry it onto the panel.
+            return with_hyperlinks(lines, width) if hyperlinks_on() else lines
         # The overlay floats centred over the frame: no two-cell character may straddle its
         # edges (prompt_toolkit centres a float at (width - its width) // 2).
         from pi_ask.faces.tui.settings_screen import overlay_width

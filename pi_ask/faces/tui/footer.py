@@ -15,18 +15,29 @@ from pi_ask.keymaps.contexts import Action, Context
 from pi_ask.keymaps.keymap import Keymaps
 from pi_ask.words import CONTINUE, HOTKEYS, action_word, hint
 
-FooterKind = Literal["single", "multi", "review", "editor", "note_editor"]
+FooterKind = Literal["single", "multi", "review", "editor", "note_editor", "attach"]
 SEPARATOR = " · "
 DIGITS_LABEL = "1..9"
 
 
-def footer_chunks(kind: FooterKind, keymaps: Keymaps) -> list[str]:
-    """The hint chunks of one footer, in order: keys from the keymaps, words from the table."""
+def footer_chunks(
+    kind: FooterKind, keymaps: Keymaps, attach: tuple[bool, bool] = (False, False)
+) -> list[str]:
+    """The hint chunks of one footer, in order: keys from the keymaps, words from the table.
+
+    ``attach``: on a question, whether files can be attached, and whether its answer has one
+    (the attach and detach hints show only then, so an ask that cannot carry files keeps
+    the reference's footer).
+    """
 
     def chunk(context: Context, action: Action) -> str:
         return hint(keymaps.label(context, action), action_word(context, action))
 
     settings = chunk("global", "settings")
+    if kind == "attach":
+        # The prompt is an editor: the answer editor's keys attach and close it.
+        attach_word = action_word("main", "attach")
+        return [hint(keymaps.label("editor", "submit"), attach_word), chunk("editor", "close")]
     if kind == "editor":
         return [chunk("editor", "submit"), chunk("editor", "close"), settings]
     if kind == "note_editor":
@@ -48,14 +59,21 @@ def footer_chunks(kind: FooterKind, keymaps: Keymaps) -> list[str]:
         chunk("main", "cancel"),
         settings,
     ]  # fmt: skip
+    attachable, detachable = attach
+    if detachable:
+        chunks.insert(3, chunk("main", "detach"))
+    if attachable:
+        chunks.insert(3, chunk("main", "attach"))
     if kind == "multi":
         chunks.insert(0, chunk("main", "toggle"))
     return chunks
 
 
-def footer_text(kind: FooterKind, keymaps: Keymaps) -> str:
+def footer_text(
+    kind: FooterKind, keymaps: Keymaps, attach: tuple[bool, bool] = (False, False)
+) -> str:
     """The whole footer on one line, starting with one space."""
-    return " " + SEPARATOR.join(footer_chunks(kind, keymaps))
+    return " " + SEPARATOR.join(footer_chunks(kind, keymaps, attach))
 
 
 def wrap_footer(text: str, width: int) -> list[str]:

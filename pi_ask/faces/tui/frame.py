@@ -15,8 +15,9 @@ wide-layout box is drawn beside the part of the option column on screen. A termi
 from typing import NamedTuple
 
 from pi_ask.faces.tui import glyphs, theme
+from pi_ask.faces.tui.attaching import render_attach_prompt
 from pi_ask.faces.tui.body import Body
-from pi_ask.faces.tui.editor_view import EditorView
+from pi_ask.faces.tui.editor_view import AttachView, EditorView
 from pi_ask.faces.tui.footer import FooterKind, footer_text, wrap_footer
 from pi_ask.faces.tui.preview_pane import TOP, ScrollPosition, render_preview_box
 from pi_ask.faces.tui.question_screen import PreviewWindow, place_preview, render_question
@@ -37,7 +38,13 @@ from pi_ask.i18n import gettext
 from pi_ask.keymaps.keymap import Keymaps
 from pi_ask.state.dismissal import DISMISS_NOTICE
 from pi_ask.state.model import AskState, Behaviour, EditAnswer, EditNote
-from pi_ask.state.selectors import current_question, footer_notice, review_hint, tab_states
+from pi_ask.state.selectors import (
+    answer_for,
+    current_question,
+    footer_notice,
+    review_hint,
+    tab_states,
+)
 from pi_ask.terminal_text import sanitize_block, sanitize_line
 from pi_ask.words import dirty_guard, shown
 
@@ -58,6 +65,9 @@ class FlowView(NamedTuple):
         keymaps: Live keymaps (footer hints).
         editor: The open editor's text and cursor, when one is open.
         preview_scroll: Where the preview box's content starts.
+        attach: The attach prompt, while it is open.
+        attachable: Files can be attached (the footer names the attach key).
+        face_notice: The face's own notice (an attach, a detach), shown once.
     """
 
     state: AskState
@@ -65,6 +75,9 @@ class FlowView(NamedTuple):
     keymaps: Keymaps
     editor: EditorView | None = None
     preview_scroll: ScrollPosition = TOP
+    attach: AttachView | None = None
+    attachable: bool = False
+    face_notice: str | None = None
 
 
 class Frame(NamedTuple):
@@ -85,8 +98,10 @@ class Frame(NamedTuple):
     box: tuple[int, int] = (0, 0)
 
 
-def footer_kind(state: AskState) -> FooterKind:
-    """Which footer the state shows."""
+def footer_kind(state: AskState, attaching: bool = False) -> FooterKind:
+    """Which footer the state shows (``attaching``: the attach prompt is open)."""
+    if attaching:
+        return "attach"
     if isinstance(state.view, EditAnswer):
         return "editor"
     if isinstance(state.view, EditNote):
@@ -128,7 +143,7 @@ def too_small(width: int, height: int) -> Line:
 
 def _bottom_lines(view: FlowView, width: int) -> tuple[list[Line], list[Line]]:
     """The notice lines and the hint lines."""
-    notice = footer_notice(view.state)
+    notice = view.face_notice or footer_notice(view.state)
     if notice == DISMISS_NOTICE:
         # The engine's guard names the default keys; the live keymaps may differ.
         keys = view.keymaps
@@ -140,11 +155,24 @@ def _bottom_lines(view: FlowView, width: int) -> tuple[list[Line], list[Line]]:
         if notice
         else []
     )
+    if view.attach is not None:
+        # The prompt sits with the notices: never cut, and it comes first when rows run out.
+        notices = render_attach_prompt(view.attach, width) + notices
     hints: list[Line] = []
     if view.behaviour.show_footer_hints:
-        text = footer_text(footer_kind(view.state), view.keymaps)
+        kind = footer_kind(view.state, view.attach is not None)
+        text = footer_text(kind, view.keymaps, _attach_hints(view))
         hints = [span(theme.DIM, line) for line in wrap_footer(text, width)]
     return notices, hints
+
+
+def _attach_hints(view: FlowView) -> tuple[bool, bool]:
+    """Whether the footer names the attach key, and the detach key (a file is attached)."""
+    question = current_question(view.state)
+    if not view.attachable or question is None:
+        return False, False
+    answer = answer_for(view.state, question.id)
+    return True, answer is not None and bool(answer.attachments)
 
 
 def render_frame(view: FlowView, width: int, height: int, *, scroll: Scroll | None = None) -> Frame:

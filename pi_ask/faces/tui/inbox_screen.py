@@ -11,6 +11,7 @@ controlling terminal.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import threading
 from collections.abc import Callable, Sequence
@@ -93,16 +94,21 @@ def run_inbox_screen(lines: Sequence[str], choices: int, changes: FolderWatch) -
         if changes.drain():
             rescan()
 
-    def poll() -> None:
+    def poll(loop: asyncio.AbstractEventLoop | None) -> None:
+        # The loop is taken while the screen runs: once it has ended ``app.loop`` is None,
+        # and a change seen after that (the opened ask's own drafts) must say nothing.
         while not done.is_set():
             if changes.wait(1.0):  # the cap lets this thread end with the screen
-                with contextlib.suppress(RuntimeError):
-                    app.loop.call_soon_threadsafe(rescan)  # type: ignore[union-attr]
+                if loop is not None and not done.is_set():
+                    with contextlib.suppress(RuntimeError):  # closed meanwhile
+                        loop.call_soon_threadsafe(rescan)
                 return
 
     def follow() -> None:
         if changes.polls:
-            threading.Thread(target=poll, name="pi-ask inbox watch", daemon=True).start()
+            threading.Thread(
+                target=poll, args=(app.loop,), name="pi-ask inbox watch", daemon=True
+            ).start()
         else:
             app.loop.add_reader(changes.fileno(), on_change)  # type: ignore[union-attr]
 

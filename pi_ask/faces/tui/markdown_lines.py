@@ -33,7 +33,7 @@ from pi_ask.faces.tui.styled_text import (
     truncate,
 )
 from pi_ask.faces.tui.wrapping import wrapped
-from pi_ask.markdown.lines import MdLine, Runs, TableShape
+from pi_ask.markdown.lines import HREF, MdLine, Runs, TableShape
 from pi_ask.markdown.scan import has_markdown
 from pi_ask.markdown.switch import markdown_enabled
 from pi_ask.terminal_text import sanitize_block
@@ -152,8 +152,16 @@ def markdown_block(
 
 
 def _style(roles: str, base: str) -> str:
-    styles = [ROLE_STYLES.get(role, "") for role in roles.split()]
+    styles = [_role_style(role) for role in roles.split()]
     return " ".join(part for part in (base, *styles) if part)
+
+
+def _role_style(role: str) -> str:
+    # A link's target rides in its style as ``[href=...]`` (ignored by prompt_toolkit's
+    # style parser) until ``hyperlinks`` makes it an OSC 8 link where the terminal shows them.
+    if role.startswith(HREF):
+        return f"[{role}]"
+    return ROLE_STYLES.get(role, "")
 
 
 def styled(runs: Runs, base: str) -> Line:

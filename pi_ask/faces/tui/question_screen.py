@@ -10,6 +10,7 @@ from typing import NamedTuple
 
 from pi_ask.contract.payload import Question
 from pi_ask.faces.tui import theme
+from pi_ask.faces.tui.attaching import attached_lines
 from pi_ask.faces.tui.body import Body, PreviewSlot
 from pi_ask.faces.tui.editor_view import (
     ANSWER_PLACEHOLDER,
@@ -183,8 +184,9 @@ def render_question(
     """
     lines = list(text_block(question.prompt, width, theme.TEXT, span("", " ")))
     if question.required:
-        lines.append(truncate(span(theme.WARNING, f" {REQUIRED}"), width))
+        lines.append(truncate(span(theme.WARNING, f" {gettext(REQUIRED)}"), width))
     lines += _question_note(state, question, width, editor)
+    lines += attached_lines(state, question.id, width)
     lines.append(EMPTY)
     start = len(lines)
     if question.type == "preview":

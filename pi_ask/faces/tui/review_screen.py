@@ -7,6 +7,7 @@ review lines; narrower ones stack the review lines above the actions.
 from __future__ import annotations
 
 from pi_ask.faces.tui import theme
+from pi_ask.faces.tui.attaching import attached_lines
 from pi_ask.faces.tui.body import Body
 from pi_ask.faces.tui.question_screen import POINTER, saved_note
 from pi_ask.faces.tui.styled_text import EMPTY, Line, join, span, text_width, truncate
@@ -36,7 +37,7 @@ def _entry_lines(entry: ReviewEntry, width: int) -> list[Line]:
     lines = list(wrapped(sanitize_line(entry.label), width, theme.TEXT, span("", " ")))
     if entry.is_unanswered:
         unanswered = span(theme.DIM, f"→ {gettext(UNANSWERED)}")
-        mark = span(theme.WARNING, f" {REQUIRED}") if entry.required else span("", "")
+        mark = span(theme.WARNING, f" {gettext(REQUIRED)}") if entry.required else span("", "")
         lines.append(truncate(join(span("", "   "), unanswered, mark), width))
         return [*lines, *_unsent_lines(entry, width)]
     if entry.note:
@@ -71,8 +72,9 @@ def review_lines(state: AskState, width: int) -> list[Line]:
     lines = list(wrapped(gettext(REVIEW_TITLE), width, theme.ACCENT, span("", " ")))
     lines.append(EMPTY)
     entries = review_entries(state)
-    for index, entry in enumerate(entries):
+    for index, (entry, question) in enumerate(zip(entries, state.questions, strict=True)):
         lines += _entry_lines(entry, width)
+        lines += attached_lines(state, question.id, width, _NOTE_INDENT)
         if index < len(entries) - 1:
             lines.append(EMPTY)
     return lines

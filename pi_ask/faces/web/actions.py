@@ -21,6 +21,8 @@ saved first, as a terminal saves it when the editor closes):
 - ``{"do": "review", "action": "submit" | "elaborate" | "cancel"}``: run a review action;
 - ``{"do": "highlight", "action": ...}``: highlight a review action (what the review shows
   depends on it);
+- ``{"do": "detach", "file": N}``: file N attached to the current question's answer leaves
+  it (``DetachFile``; files join it through the host's upload, ``AttachFile``);
 - ``{"do": "cancel"}``: cancel the ask, through the dirty-dismiss guard.
 """
 
@@ -34,6 +36,7 @@ from pi_ask.state.commands import (
     CloseEditor,
     Command,
     Confirm,
+    DetachFile,
     MoveOption,
     MoveTab,
     OpenOptionNote,
@@ -42,12 +45,14 @@ from pi_ask.state.commands import (
     Toggle,
 )
 from pi_ask.state.model import REVIEW_ACTIONS, AskState, EditAnswer, EditNote
-from pi_ask.state.selectors import current_question, editor_draft, question_rows
+from pi_ask.state.selectors import answer_for, current_question, editor_draft, question_rows
 
 MAX_TEXT_CHARS = 32_000
 """The longest text an action may carry (an answer or a note)."""
 REVIEW_NAMES = tuple(name.lower() for name in REVIEW_ACTIONS)
-ACTIONS = ("tab", "choose", "next", "note", "save", "close", "type", "review", "highlight")
+ACTIONS = (
+    "tab", "choose", "next", "note", "save", "close", "type", "review", "highlight", "detach",
+)  # fmt: skip
 ACTIONS_ALL = (*ACTIONS, "cancel")
 
 
@@ -104,6 +109,12 @@ def _navigation(
         raise BadAction("the review tab has no rows")
     if kind == "type":
         return (ChangeQuestionType(),)
+    if kind == "detach":
+        answer = answer_for(state, question.id)
+        files = answer.attachments if answer is not None else ()
+        if not files:
+            raise BadAction("this answer has no attached file")
+        return (DetachFile(question.id, files[_number(message, "file", len(files) - 1)].path),)
     rows = question_rows(question)
     if kind == "note" and message.get("row") is None:
         return (OpenQuestionNote(),)

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from pi_ask.contract.attachments import size_text
 from pi_ask.contract.kinds import JsonObject
 from pi_ask.contract.payload import Question
-from pi_ask.i18n import N_, gettext
-from pi_ask.state.model import REVIEW_ACTIONS, AskState, Behaviour, EditAnswer, EditNote
+from pi_ask.i18n import gettext
+from pi_ask.state.model import REVIEW_ACTIONS, Answer, AskState, Behaviour, EditAnswer, EditNote
 from pi_ask.state.review_tab import review_entries
 from pi_ask.state.selectors import (
     answer_for,
@@ -27,13 +28,10 @@ from pi_ask.state.selectors import (
     question_rows,
     review_hint,
 )
-from pi_ask.words import shown
+from pi_ask.words import NOT_SENT, REQUIRED, shown
 
 PREVIEW_HTML_LINES = 2_000
 """A longer preview goes as text only: rendering it whole on every view would cost seconds."""
-
-NOT_SENT = N_("not sent")
-"""How the review marks a note on an option that is not chosen (§12 deviation)."""
 
 
 def _shown(text: str | None) -> str | None:
@@ -98,9 +96,16 @@ def _question(state: AskState, question: Question) -> JsonObject:
         "cursor": state.row,
         "rows": rows,
         "note": answer.note if answer is not None else None,
+        "files": _files(answer),
     }
     _add_html(out, "promptHtml", question.prompt)
     return out
+
+
+def _files(answer: Answer | None) -> list[JsonObject]:
+    """The answer's attached files as the page lists them (never their path here)."""
+    items = answer.attachments if answer is not None else ()
+    return [{"name": item.name, "size": size_text(item.size)} for item in items]
 
 
 def _add_html(item: JsonObject, key: str, text: str) -> None:
@@ -142,18 +147,6 @@ def _editor(state: AskState) -> JsonObject | None:
 def _review(state: AskState, behaviour: Behaviour) -> JsonObject:
     entries = []
     for question, entry in zip(state.questions, review_entries(state), strict=True):
-        answer = answer_for(state, question.id)
-        labels = {o.value: o.label for o in question.options}
-        # Notes on options not chosen never go to the agent with Submit: shown, marked so.
-        unsent = (
-            [
-                {"label": labels[value], "note": note}
-                for value, note in answer.option_notes
-                if value in labels and not answer.is_selected(value)
-            ]
-            if answer is not None and not entry.other_notes
-            else []
-        )
         entries.append(
             {
                 "label": entry.label,
@@ -161,8 +154,11 @@ def _review(state: AskState, behaviour: Behaviour) -> JsonObject:
                 "customOnly": entry.custom_only,
                 "note": entry.note,
                 "otherNotes": [{"label": label, "note": note} for label, note in entry.other_notes],
-                "notSent": unsent,
-                "unanswered": entry.is_unanswered and not unsent,
+                # The review tab's own: notes on options not chosen, which Submit leaves out.
+                "notSent": [{"label": label, "note": note} for label, note in entry.unsent_notes],
+                "unanswered": entry.is_unanswered,
+                "required": entry.required and entry.is_unanswered,
+                "files": _files(answer_for(state, question.id)),
             }
         )
     return {
@@ -171,4 +167,5 @@ def _review(state: AskState, behaviour: Behaviour) -> JsonObject:
         "action": state.action,
         "hint": _shown(review_hint(state, behaviour)),
         "notSentMark": gettext(NOT_SENT),
+        "requiredMark": shown(REQUIRED),
     }

@@ -36,6 +36,32 @@ _URL_FORM = re.compile(r"\s*([a-z0-9]{1,32})://", re.IGNORECASE)
 _LOG_LINE = re.compile(r"^\S+ \S+ - (?:ERROR|WARNING|CRITICAL) - (.*)$")
 # The tool's exit statuses (apprise's AppriseResultStatus; the CLI exits with them).
 _NO_MATCH, _PARTIAL, _TIMED_OUT = 3, 4, 5
+LINK_PARAMETERS = {"ntfy": "click", "ntfys": "click", "bark": "click", "barks": "click",
+                   "pover": "url"}  # fmt: skip
+"""The services whose notification opens a link when tapped, and apprise's URL parameter
+for it (ntfy's click, Bark's click, Pushover's supplementary URL)."""
+
+
+def with_link(url: str, link: str) -> str:
+    """``url`` with ``link`` as its service's open-on-tap parameter (``LINK_PARAMETERS``);
+    unchanged when the service has none, there is no link, or the URL sets one itself.
+
+    Example:
+        >>> with_link("ntfy://host/topic", "http://127.0.0.1:8787/#ask=1")
+        'ntfy://host/topic?click=http%3A%2F%2F127.0.0.1%3A8787%2F%23ask%3D1'
+    """
+    from urllib.parse import parse_qs, quote
+
+    match = _URL_FORM.match(url)
+    parameter = LINK_PARAMETERS.get(match.group(1).lower()) if match else None
+    if not link or parameter is None:
+        return url
+    base, hash_mark, fragment = url.partition("#")
+    _, question, query = base.partition("?")
+    if parameter in parse_qs(query):
+        return url
+    joiner = "&" if question and query else ("" if question else "?")
+    return f"{base}{joiner}{parameter}={quote(link, safe='')}{hash_mark}{fragment}"
 
 
 def apprise_command() -> str | None:
@@ -100,10 +126,12 @@ class AppriseChannel:
             ChannelError: Apprise cannot use the URL or the service did not accept it.
         """
         url = self.url.strip()
-        returncode, reason = _run_apprise([], notification, context, {"APPRISE_URLS": url})
+        target = with_link(url, notification.link)
+        returncode, reason = _run_apprise([], notification, context, {"APPRISE_URLS": target})
         if returncode != 0:
             # apprise may quote the URL it could not parse: never show its secrets.
-            raise ChannelError(_failure(returncode, reason.replace(url, self.label)))
+            shown = reason.replace(target, self.label).replace(url, self.label)
+            raise ChannelError(_failure(returncode, shown))
         return ""
 
     def to_plain(self) -> str:

@@ -1,7 +1,8 @@
 """The command channel: ``{ type = "command", command = "..." }`` run through the shell.
 
-The notification reaches the command only through ``ASK_NOTIFY_EVENT``, ``ASK_NOTIFY_TITLE``
-and ``ASK_NOTIFY_MESSAGE`` in its environment, never through the command line, so payload
+The notification reaches the command only through ``ASK_NOTIFY_EVENT``, ``ASK_NOTIFY_TITLE``,
+``ASK_NOTIFY_MESSAGE`` and ``ASK_NOTIFY_LINK`` (the ask's page, or empty) in its
+environment, never through the command line, so payload
 text cannot become shell syntax (python-port.md §7). The command
 runs as ``process.run_process`` runs every helper: its own process group (killed as a whole
 on timeout or when the ask ends), no controlling terminal, output kept away from our stdout.
@@ -17,12 +18,13 @@ from pi_ask.notifications.channels.process import describe_exit, run_process
 
 
 def command_environment(notification: Notification) -> dict[str, str]:
-    """The command's environment: ours plus the three ``ASK_NOTIFY_*`` variables."""
+    """The command's environment: ours plus the four ``ASK_NOTIFY_*`` variables."""
     return {
         **os.environ,
         "ASK_NOTIFY_EVENT": notification.event,
         "ASK_NOTIFY_TITLE": notification.title,
         "ASK_NOTIFY_MESSAGE": notification.message,
+        "ASK_NOTIFY_LINK": notification.link,
     }
 
 

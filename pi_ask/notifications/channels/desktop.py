@@ -2,9 +2,10 @@
 
 Linux (and Windows): desktop-notifier, which speaks the freedesktop notification service
 over the D-Bus session bus through dbus-fast (pure wheels, unlike dbus-python, which
-apprise's ``dbus://`` needs), run in a helper process (``desktop_helper``). macOS:
-``osascript``'s ``display notification`` (a script outside an app bundle cannot use the
-notification center directly). A machine without any of these (no session bus, no
+apprise's ``dbus://`` needs), run in a helper process (``desktop_helper``), which opens the
+ask's page when the notification is clicked. macOS: ``osascript``'s ``display
+notification`` (a script outside an app bundle cannot use the notification center directly,
+nor learn of a click). A machine without any of these (no session bus, no
 notification service, a headless box) makes the channel "unavailable", not failed.
 """
 
@@ -69,6 +70,7 @@ def _send_helper(notification: Notification, context: SendContext) -> str:
         **os.environ,
         "PI_ASK_DESKTOP_TITLE": notification.title,
         "PI_ASK_DESKTOP_MESSAGE": notification.message,
+        "PI_ASK_DESKTOP_LINK": notification.link,
     }
     argv = [sys.executable, "-m", _HELPER]
     returncode, stderr = run_process(argv, env=env, context=context, what="the desktop helper")

@@ -8,6 +8,13 @@ The title and message come in ``PI_ASK_DESKTOP_TITLE`` / ``PI_ASK_DESKTOP_MESSAG
 last stderr line says what happened; the exit status is 0 when the notification was handed
 to the service, 3 when this machine has none (``unavailable``), 1 when it failed.
 
+With ``PI_ASK_DESKTOP_LINK`` (the ask's page) and a service that reports clicks, a click on
+the notification opens the page in the browser (``webbrowser``). Someone must listen for
+that click after the channel is done, so the helper forks first: the child shows the
+notification, reports to the parent through a pipe and stays, detached from every stream,
+until the notification is clicked or dismissed, or for ``LINGER_S`` at most; the parent
+exits with the child's report, so the channel never waits for the click.
+
 desktop-notifier logs a warning instead of raising when a notification cannot be sent, and
 calls ``on_dispatched`` when it was; so the helper listens to both.
 """
@@ -15,15 +22,19 @@ calls ``on_dispatched`` when it was; so the helper listens to both.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import sys
+from collections.abc import Callable
 
 from pi_ask.terminal_text import clean_line, truncate
 
 APP_NAME = "pi ask"
 TITLE_VARIABLE = "PI_ASK_DESKTOP_TITLE"
 MESSAGE_VARIABLE = "PI_ASK_DESKTOP_MESSAGE"
+LINK_VARIABLE = "PI_ASK_DESKTOP_LINK"
+LINGER_S = 3600.0
 SENT, FAILED, UNAVAILABLE = 0, 1, 3
 _DETAIL_LIMIT = 200
 # D-Bus errors that say the machine has no notification service, not that it failed.
@@ -31,6 +42,11 @@ _NO_SERVICE = (
     "org.freedesktop.DBus.Error.ServiceUnknown",
     "org.freedesktop.DBus.Error.NameHasNoOwner",
 )
+
+
+Outcome = tuple[int, str]
+"""An exit status and the detail line."""
+Reporter = Callable[[Outcome], None]
 
 
 class _Records(logging.Handler):
@@ -48,7 +64,7 @@ def _short(text: str) -> str:
     return truncate(clean_line(text), _DETAIL_LIMIT)
 
 
-def explain(records: list[logging.LogRecord]) -> tuple[int, str]:
+def explain(records: list[logging.LogRecord]) -> Outcome:
     """Turn desktop-notifier's logged failure into an exit status and a reason."""
     error = next((r.exc_info[1] for r in records if r.exc_info and r.exc_info[1]), None)
     if error is None:
@@ -63,35 +79,110 @@ def explain(records: list[logging.LogRecord]) -> tuple[int, str]:
     return FAILED, _short(f"{type(error).__name__}: {text}" if text else type(error).__name__)
 
 
-def show(title: str, message: str) -> tuple[int, str]:
-    """Show one notification through desktop-notifier; the exit status and a detail."""
+def show(title: str, message: str, link: str = "", report: Reporter | None = None) -> Outcome:
+    """Show one notification through desktop-notifier; the exit status and a detail.
+
+    With ``link`` and a service that reports clicks, ``report`` gets the outcome as soon as
+    the notification is shown, and this waits (``LINGER_S`` at most) for a click, which
+    opens ``link``, or a dismissal.
+    """
     try:
-        from desktop_notifier import DesktopNotifier
+        from desktop_notifier import Capability, DesktopNotifier
     except ImportError as err:
         return UNAVAILABLE, f"desktop-notifier is not installed ({err.name})"
 
     dispatched: list[bool] = []
-
-    async def send() -> None:
-        notifier = DesktopNotifier(app_name=APP_NAME, app_icon=None)
-        await notifier.send(title, message, on_dispatched=lambda: dispatched.append(True))
-
     records = _Records()
+
+    async def send() -> Outcome:
+        notifier = DesktopNotifier(app_name=APP_NAME, app_icon=None)
+        done = asyncio.Event()
+        clicked: list[bool] = []
+        wanted = bool(link) and Capability.ON_CLICKED in await notifier.get_capabilities()
+
+        def on_clicked() -> None:
+            clicked.append(True)
+            done.set()
+
+        await notifier.send(
+            title,
+            message,
+            on_dispatched=lambda: dispatched.append(True),
+            on_clicked=on_clicked if wanted else None,
+            on_dismissed=done.set if wanted else None,
+        )
+        outcome = _outcome(dispatched, records.records)
+        if not wanted or outcome[0] != SENT:
+            return outcome
+        if report is not None:
+            report(outcome)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(done.wait(), LINGER_S)
+        if clicked:
+            import webbrowser
+
+            await asyncio.to_thread(webbrowser.open, link)
+        return outcome
+
     logger = logging.getLogger("desktop_notifier")
     logger.addHandler(records)
     try:
-        asyncio.run(send())
+        return asyncio.run(send())
     finally:
         logger.removeHandler(records)
+
+
+def _outcome(dispatched: list[bool], records: list[logging.LogRecord]) -> Outcome:
     if not dispatched:
-        return explain(records.records)
+        return explain(records)
     return SENT, "Windows notifications" if sys.platform == "win32" else "freedesktop (D-Bus)"
 
 
+def _show_and_linger(title: str, message: str, link: str) -> Outcome:
+    """``show`` in a child that stays for the click; this process gets its report."""
+    readable, writable = os.pipe()
+    child = os.fork()
+    if child == 0:
+        os.close(readable)
+        _detach()
+        sent: list[bool] = []
+
+        def report(outcome: Outcome) -> None:
+            if not sent:
+                sent.append(True)
+                os.write(writable, f"{outcome[0]} {outcome[1]}".encode()[:4000])
+                os.close(writable)
+
+        try:
+            report(show(title, message, link, report))
+        finally:
+            os._exit(0)
+    os.close(writable)
+    with os.fdopen(readable, "rb") as pipe:
+        said = pipe.read().decode("utf-8", "replace")
+    status, _, detail = said.partition(" ")
+    if not status.isdigit():
+        return FAILED, "the desktop helper stopped before it said what happened"
+    return int(status), detail
+
+
+def _detach() -> None:
+    """The lingering child keeps no stream of the channel's open (its report goes through
+    the pipe), so nothing waits on it."""
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(null, fd)
+    os.close(null)
+
+
 def main() -> int:
-    status, detail = show(
-        os.environ.get(TITLE_VARIABLE, APP_NAME), os.environ.get(MESSAGE_VARIABLE, "")
-    )
+    title = os.environ.get(TITLE_VARIABLE, APP_NAME)
+    message = os.environ.get(MESSAGE_VARIABLE, "")
+    link = os.environ.get(LINK_VARIABLE, "")
+    if link and hasattr(os, "fork"):
+        status, detail = _show_and_linger(title, message, link)
+    else:
+        status, detail = show(title, message)
     sys.stderr.write(detail + "\n")
     return status
 

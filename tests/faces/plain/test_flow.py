@@ -411,3 +411,15 @@ def test_a_host_that_tells_is_asked_only_when_told(
         os.close(told_w)
     assert tells_seen == [0, 1]
     assert open_pipe.text.count("Notice: 3 more waiting") == 1
+
+
+def test_moving_on_says_in_one_line_what_was_recorded(answer) -> None:
+    run = answer(None, "2", "1,3", "", "1")
+    # (A pipe echoes no typing, so each line follows its prompt.)
+    said = [line.removeprefix("answer> ") for line in run.output.splitlines()]
+    assert "Recorded: Go" in said
+    assert "Recorded: Login, Cloud sync" in said
+    # A question left without an answer records nothing, and says nothing.
+    assert sum(line.startswith("Recorded:") for line in said) == 2
+    # The line comes before the next question is shown.
+    assert said.index("Recorded: Go") < said.index("Question 2 of 3: Features (choose any number)")

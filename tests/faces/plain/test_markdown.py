@@ -40,7 +40,7 @@ def test_a_long_markdown_preview_is_cut_by_source_lines() -> None:
     state = state_for(PAYLOAD)
     option = state.questions[0].options[0]
     lines = preview_lines(option._replace(preview="\n".join(["- *x*"] * 50)), 1, 12)
-    assert lines[1] == "       - x" and len(lines) == 14
+    assert lines[1] == "       Item: x" and len(lines) == 14
     assert lines[-1].endswith("(38 more lines: /preview 1 shows them all)")
 
 

@@ -102,6 +102,7 @@ class Driver:
         color_depth: ColorDepth | None = ColorDepth.TRUE_COLOR,
         tool_call_id: str | None = None,
         notice: str | None = None,
+        attachments_folder: Path | None = None,
     ) -> None:
         self.size = Size(rows=height, columns=width)
         self.screen = pyte.Screen(width, height)
@@ -121,6 +122,7 @@ class Driver:
             on_commit=on_commit,
             on_first_frame=on_first_frame,
             notice=notice,
+            attachments_folder=attachments_folder,
         )
         self.flow = AskFlow(state, request, input=self.pipe, output=output, cwd=cwd)
         self.renders = 0

@@ -61,18 +61,41 @@ def _allowed() -> set[str]:
     values = {
         word for row in TOGGLE_ROWS for choice in row.choices for word in WORD.findall(choice)
     }
-    return set(_words(DEMO_PAYLOAD)) | keys | values | {"PgUp", "PgDn"}
+    files = set(WORD.findall(f"{ATTACHED_FILE} {MISSING_FILE}"))
+    return set(_words(DEMO_PAYLOAD)) | keys | values | files | {"PgUp", "PgDn"}
+
+
+ATTACHED_FILE = "notes.txt"
+MISSING_FILE = "missing.txt"
 
 
 async def _every_screen(store: SettingsStore, width: int, height: int) -> list[list[str]]:
     """The demo flow's screens, one of each kind, as lines."""
-    driver = await Driver(state_for(DEMO_PAYLOAD), store, width=width, height=height).start()
+    work = store.path.parent / "work"
+    work.mkdir(exist_ok=True)
+    (work / ATTACHED_FILE).write_text("the log says no\n", encoding="utf-8")
+    folder = store.path.parent / "attachments"
+    driver = Driver(
+        state_for(DEMO_PAYLOAD),
+        store,
+        width=width,
+        height=height,
+        cwd=work,
+        attachments_folder=folder,
+    )
+    await driver.start()
     screens = [driver.lines()]
 
     async def press(*keys: str) -> None:
         await driver.press(*keys)
         screens.append(driver.lines())
 
+    await press(_key("main", "attach"))  # the attach prompt, its placeholder and footer
+    await press(f"text:{MISSING_FILE}", _key("editor", "submit"))  # a refusal under it
+    # The whole name typed: its one completion adds nothing, so no menu takes the Enter.
+    await press(*("backspace" for _ in MISSING_FILE), f"text:{ATTACHED_FILE}")
+    await press(_key("editor", "submit"))  # attached: the file's line, the notice, detach
+    await press(_key("main", "detach"))  # removed: its notice
     await press(_key("main", "option_note"))  # the note editor, its placeholder and footer
     await press(_key("note_editor", "close"))
     await press("down", "down", "down")  # onto "Type your own": the answer editor opens
@@ -143,8 +166,8 @@ def test_every_footer_hint_fits_whole_at_80_columns(store: SettingsStore, langua
     drawn = [line for lines in screens for line in lines]
     assert all(text_width(line) <= 80 for line in drawn)
     kinds: tuple[FooterKind, ...] = ("single", "multi", "review", "editor", "note_editor")
-    for kind in kinds:
-        for chunk in footer_chunks(kind, DEFAULT_KEYMAPS):
+    for kind in (*kinds, "attach"):
+        for chunk in footer_chunks(kind, DEFAULT_KEYMAPS, (True, kind == "single")):
             assert text_width(chunk) < 80, (language, chunk)
             assert any(chunk in line for line in drawn), (language, kind, chunk)
 

@@ -73,8 +73,8 @@ def test_toggle_saves_at_once_and_applies_live(store: SettingsStore) -> None:
         driver = await Driver(state_for("payload_a.json"), store).start()
         assert FOOTER in driver.lines()
         # Wraps: reset, inside tmux, with no terminal, terminal face, present-as-multi,
-        # theme, footer.
-        await driver.press("?", "up", "up", "up", "up", "up", "up", "up")
+        # theme, Markdown, footer.
+        await driver.press("?", "up", "up", "up", "up", "up", "up", "up", "up")
         await driver.press("space")
         assert "show_footer_hints = false" in store.path.read_text(encoding="utf-8")
         row, _ = driver.find("Show footer hints")
@@ -85,6 +85,29 @@ def test_toggle_saves_at_once_and_applies_live(store: SettingsStore) -> None:
         assert driver.lines()[-1].startswith("─")
         await driver.press("down")
         assert driver.flow.state.row == 1
+        await driver.close()
+
+    run(scenario())
+
+
+def test_the_markdown_row_turns_it_off_and_on_live(store: SettingsStore) -> None:
+    payload = {
+        "questions": [{"id": "q", "prompt": "Keep **which** loader?", "options": [{"value": "a"}]}]
+    }
+
+    async def scenario() -> None:
+        driver = await Driver(state_for(payload), store).start()
+        await driver.until(lambda: " Keep which loader?" in driver.lines())  # drawn Markdown
+        # reset, inside tmux, with no terminal, face, present-as-multi, theme, Markdown
+        await driver.press("?", "up", "up", "up", "up", "up", "up", "up")
+        row, _ = driver.find("Markdown")
+        assert "[on]" in driver.raw_lines()[row]
+        await driver.press("space")
+        assert "markdown = false" in store.path.read_text(encoding="utf-8")
+        await driver.press("esc")
+        assert " Keep **which** loader?" in driver.lines()  # as written, without a restart
+        await driver.press("?", "up", "up", "up", "up", "up", "up", "up", "space", "esc")
+        assert " Keep which loader?" in driver.lines()
         await driver.close()
 
     run(scenario())

@@ -20,12 +20,13 @@ DEFAULTS = {
     "behaviour.show_footer_hints": True,
     "behaviour.present_single_as_multi": False,
     "theme.name": "dark",
+    "ui.markdown": True,
     "ui.face": "tui",
     "behaviour.no_terminal": "answer",
     "inbox.tmux": "popup",
 }
 # Rows the reference does not have (python-port.md §11 adds them); S15/S16 show the others.
-OUR_ROWS = ("theme.name", "ui.face", "behaviour.no_terminal", "inbox.tmux")
+OUR_ROWS = ("ui.markdown", "theme.name", "ui.face", "behaviour.no_terminal", "inbox.tmux")
 
 
 @pytest.fixture

@@ -6,10 +6,11 @@ import pytest
 
 from pi_ask.contract.loading import InvalidPayload, load_payload
 from pi_ask.faces.web.actions import MAX_TEXT_CHARS, BadAction, commands_for, typing_commands
-from pi_ask.faces.web.view import NOT_SENT, view_model
+from pi_ask.faces.web.view import view_model
 from pi_ask.state.dispatcher import apply
 from pi_ask.state.model import AskState, Behaviour
 from pi_ask.state.opening import new_state
+from pi_ask.words import NOT_SENT
 
 PAYLOAD = {
     "title": "Setup",
@@ -111,12 +112,46 @@ def test_notes_on_options_not_chosen_are_shown_on_the_review_as_not_sent() -> No
     first = review["entries"][0]
     assert [choice["label"] for choice in first["choices"]] == ["SQLite"]
     assert first["notSent"] == [{"label": "PostgreSQL", "note": "too heavy"}]
-    assert review["notSentMark"] == NOT_SENT
+    # The terminal's words for it, not a copy of the face's own.
+    assert review["notSentMark"] == NOT_SENT == "not sent unless you choose it or Elaborate"
     # With Elaborate highlighted the note does go: it is no longer marked.
     elaborate = run(state, {"do": "highlight", "action": "elaborate"})
     entry = view_model(elaborate, Behaviour())["review"]["entries"][0]
     assert entry["otherNotes"] == [{"label": "PostgreSQL", "note": "too heavy"}]
     assert entry["notSent"] == []
+
+
+def test_an_unanswered_required_question_says_so_on_the_review() -> None:
+    loaded = load_payload(
+        {**PAYLOAD, "questions": [{**PAYLOAD["questions"][0], "required": True}]}  # type: ignore[dict-item]
+    )
+    assert not isinstance(loaded, InvalidPayload)
+    state = run(new_state(loaded.payload), {"do": "note", "row": 0})
+    state = run(state, {"do": "save", "text": "maybe"}, {"do": "tab", "tab": 1})
+    review = view_model(state, Behaviour())["review"]
+    (entry,) = review["entries"]
+    # As in the terminal: unanswered, marked required, and the note not chosen below it.
+    assert entry["unanswered"] is True and entry["required"] is True
+    assert entry["notSent"] == [{"label": "PostgreSQL", "note": "maybe"}]
+    assert review["requiredMark"] == "(required)"
+    answered = view_model(
+        run(state, {"do": "tab", "tab": 0}, {"do": "choose", "row": 1}), Behaviour()
+    )
+    assert answered["review"]["entries"][0]["required"] is False
+
+
+def test_a_file_leaves_the_answer_through_detach_file() -> None:
+    from pi_ask.contract.attachments import Attachment
+    from pi_ask.state.commands import AttachFile, DetachFile
+
+    item = Attachment("/asks/x/files/a.txt", "a.txt", 3, "text/plain")
+    state = apply(start(), AttachFile("db", item), Behaviour())
+    assert view_model(state, Behaviour())["question"]["files"] == [{"name": "a.txt", "size": "3 B"}]
+    assert commands_for(state, {"do": "detach", "file": 0}) == (DetachFile("db", item.path),)
+    with pytest.raises(BadAction):
+        commands_for(state, {"do": "detach", "file": 1})
+    with pytest.raises(BadAction):
+        commands_for(start(), {"do": "detach", "file": 0})
 
 
 def test_review_actions_complete_the_flow() -> None:

@@ -226,3 +226,57 @@ def test_nothing_in_pi_ask_reaches_into_apprise_internals() -> None:
             ):
                 reached.append(f"{path.name}: .{node.attr}")
     assert reached == []
+
+
+LINK = "http://127.0.0.1:8787/#ask=3f2a"
+
+
+def test_ntfy_gets_the_ask_s_page_as_its_click(
+    http_sink: HttpSink, terminal: CapturedTerminal
+) -> None:
+    """A loopback server posing as a self-hosted ntfy: the page rides in X-Click, whole."""
+    note = Notification(message="Question waiting: Database", link=LINK)
+    assert AppriseChannel(http_sink.ntfy_url).send(note, terminal.context(30)) == ""
+    (headers,) = http_sink.headers
+    assert headers["x-click"] == LINK
+    body = http_sink.bodies[0]
+    assert (body["topic"], body["message"]) == ("pi-ask-topic", "Question waiting: Database")
+    assert LINK not in json.dumps(body)  # the link is the click, not the text
+
+
+def test_without_a_link_ntfy_gets_no_click(http_sink: HttpSink, terminal: CapturedTerminal) -> None:
+    AppriseChannel(http_sink.ntfy_url).send(NOTE, terminal.context(30))
+    assert "x-click" not in http_sink.headers[0]
+
+
+def test_a_click_the_user_set_is_kept(http_sink: HttpSink, terminal: CapturedTerminal) -> None:
+    note = Notification(message="Question waiting: Database", link=LINK)
+    url = http_sink.ntfy_url + "?click=https%3A%2F%2Fexample.org%2Fmine"
+    AppriseChannel(url).send(note, terminal.context(30))
+    assert http_sink.headers[0]["x-click"] == "https://example.org/mine"
+
+
+def test_services_that_cannot_open_a_link_get_none(
+    http_sink: HttpSink, terminal: CapturedTerminal
+) -> None:
+    note = Notification(message="Question waiting: Database", link=LINK)
+    AppriseChannel(http_sink.url).send(note, terminal.context(30))
+    assert LINK not in json.dumps(http_sink.bodies[0])
+    assert all(LINK not in value for value in http_sink.headers[0].values())
+
+
+def test_with_link_adds_the_parameter_each_service_opens() -> None:
+    from pi_ask.notifications.channels.apprise_channels import with_link
+
+    quoted = "http%3A%2F%2F127.0.0.1%3A8787%2F%23ask%3D3f2a"
+    assert with_link("ntfys://ntfy.sh/t", LINK) == f"ntfys://ntfy.sh/t?click={quoted}"
+    assert with_link("ntfy://h/t?priority=high", LINK) == f"ntfy://h/t?priority=high&click={quoted}"
+    assert with_link("pover://user@token", LINK) == f"pover://user@token?url={quoted}"
+    assert with_link("json://h/", LINK) == "json://h/"
+    assert with_link("ntfy://h/t", "") == "ntfy://h/t"
+
+
+def test_a_link_that_is_not_one_http_url_is_dropped() -> None:
+    for bad in ("javascript:alert(1)", "http://x/\nrm -rf", "file:///etc/passwd", "http://"):
+        assert Notification(message="m", link=bad).link == ""
+    assert Notification(message="m", link=LINK).link == LINK

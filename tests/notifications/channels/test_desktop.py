@@ -7,6 +7,7 @@ one, a small freedesktop notification service on it (``notification_service.py``
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shutil
 import subprocess
@@ -114,6 +115,7 @@ def test_the_notification_reaches_the_service_on_the_session_bus(
         "summary": "pi ask",
         "body": "Question waiting: Database",
         "icon": "",
+        "actions": ["default", ""],  # desktop-notifier's own: a click with nothing to do
     }
 
 
@@ -177,3 +179,111 @@ def test_notify_with_nothing_available_says_so_and_exits_one(
         "nothing was sent: no channel is available here",
     ]
     assert code == 1
+
+
+@pytest.fixture
+def link(tmp_path: Path) -> Iterator[str]:
+    """An ask's page, unique to the test; a helper still waiting for its click at the end
+    (a failed test) is stopped."""
+    import os
+    import signal
+
+    page = f"http://127.0.0.1:8787/#ask={tmp_path.name}"
+    yield page
+    for pid in _lingering(page):
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGTERM)
+
+
+@pytest.fixture
+def xfce_service(session_bus: SessionBus) -> Iterator[SessionBus]:
+    """A notification service that says it is Xfce's, which reports no click."""
+    service = subprocess.Popen(
+        [sys.executable, str(SERVICE), str(session_bus.log), "xfce"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        assert service.stdout is not None
+        assert service.stdout.readline() == b"ready\n"
+        yield session_bus
+    finally:
+        _stop(service)
+
+
+@pytest.fixture
+def browser_log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """``$BROWSER`` is a script that writes the address it is asked to open."""
+    opened = tmp_path / "opened.txt"
+    script = tmp_path / "browser.sh"
+    script.write_text(f'#!/bin/sh\nprintf "%s\\n" "$1" >> {opened}\n', encoding="utf-8")
+    script.chmod(0o700)
+    monkeypatch.setenv("BROWSER", f"{script} %s")
+    return opened
+
+
+def _lingering(link: str) -> list[int]:
+    """Our processes whose environment carries ``link`` as the desktop helper's link."""
+    wanted = f"PI_ASK_DESKTOP_LINK={link}".encode()
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            if wanted in (entry / "environ").read_bytes().split(b"\0"):
+                found.append(int(entry.name))
+        except OSError:
+            continue
+    return found
+
+
+def _user(bus: SessionBus, method: str, identifier: int) -> None:
+    import asyncio
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("notification_service", SERVICE)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    asyncio.run(module.call(bus.address, method, identifier))
+
+
+def test_a_click_on_the_notification_opens_the_ask_s_page(
+    notification_service: SessionBus, browser_log: Path, link: str
+) -> None:
+    from tests.child_processes import wait_until
+
+    note = Notification(title="pi ask", message="Question waiting: Database", link=link)
+    # The channel is done once the notification is shown; a helper stays for the click.
+    assert DesktopChannel().send(note, _context()) == "freedesktop (D-Bus)"
+    (shown,) = notification_service.notifications()
+    assert shown["actions"] == ["default", ""]
+    assert link not in json.dumps(shown)  # the page is opened on click, not shown as text
+    assert _lingering(link)
+    assert not browser_log.exists()
+    _user(notification_service, "Click", 1)
+    wait_until(browser_log.exists, "the browser asked to open the page")
+    assert browser_log.read_text().splitlines() == [link]
+    wait_until(lambda: not _lingering(link), "the helper gone after the click")
+
+
+def test_a_dismissed_notification_opens_nothing_and_its_helper_leaves(
+    notification_service: SessionBus, browser_log: Path, link: str
+) -> None:
+    from tests.child_processes import wait_until
+
+    note = Notification(title="pi ask", message="Question waiting: Database", link=link)
+    assert DesktopChannel().send(note, _context()) == "freedesktop (D-Bus)"
+    _user(notification_service, "Dismiss", 1)
+    wait_until(lambda: not _lingering(link), "the helper gone after the dismissal")
+    assert not browser_log.exists()
+
+
+def test_a_service_without_clicks_keeps_no_helper(
+    xfce_service: SessionBus, browser_log: Path, link: str
+) -> None:
+    note = Notification(title="pi ask", message="Question waiting: Database", link=link)
+    assert DesktopChannel().send(note, _context()) == "freedesktop (D-Bus)"
+    (shown,) = xfce_service.notifications()
+    assert "actions" not in shown
+    assert _lingering(link) == []  # the helper ended with the channel

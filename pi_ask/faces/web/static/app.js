@@ -7,6 +7,7 @@
 
 (function () {
   const DRAFT_DEBOUNCE_MS = 1000;
+  const KEEPALIVE_MAX = 60000;
   const main = document.getElementById("main");
   const live = document.getElementById("live");
   let csrf = null;
@@ -57,11 +58,13 @@
     live.textContent = text;
   }
 
-  async function request(method, path, body) {
+  async function request(method, path, body, keepalive) {
     const options = { method, headers: {}, credentials: "same-origin", cache: "no-store" };
     if (body !== undefined) {
       options.headers["content-type"] = "application/json";
       options.body = JSON.stringify(body);
+      // A page going away still sends it (a browser caps such bodies at 64 KiB).
+      if (keepalive && options.body.length < KEEPALIVE_MAX) options.keepalive = true;
     }
     if (csrf && method !== "GET") options.headers["x-csrf-token"] = csrf;
     const response = await fetch(path, options);
@@ -113,11 +116,11 @@
       paired();
       return true;
     }
-    showPairing((data && data.error) || _("Pairing failed."));
+    showPairing((data && data.error) || _("Pairing failed."), code);
     return false;
   }
 
-  function showPairing(problem) {
+  function showPairing(problem, typed) {
     document.title = _("pi-ask: pair this device");
     const input = el("input", {
       id: "code", name: "code", autocomplete: "one-time-code", autocapitalize: "characters",
@@ -132,6 +135,7 @@
       problem ? el("p", { className: "error", role: "alert", text: problem }) : null,
       el("button", { type: "submit", className: "primary", text: _("Pair") }),
     );
+    input.value = typed || "";  // a mistyped code stays there to be corrected
     main.replaceChildren(form);
     input.focus();
   }
@@ -161,9 +165,27 @@
       }
     });
     events.addEventListener("error", () => {
-      say(_("Connection lost; trying again."));
+      if (events.readyState !== EventSource.CLOSED) {
+        say(_("Connection lost; trying again."));
+        return;
+      }
+      // Refused for good (the server answered 401: this device was unpaired), or gone.
+      request("GET", "/api/session").then(({ status, data }) => {
+        if (status === 200 && data && !data.paired) unpaired();
+        else setTimeout(connect, 5000);
+      }, () => setTimeout(connect, 5000));
     });
     events.addEventListener("open", () => say(""));
+  }
+
+  function unpaired() {
+    if (events) events.close();
+    events = null;
+    csrf = null;
+    current = null;
+    clearInterval(tick);
+    say("");
+    showPairing(_("This device is no longer paired."));
   }
 
   function route() {
@@ -208,7 +230,7 @@
     const id = current.id;
     const { status, data } = await request("GET", "/api/asks/" + encodeURIComponent(id));
     if (!current || current.id !== id) return;
-    if (status === 401) return showPairing(_("This device is no longer paired."));
+    if (status === 401) return unpaired();
     if (status !== 200 || !data) return drawProblem((data && data.error) || _("This ask cannot be opened."));
     show(data);
   }
@@ -219,7 +241,7 @@
     const editor = document.getElementById("editor-text");
     if (editor && action.editor === undefined && !("text" in action)) action.editor = editor.value;
     const { status, data } = await request("POST", `/api/asks/${encodeURIComponent(current.id)}/act`, action);
-    if (status === 401) return showPairing(_("This device is no longer paired."));
+    if (status === 401) return unpaired();
     if (status !== 200 || !data) {
       say((data && data.error) || _("That did not work."));
       return;
@@ -232,13 +254,16 @@
     draftTimer = setTimeout(() => flushDraft(true), DRAFT_DEBOUNCE_MS);
   }
 
-  function flushDraft(send) {
+  function flushDraft(send, leaving) {
+    const waiting = draftTimer !== null;
     clearTimeout(draftTimer);
     draftTimer = null;
     const editor = document.getElementById("editor-text");
     if (!send || !editor || !current) return;
-    request("POST", `/api/asks/${encodeURIComponent(current.id)}/draft`, { text: editor.value })
-      .then(({ data }) => { if (data && data.ended) show(data); });
+    // Leaving the page sends only what the debounce still held back.
+    if (leaving && !waiting) return;
+    request("POST", `/api/asks/${encodeURIComponent(current.id)}/draft`, { text: editor.value }, leaving)
+      .then(({ data }) => { if (data && data.ended) show(data); }, () => {});
   }
 
   function show(reply) {
@@ -384,6 +409,7 @@
     }
     panel.append(layout);
     if (q.note) panel.append(el("p", { className: "muted", text: _("Your note: ") + q.note }));
+    panel.append(filesBox(q));
     if (editor && editor.kind === "note" && editor.option === null) panel.append(editorBox(editor, _("Note on this question")));
     panel.append(el("div", { className: "actions" },
       el("button", { id: "next", className: "primary", onclick: () => act({ do: "next" }), text: _("Next") }),
@@ -391,6 +417,70 @@
       q.freeform ? null : el("button", { id: "change-type", onclick: () => act({ do: "type" }), text: multi ? _("Make it single choice") : _("Allow several choices") }),
     ));
     return panel;
+  }
+
+  function filesBox(q) {
+    // Files join the answer through the upload; a phone's camera through a file input with
+    // capture (the system's camera app: no script ever touches the camera).
+    const box = el("div", { id: "files-box", className: "files", role: "group", "aria-label": _("Attached files") });
+    if (q.files.length) {
+      const list = el("ul", { className: "file-list" });
+      q.files.forEach((file, index) => {
+        list.append(el("li", {},
+          el("span", { text: _("{name} ({size})", file) }), " ",
+          el("button", { id: "detach-" + index, "aria-label": _("Remove {name}", file), onclick: () => act({ do: "detach", file: index }), text: _("Remove") }),
+        ));
+      });
+      box.append(list);
+    }
+    const pick = el("input", { id: "attach-input", type: "file", multiple: true, hidden: true, onchange: () => upload(q.id, pick) });
+    const photo = el("input", { id: "photo-input", type: "file", accept: "image/*", capture: "environment", hidden: true, onchange: () => upload(q.id, photo) });
+    box.append(pick, photo, el("div", { className: "actions" },
+      el("button", { id: "attach", onclick: () => pick.click(), text: _("Attach a file") }),
+      el("button", { id: "photo", onclick: () => photo.click(), text: _("Take a photo") }),
+    ));
+    return box;
+  }
+
+  async function upload(questionId, input) {
+    const files = Array.from(input.files || []);
+    input.value = "";
+    for (const file of files) {
+      if (!current || !current.reply || current.reply.ended) return;
+      say(_("Sending {name}…", { name: file.name }));
+      let response;
+      try {
+        response = await fetch(`/api/asks/${encodeURIComponent(current.id)}/files?question=${encodeURIComponent(questionId)}`, {
+          method: "POST", body: file, credentials: "same-origin", cache: "no-store",
+          headers: { "content-type": "application/octet-stream", "x-file-name": encodeURIComponent(file.name), "x-csrf-token": csrf },
+        });
+      } catch (_err) {
+        fileProblem(_("{name} was not sent: the connection failed.", { name: file.name }));
+        return;
+      }
+      let data = null;
+      try {
+        data = await response.json();
+      } catch (_err) {
+        data = null;
+      }
+      if (response.status === 401) return unpaired();
+      if (response.status !== 200 || !data) {
+        fileProblem((data && data.error) || _("{name} was not attached.", { name: file.name }));
+        return;
+      }
+      say(_("{name} is attached.", { name: file.name }));
+      show(data);
+    }
+  }
+
+  function fileProblem(text) {
+    // Shown where the file was chosen, until the next view is drawn.
+    say("");
+    const box = document.getElementById("files-box");
+    if (!box) return say(text);
+    document.getElementById("file-problem")?.remove();
+    box.append(el("p", { id: "file-problem", className: "error", role: "alert", text }));
   }
 
   function showPreview(row) {
@@ -441,12 +531,16 @@
     const list = el("ul", { className: "review" });
     for (const entry of review.entries) {
       const item = el("li", {}, el("div", { className: "q", text: entry.label }));
-      if (entry.unanswered) item.append(el("div", { className: "muted", text: "→ " + _("unanswered") }));
+      if (entry.unanswered) {
+        item.append(el("div", { className: "muted" }, "→ " + _("unanswered"),
+          entry.required ? el("span", { className: "required", text: " " + review.requiredMark }) : null));
+      }
       for (const choice of entry.choices) {
         item.append(el("div", { text: "→ " + choice.label + (choice.note ? " " + _("(note: {note})", { note: choice.note }) : "") }));
       }
       if (entry.note) item.append(el("div", { text: _("Note: ") + entry.note }));
       for (const other of entry.otherNotes) item.append(el("div", { text: _("Note on {option}: {note}", { option: other.label, note: other.note }) }));
+      for (const file of entry.files) item.append(el("div", { text: _("attached: {name} ({size})", file) }));
       for (const other of entry.notSent) {
         item.append(el("div", { className: "unsent" }, _("Note on {option}: {note}", { option: other.label, note: other.note }) + " ", el("span", { className: "tag", text: `(${review.notSentMark})` })));
       }
@@ -486,7 +580,12 @@
     }
   });
 
-  window.addEventListener("pagehide", () => flushDraft(true));
+  // A closed tab, a phone locking or switching apps: the text typed in the last second
+  // goes now (fetch keepalive), not lost with the page.
+  window.addEventListener("pagehide", () => flushDraft(true, true));
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "hidden") flushDraft(true, true);
+  });
   document.getElementById("home").addEventListener("click", (event) => {
     event.preventDefault();
     location.hash = "";

@@ -1,0 +1,178 @@
+"""URL-mode elicitation: the real SDK client, declaring URL mode, is sent a running
+``pi-ask web``'s page of the ask; the answer given on the page (over HTTP, as the page sends
+it) is the tool's result, and the client hears that the elicitation is complete."""
+
+from __future__ import annotations
+
+import copy
+import os
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from mcp import Client, types
+
+from pi_ask.relay.client import list_pending
+from tests.e2e.terminal import pi_ask_command
+from tests.mcp_server.helpers import FormHost
+from tests.mcp_server.test_stdio import pi_ask_mcp
+from tests.web.conftest import Client as PageClient
+from tests.web.conftest import WebServer
+
+pytestmark = pytest.mark.anyio
+WAIT_CAP_S = 120  # a generous cap on waits for a condition, never the thing under test
+
+ONE_QUESTION = {
+    "title": "Pick a database",
+    "questions": [
+        {
+            "id": "db",
+            "prompt": "Which database?",
+            "options": [{"value": "pg", "label": "PostgreSQL"}, {"value": "sqlite"}],
+        }
+    ],
+}
+
+
+@pytest.fixture
+def web(tmp_path: Path) -> Iterator[WebServer]:
+    """``pi-ask web`` with this test's folders (those the MCP server gets too)."""
+    stderr = tmp_path / "web.err"
+    with stderr.open("wb") as err:
+        process = subprocess.Popen(
+            [*pi_ask_command(), "web", "--port", "0"],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=err,
+            env=dict(os.environ),
+            cwd=tmp_path,
+            start_new_session=True,
+        )
+    try:
+        yield WebServer(process, stderr)
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+class PageHost:
+    """A client that opens the page it is sent (the user agreeing to go), and the user
+    answering there: the page's own requests from a paired device."""
+
+    def __init__(self, device: PageClient, action: str = "accept") -> None:
+        self.device = device
+        self.action = action
+        self.links: list[types.ElicitRequestURLParams] = []
+        self.completed: list[str] = []
+        self.answering: list[Any] = []
+
+    async def elicit(self, context: Any, params: Any) -> types.ElicitResult:
+        assert isinstance(params, types.ElicitRequestURLParams), params
+        self.links.append(params)
+        return types.ElicitResult(action=self.action)  # type: ignore[arg-type]
+
+    async def on_message(self, message: Any) -> None:
+        if isinstance(message, types.ElicitCompleteNotification):
+            self.completed.append(message.params.elicitation_id)
+
+    def answer(self, ask_id: str) -> None:
+        """On the page: SQLite (a single choice moves on), then Submit."""
+        assert self.device.act(ask_id, {"do": "choose", "row": 1}).status == 200
+        done = self.device.act(ask_id, {"do": "review", "action": "submit"}).json()
+        assert done["ended"]["here"] is True
+
+
+async def _wait_for_link(host: PageHost) -> types.ElicitRequestURLParams:
+    while not host.links:
+        await anyio.sleep(0.02)  # a polling interval; the link arriving is what is waited for
+    return host.links[0]
+
+
+async def test_the_page_is_sent_and_answered_there(tmp_path: Path, web: WebServer) -> None:
+    host = PageHost(web.paired())
+    results: list[types.CallToolResult] = []
+    async with Client(
+        pi_ask_mcp(tmp_path),
+        mode="legacy",
+        elicitation_callback=host.elicit,
+        message_handler=host.on_message,
+    ) as client:
+
+        async def call() -> None:
+            results.append(await client.call_tool("ask_user", copy.deepcopy(ONE_QUESTION)))
+
+        with anyio.fail_after(WAIT_CAP_S):
+            async with anyio.create_task_group() as group:
+                group.start_soon(call)
+                link = await _wait_for_link(host)
+                ask_id = link.url.rpartition("#ask=")[2]
+                await anyio.to_thread.run_sync(host.answer, ask_id)
+            while not host.completed:  # the notification may trail the result
+                await anyio.sleep(0.02)
+    # The ask's page, nothing pre-authenticated in it (no pairing code, no token).
+    assert link.url == f"http://127.0.0.1:{web.port}/#ask={ask_id}"
+    assert all(code not in link.url for code in web.codes())
+    assert link.elicitation_id == ask_id
+    assert link.message == "Pick a database: Answer on the pi-ask web page"
+    [result] = results
+    details: Any = result.structured_content
+    assert details["cancelled"] is False
+    assert details["answers"]["db"]["values"] == ["sqlite"]
+    assert host.completed == [ask_id]
+
+
+async def test_the_user_declining_the_page_cancels_the_ask(tmp_path: Path, web: WebServer) -> None:
+    host = PageHost(web.paired(), action="decline")
+    async with Client(
+        pi_ask_mcp(tmp_path), mode="legacy", elicitation_callback=host.elicit
+    ) as client:
+        with anyio.fail_after(WAIT_CAP_S):
+            result = await client.call_tool("ask_user", copy.deepcopy(ONE_QUESTION))
+    details: Any = result.structured_content
+    assert details["cancelled"] is True and details["reason"] == "cancelled"
+    assert len(host.links) == 1
+    asks = Path(os.environ["PI_ASK_STATE_DIR"]) / "asks"
+    assert list_pending(asks) == []  # the page's ask was taken back
+
+
+async def test_a_host_declining_at_once_gets_the_form(
+    tmp_path: Path, web: WebServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A decline faster than a person could is the host's, not the user's: the form next."""
+    monkeypatch.setenv("PI_ASK_MCP__MIN_HUMAN_MS", "600000")
+    form = FormHost("accept", {"q1": "pg"})
+
+    async def both(context: Any, params: Any) -> types.ElicitResult:
+        if isinstance(params, types.ElicitRequestURLParams):
+            return types.ElicitResult(action="decline")
+        return await form(context, params)
+
+    async with Client(pi_ask_mcp(tmp_path), mode="legacy", elicitation_callback=both) as client:
+        with anyio.fail_after(WAIT_CAP_S):
+            result = await client.call_tool("ask_user", copy.deepcopy(ONE_QUESTION))
+    details: Any = result.structured_content
+    assert details["answers"]["db"]["values"] == ["pg"]
+    assert len(form.forms) == 1
+
+
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+async def test_without_a_running_page_or_on_2026_07_28_the_form_goes(
+    tmp_path: Path, mode: str, request: pytest.FixtureRequest
+) -> None:
+    """No ``pi-ask web`` (legacy), or one running but a 2026-07-28 connection (auto)."""
+    if mode == "auto":
+        request.getfixturevalue("web")
+    form = FormHost("accept", {"q1": "sqlite"})
+    async with Client(pi_ask_mcp(tmp_path), mode=mode, elicitation_callback=form) as client:
+        with anyio.fail_after(WAIT_CAP_S):
+            result = await client.call_tool("ask_user", copy.deepcopy(ONE_QUESTION))
+    details: Any = result.structured_content
+    assert details["answers"]["db"]["values"] == ["sqlite"]
+    assert len(form.forms) == 1
