@@ -35,7 +35,6 @@ from typing import TYPE_CHECKING
 from pi_ask.relay import wire
 from pi_ask.relay.accepting import HELLO_TIMEOUT_S, MAX_PEERS, accept_peers, room_for_newcomer
 from pi_ask.relay.asks import DRAFT, AskFolder, now_ms
-from pi_ask.relay.attached_files import AskFiles, moved
 from pi_ask.relay.paths import ASK_SUFFIX, fresh_socket_name, listen_at
 from pi_ask.relay.watch import POLL_S, FolderWatch, Waker
 
@@ -44,6 +43,7 @@ if TYPE_CHECKING:
 
     from pi_ask.contract.loading import LoadedPayload
     from pi_ask.contract.results import JsonObject, ToolResult
+    from pi_ask.relay.attached_files import AskFiles
     from pi_ask.state.model import AskState
 
     class FileLimits(Protocol):
@@ -242,6 +242,10 @@ class PendingAsk:
         """Where the answers' files must be, within which limits (``None`` before publish)."""
         if self.folder is None:
             return None
+        # Loaded with the first draft or answer: it brings the engine's state, which an asker
+        # publishes without.
+        from pi_ask.relay.attached_files import AskFiles
+
         files = AskFiles(self.folder.attachments)
         if self._limits is None:
             return files
@@ -318,6 +322,8 @@ class PendingAsk:
         except forms.FormError:
             return None
         if self._keep_files_in is not None and self.folder is not None:
+            from pi_ask.relay.attached_files import moved
+
             state = moved(state, self.folder.attachments, self._keep_files_in)
         return forms.finish(state, outcome)
 
