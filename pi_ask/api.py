@@ -22,10 +22,11 @@ if TYPE_CHECKING:
 
     from pi_ask.config.remembered import AskerSettings
     from pi_ask.config.store import SettingsStore
+    from pi_ask.contract.attachments import FileLimits
     from pi_ask.contract.payload_types import AskUserInput
     from pi_ask.contract.results import ToolResult
     from pi_ask.face_table import FaceName, TmuxMode, UiMode
-    from pi_ask.relay.pending import FileLimits, PendingAsk
+    from pi_ask.relay.pending import PendingAsk
     from pi_ask.session.recorder import AskRecorder
     from pi_ask.state.model import Answer
 

@@ -1,8 +1,9 @@
 """Attaching a file to an answer: the I/O every face shares (python-port.md §12).
 
 A face hands in the path the user typed; the file must be a regular file under the working
-folder or the home folder, within the ask's limits (``[attachments] max_files`` and
-``max_mb``, counted over every answer). It is copied into the ask's private folder (0700,
+folder or the home folder, within the ask's limits (its asker's ``[attachments] max_files``
+and ``max_mb``, counted over every answer; an answering terminal reads them from the pending
+ask's summary, ``FaceRequest.file_limits``). It is copied into the ask's private folder (0700,
 the copy 0600) under a safe name, and the ``Attachment`` record returned goes into the state
 with ``AttachFile``. Every refusal is one ``AttachRefused`` whose message names the problem
 in the user's language (it is shown to them, never handed to the model); nothing already
@@ -26,7 +27,7 @@ from pi_ask.private_folders import make_private, new_private_file
 from pi_ask.regular_files import FileTooLarge, NotRegularFile, read_regular
 
 if TYPE_CHECKING:
-    from pi_ask.config.settings import AttachmentSettings
+    from pi_ask.contract.attachments import FileLimits
     from pi_ask.contract.results import ToolResult
 
 _NAME_LIMIT = 120
@@ -81,7 +82,7 @@ def attach_file(
     *,
     attached: tuple[Attachment, ...],
     folder: Path,
-    limits: AttachmentSettings,
+    limits: FileLimits,
     cwd: Path,
     home: Path | None = None,
 ) -> Attachment:
@@ -91,7 +92,7 @@ def attach_file(
         typed: The path as typed (``~`` and relative paths allowed, from ``cwd``).
         attached: Every attachment the ask holds already (the limits count them).
         folder: The ask's attachments folder (created 0700 when missing).
-        limits: ``[attachments]``.
+        limits: The ask's limits: the asker's ``[attachments]`` (``FaceRequest.file_limits``).
         cwd: The working folder; files must be under it or ``home``.
         home: The home folder (``Path.home()`` by default).
 

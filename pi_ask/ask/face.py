@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from pi_ask.config.store import SettingsStore
+    from pi_ask.contract.attachments import FileLimits
     from pi_ask.face_table import FaceName
     from pi_ask.state.model import AskState
 
@@ -49,6 +50,10 @@ class FaceRequest(NamedTuple):
         attachments_folder: Where files attached to answers are copied (the ask's private
             folder, python-port.md §12); ``None``: this host cannot carry attachments, and
             the face's attach action says so.
+        attachment_limits: The limits files attached here are held to, when they are not
+            this process's ``[attachments]``: an answering terminal's are the asker's, as
+            its pending ask's summary says (``AskSummary.files``), since the asker keeps
+            only the files within them.
     """
 
     store: "SettingsStore"
@@ -63,6 +68,14 @@ class FaceRequest(NamedTuple):
     wakeups: tuple[int, ...] = ()
     deferred: threading.Event | None = None
     attachments_folder: "Path | None" = None
+    attachment_limits: "FileLimits | None" = None
+
+    def file_limits(self) -> "FileLimits":
+        """The limits a file attached now is held to: ``attachment_limits``, else the
+        settings' ``[attachments]`` as they are now (this process is the asker)."""
+        if self.attachment_limits is not None:
+            return self.attachment_limits
+        return self.store.snapshot().attachments
 
 
 class FlowInterrupted(Exception):

@@ -5,9 +5,25 @@ ask's private folder), ``name`` (the file's own name, made safe), ``size`` in by
 ``media_type``. The values are plain data; copying the files is the faces' and hosts' I/O.
 """
 
-from typing import Literal, NamedTuple
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from pi_ask.contract.kinds import JsonObject
+
+if TYPE_CHECKING:
+    from typing import Protocol
+
+    class FileLimits(Protocol):
+        """The limits an ask holds its attached files to: ``[attachments]`` as the asker
+        has it (the settings' table, ``config.settings.AttachmentSettings``, or the few an
+        asker remembers, ``config.remembered.AskerSettings``), or as its pending ask's
+        summary says (``relay.attached_files.AskFiles``)."""
+
+        @property
+        def max_files(self) -> int: ...
+
+        @property
+        def max_bytes(self) -> int: ...
+
 
 DEFAULT_MAX_FILES = 10
 DEFAULT_MAX_MB = 20

@@ -104,6 +104,8 @@ def answer_one(
             deferred=deferred,
             # Into the ask's own folder: the asker takes files from there alone.
             attachments_folder=session.folder.attachments,
+            # Held to the asker's limits, which it keeps the files by: a refusal said here.
+            attachment_limits=info.files(),
         )
         final = run_face(session.state, request)
         if deferred is not None and deferred.is_set():

@@ -29,11 +29,12 @@ from pi_ask.relay.watch import WakeEvent
 
 if TYPE_CHECKING:
     from pi_ask.config.store import SettingsStore
+    from pi_ask.contract.attachments import FileLimits
     from pi_ask.contract.loading import LoadedPayload
     from pi_ask.contract.results import ToolResult
     from pi_ask.notifications.dispatcher import Dispatch
     from pi_ask.relay.asks import AskFolder, AskSummary
-    from pi_ask.relay.pending import FileLimits, PendingAsk
+    from pi_ask.relay.pending import PendingAsk
     from pi_ask.state.model import Answer, AskState
 
 WAITING_NOTICE = N_("Question waiting — run `pi-ask attach`")

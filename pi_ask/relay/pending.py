@@ -39,23 +39,11 @@ from pi_ask.relay.paths import ASK_SUFFIX, fresh_socket_name, listen_at
 from pi_ask.relay.watch import POLL_S, FolderWatch, Waker
 
 if TYPE_CHECKING:
-    from typing import Protocol
-
+    from pi_ask.contract.attachments import FileLimits
     from pi_ask.contract.loading import LoadedPayload
     from pi_ask.contract.results import JsonObject, ToolResult
     from pi_ask.relay.attached_files import AskFiles
     from pi_ask.state.model import AskState
-
-    class FileLimits(Protocol):
-        """``[attachments]`` as an asker has it: the settings' table
-        (``config.settings.AttachmentSettings``), the few an asker remembers
-        (``config.remembered.AskerSettings``), or a summary's (``attached_files.AskFiles``)."""
-
-        @property
-        def max_files(self) -> int: ...
-
-        @property
-        def max_bytes(self) -> int: ...
 
 
 ANSWERED_ELSEWHERE = "answered elsewhere"

@@ -238,6 +238,80 @@ def test_attach_in_the_plain_face_carries_a_file(ask, terminal, tmp_path: Path, 
     assert Path(attached["path"]).parent == tmp_path / "state" / "attachments" / info.ask_id
 
 
+def _asker_allows_one_file_and_this_terminal_five(tmp_path: Path) -> None:
+    """Files for the test's answering terminals, and its config rewritten once the asker
+    published its ask: the terminal's own ``[attachments]`` would take five files."""
+    for name in ("one.txt", "two.txt"):
+        (tmp_path / name).write_text(f"{name}\n", encoding="utf-8")
+    (tmp_path / "config.toml").write_text("[attachments]\nmax_files = 5\n", encoding="utf-8")
+
+
+ONE_FILE = "Not attached: two.txt: an ask takes at most 1 attached file."
+
+
+def test_attach_holds_files_to_the_asker_s_limits(
+    ask, terminal, tmp_path: Path, asks: Path
+) -> None:
+    """The asker keeps only the files within its own limits (written in the ask's summary):
+    the answering terminal refuses past them at once, not by its own settings."""
+    (tmp_path / "config.toml").write_text("[attachments]\nmax_files = 1\n", encoding="utf-8")
+    asker = ask("--wait")
+    (info,) = pending(asks, 1)
+    assert info.files().max_files == 1
+    _asker_allows_one_file_and_this_terminal_five(tmp_path)
+    term = terminal("attach", info.ask_id)
+    term.wait_for("Which database?")
+    term.wait_for("a attach")
+    term.press("a")
+    term.wait_for("Attach a copy of a file to this answer")
+    term.press("text:one.txt", "enter")
+    term.wait_for("Attached 1: one.txt")
+    term.press("2")
+    term.wait_for("Which ORM?")
+    term.press("a")
+    term.wait_for("Attach a copy of a file to this answer")
+    term.press("text:two.txt", "enter")
+    term.wait_for(ONE_FILE)
+    assert [p.name for p in (info.folder / "attachments").iterdir()] == ["one.txt"]
+    term.press("esc")  # closes the prompt; what was attached stays
+    term.wait(lambda: "Attach a copy" not in term.text())
+    term.press("1")
+    term.wait_for("Submit")
+    term.press("1", "1")
+    assert term.exit_status() == 0
+    result, status = asker.result()
+    assert status == 0
+    answers = result["details"]["answers"]  # type: ignore[index]
+    assert [a["name"] for a in answers["db"]["attachments"]] == ["one.txt"]
+    assert "attachments" not in answers["orm"] or answers["orm"]["attachments"] == []
+
+
+def test_attach_in_the_plain_face_holds_files_to_the_asker_s_limits(
+    ask, terminal, tmp_path: Path, asks: Path
+) -> None:
+    (tmp_path / "config.toml").write_text("[attachments]\nmax_files = 1\n", encoding="utf-8")
+    asker = ask("--wait")
+    (info,) = pending(asks, 1)
+    _asker_allows_one_file_and_this_terminal_five(tmp_path)
+    term = terminal("attach", "--ui", "plain")
+    term.wait_for("Which database?")
+    term.press("text:/attach one.txt\r")
+    term.wait_for("Attached one.txt (8 B) to this answer.")
+    term.press("text:/attach two.txt\r")
+    term.wait_for(ONE_FILE)
+    assert [p.name for p in (info.folder / "attachments").iterdir()] == ["one.txt"]
+    term.press("text:1\r")
+    term.wait_for("Which ORM?")
+    term.press("text:1\r")
+    term.wait_for("Submit")
+    term.press("text:1\r")
+    assert term.exit_status() == 0
+    result, status = asker.result()
+    assert status == 0
+    (attached,) = result["details"]["answers"]["db"]["attachments"]  # type: ignore[index]
+    assert attached["name"] == "one.txt"
+
+
 def test_attach_and_the_inbox_without_a_terminal_say_so_in_one_line(
     ask, asks: Path, env: dict[str, str], tmp_path: Path
 ) -> None:

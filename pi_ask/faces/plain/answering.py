@@ -289,7 +289,7 @@ class LineAnswers:
                 typed,
                 attached=all_attachments(self.state),
                 folder=folder,
-                limits=self._request.store.snapshot().attachments,
+                limits=self._request.file_limits(),
                 cwd=Path.cwd(),
             )
         except AttachRefused as refused:

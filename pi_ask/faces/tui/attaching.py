@@ -24,8 +24,7 @@ from pi_ask.state.selectors import answer_for, current_question
 from pi_ask.terminal_text import sanitize_block
 
 if TYPE_CHECKING:
-    from pi_ask.config.settings import AttachmentSettings
-    from pi_ask.contract.attachments import Attachment
+    from pi_ask.contract.attachments import Attachment, FileLimits
     from pi_ask.state.commands import AttachFile, DetachFile
     from pi_ask.state.model import AskState
 
@@ -107,8 +106,9 @@ class Attaching:
         self.is_open, self.problem = False, None
         self.field.clear()
 
-    def take(self, state: AskState, limits: AttachmentSettings) -> tuple[AttachFile | None, str]:
-        """Copy the file typed in the prompt into the ask's folder.
+    def take(self, state: AskState, limits: FileLimits) -> tuple[AttachFile | None, str]:
+        """Copy the file typed in the prompt into the ask's folder, within ``limits``
+        (``FaceRequest.file_limits``).
 
         Returns:
             The command that attaches the copy and the notice saying so; or ``None`` and the

@@ -230,7 +230,7 @@ class AskFlow:
         """Copy the file named in the attach prompt into the ask's folder and attach it; a
         refusal stays under the prompt with the path as typed."""
         try:
-            command, notice = self.attaching.take(self._state, self._settings.attachments)
+            command, notice = self.attaching.take(self._state, self._request.file_limits())
         except Exception as error:
             self._fail(error)
             return
