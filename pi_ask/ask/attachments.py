@@ -194,6 +194,21 @@ def limit_text(problem: LimitProblem) -> str:
     )
 
 
+def room_text(room: int) -> str:
+    """How many more bytes of files the ask takes, in the user's language: why a file of a
+    size not said beforehand (the web page's upload, sent in chunks) was refused once it
+    went past that."""
+    return gettext("the ask has room for {size} more of attached files").format(
+        size=size_text(max(room, 0))
+    )
+
+
+def not_attached(file: str, why: str) -> str:
+    """``Not attached: FILE: WHY.``, as the terminals say a refusal, for a file another
+    face was sent (the web page's upload); ``why`` from ``limit_text`` or ``room_text``."""
+    return gettext("Not attached: {why}.").format(why=f"{file}: {why}")
+
+
 KEEP_S = 7 * 24 * 3600
 """How long an answered ask's files are kept for the agent to read (a week, as long as a
 detached ask is kept at most)."""

@@ -29,6 +29,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
+from pi_ask.contract.attachments import LimitProblem
 from pi_ask.faces.web.actions import BadAction
 from pi_ask.faces.web.words import page_in_language, script_with_words
 from pi_ask.relay.asks import is_ask_id, now_ms
@@ -199,14 +200,18 @@ class _Routes:
             return _problem(400, f"the file name {name[:80]!r} cannot be used: {problem}")
         question = request.query_params.get("question", "")
         holds = self.parts.holds
-        room = await run_in_threadpool(holds.room, ask_id)
-        if room is None:  # no longer answerable: why, with nothing read
+        taken = await run_in_threadpool(holds.files, ask_id)
+        if taken is None:  # no longer answerable: why, with nothing read
             return await self._replied(ask_id, await run_in_threadpool(holds.view, ask_id))
+        files, attached = taken
+        room = files.room(attached)
         length = request.headers.get("content-length")
-        too_long = length is not None and length.isdigit() and int(length) > room
+        size = int(length) if length is not None and length.isdigit() else None
+        too_long = size is not None and size > room
         data = None if too_long else await _body_within(request, room)
         if data is None:  # the rest is not read: the connection ends with the answer
-            text = f"{name[:80]} was not attached: {_room_text(room)}"
+            over = files.problem(attached, size) if too_long and size is not None else None
+            text = _too_large(name, over, room)
             return _problem(413, text, {"connection": "close"})
         try:
             reply = await run_in_threadpool(holds.attach, ask_id, question, name, data)
@@ -253,10 +258,12 @@ def _event(listing: str) -> str:
     return f"event: asks\ndata: {listing}\n\n"
 
 
-def _room_text(room: int) -> str:
-    from pi_ask.contract.attachments import size_text
+def _too_large(name: str, over: LimitProblem | None, room: int) -> str:
+    """Why a file past the ask's room was refused, worded as the terminals word it: the
+    limit it would pass when its size was said, else the room it went past."""
+    from pi_ask.ask.attachments import limit_text, not_attached, room_text
 
-    return f"the ask has room for {size_text(max(room, 0))} more of files"
+    return not_attached(name[:80], limit_text(over) if over is not None else room_text(room))
 
 
 async def _body_within(request: Request, room: int) -> bytes | None:

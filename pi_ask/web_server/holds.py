@@ -16,13 +16,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
+from pi_ask.contract.attachments import Attachment
 from pi_ask.contract.kinds import JsonObject
 from pi_ask.faces.web.actions import BadAction, commands_for, typing_commands
 from pi_ask.faces.web.view import view_model
 from pi_ask.i18n import N_, gettext
 from pi_ask.relay import forms
 from pi_ask.relay.asks import AskSummary
-from pi_ask.relay.attached_files import name_problem
+from pi_ask.relay.attached_files import AskFiles, name_problem
 from pi_ask.relay.client import AskGone, Session, list_pending
 from pi_ask.relay.pending import ANSWERED_ELSEWHERE
 from pi_ask.state.attachments import all_attachments
@@ -148,9 +149,10 @@ class Holds:
 
         return self._on_open(ask_id, run)
 
-    def room(self, ask_id: str) -> int | None:
-        """How many more bytes of files the ask takes (its asker's limits, written in its
-        summary, less what its answers carry); ``None`` when it can no longer be answered."""
+    def files(self, ask_id: str) -> tuple[AskFiles, tuple[Attachment, ...]] | None:
+        """The ask's files and its asker's limits, written in its summary (``AskFiles``:
+        its ``room`` and ``problem``), and the files its answers carry now; ``None`` when it
+        can no longer be answered."""
         try:
             held = self._hold(ask_id)
         except Ended:
@@ -158,7 +160,7 @@ class Holds:
         with held.lock:
             if self._why_ended(held) is not None:
                 return None
-            return held.session.info.files().room(all_attachments(held.state))
+            return held.session.info.files(), all_attachments(held.state)
 
     def attach(self, ask_id: str, question_id: str, name: str, data: bytes) -> Reply:
         """Copy a file sent from the page into the pending ask's attachments folder, as an
@@ -170,7 +172,7 @@ class Holds:
             faces.web.actions.BadAction: The name or the question will not do (nothing
                 changed); ``OverLimit`` when the ask's limits refuse the file.
         """
-        from pi_ask.ask.attachments import AttachRefused, keep_copy
+        from pi_ask.ask.attachments import AttachRefused, keep_copy, limit_text, not_attached
 
         problem = name_problem(name)
         if problem is not None:
@@ -181,7 +183,7 @@ class Holds:
                 raise BadAction(f"the ask has no question {question_id[:40]!r}")
             over = held.session.info.files().problem(all_attachments(held.state), len(data))
             if over is not None:
-                raise OverLimit(f"{name[:80]} was not attached: {over}")
+                raise OverLimit(not_attached(name[:80], limit_text(over)))
             try:
                 item = keep_copy(held.session.folder.attachments, name, data)
             except AttachRefused as refused:

@@ -131,12 +131,17 @@ def test_the_ask_s_limits_hold(page_on_an_ask) -> None:
     _, device, info = page_on_an_ask("[attachments]\nmax_files = 2\nmax_mb = 1\n")
     big = send_file(device, info.ask_id, "big.bin", b"x" * 1_000_001)
     assert big.status == 413
-    assert "big.bin was not attached" in big.json()["error"]
+    # Worded as the terminals word it (pi_ask.ask.attachments), from the catalogues.
+    assert big.json()["error"] == (
+        "Not attached: big.bin: the attached files would take 1.0 MB; an ask takes at most 1.0 MB."
+    )
     assert send_file(device, info.ask_id, "one.txt", b"1").status == 200
     assert send_file(device, info.ask_id, "two.txt", b"2", question="orm").status == 200
     third = send_file(device, info.ask_id, "three.txt", b"3")
     assert third.status == 413
-    assert "at most 2 attached files" in third.json()["error"]
+    assert (
+        third.json()["error"] == "Not attached: three.txt: an ask takes at most 2 attached files."
+    )
     assert sorted(os.listdir(info.files().folder)) == ["one.txt", "two.txt"]
 
 
@@ -149,7 +154,28 @@ def test_a_huge_file_sent_chunked_is_refused(page_on_an_ask) -> None:
         "content-type: application/octet-stream\r\nx-file-name: huge.bin\r\n",
     )
     assert answer.startswith(b"HTTP/1.1 413"), answer[:80]
+    # Its size was not said: the refusal names the room it went past.
+    assert b"Not attached: huge.bin: the ask has room for 1.0 MB more of attached files." in answer
     assert not info.files().folder.exists()
+
+
+def test_a_refusal_comes_in_the_server_s_language(page_on_an_ask, env) -> None:
+    """The page speaks the server's language: a file refused by the ask's limits is said
+    with the catalogues' words, as a terminal says it."""
+    env["LANG"] = "de_DE.UTF-8"
+    _, device, info = page_on_an_ask("[attachments]\nmax_files = 1\nmax_mb = 1\n")
+    big = send_file(device, info.ask_id, "big.bin", b"x" * 1_000_001)
+    assert big.status == 413
+    assert big.json()["error"] == (
+        "Nicht angehängt: big.bin: die angehängten Dateien bräuchten 1.0 MB; eine Frage nimmt"
+        " höchstens 1.0 MB."
+    )
+    assert send_file(device, info.ask_id, "one.txt", b"1").status == 200
+    second = send_file(device, info.ask_id, "two.txt", b"2")
+    assert second.status == 413
+    assert second.json()["error"] == (
+        "Nicht angehängt: two.txt: eine Frage nimmt höchstens 1 angehängte Datei."
+    )
 
 
 def test_the_limits_are_the_asker_s(web, ask, asks: Path, tmp_path: Path) -> None:
@@ -165,7 +191,7 @@ def test_the_limits_are_the_asker_s(web, ask, asks: Path, tmp_path: Path) -> Non
     assert send_file(device, info.ask_id, "one.txt", b"1").status == 200
     second = send_file(device, info.ask_id, "two.txt", b"2")
     assert second.status == 413
-    assert "at most 1 attached files" in second.json()["error"]
+    assert "an ask takes at most 1 attached file." in second.json()["error"]
     assert os.listdir(info.files().folder) == ["one.txt"]
 
 
