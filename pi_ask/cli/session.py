@@ -49,7 +49,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description=(
             "Reopen the newest ask that was never submitted or cancelled (or the one named by "
             "ID), with the answers, notes and text it had: from this folder's log, --session "
-            "when given, or with --all every folder's log."
+            "when given, or with --all every folder's log. Without ID it opens the newest ask "
+            "--list shows, so not one that reached no terminal over a day ago and has no draft "
+            "(--stale, or its ID, opens that)."
         ),
     )
     resume.add_argument("id", nargs="?", metavar="ID", help="Ask id (or a unique prefix)")
@@ -57,7 +59,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     resume.add_argument(
         "--stale",
         action="store_true",
-        help="With --list, also list asks that reached no terminal over a day ago",
+        help=(
+            "Also list (with --list) or open (without ID) asks that reached no terminal over a"
+            " day ago"
+        ),
     )
     _add_all(resume)
     _add_common(resume)
@@ -99,10 +104,10 @@ def replay_command(args: argparse.Namespace) -> int:
 
 
 def resume_command(args: argparse.Namespace) -> int:
-    """``pi-ask resume [ID] [--list]``: an unfinished ask with its latest draft."""
+    """``pi-ask resume [ID] [--list] [--stale]``: an unfinished ask with its latest draft."""
     import sys
 
-    from pi_ask.session.resume import NO_RESUME, find_resumables, pick, unknown_id_message
+    from pi_ask.session.resume import NO_RESUME, find_resumables, listed, pick, unknown_id_message
 
     store = _store(args)
     files = _files(args)
@@ -111,11 +116,21 @@ def resume_command(args: argparse.Namespace) -> int:
     )
     if getattr(args, "list", False):
         return _list(args, files, found)
-    chosen = pick(found, getattr(args, "id", None))
+    wanted, stale = getattr(args, "id", None), getattr(args, "stale", False)
+    chosen = pick(found, wanted, stale=stale)
     if chosen is None:
-        wanted = getattr(args, "id", None)
         message = unknown_id_message(wanted) if wanted else gettext(NO_RESUME)
         print(f"{message} {_looked_in(args, files)}", file=sys.stderr)
+        passed_over = 0 if wanted else len(found) - len(listed(found, stale=stale))
+        if passed_over:
+            text = ngettext(
+                "{count} ask that reached no terminal over a day ago was passed over; --stale"
+                " or its ID opens it.",
+                "{count} asks that reached no terminal over a day ago were passed over; --stale"
+                " or an ID opens them.",
+                passed_over,
+            )
+            print(text.format(count=passed_over), file=sys.stderr)
         return EXIT_NOTHING
     return _resume(args, store, chosen)
 
@@ -127,9 +142,9 @@ def _list(
     ``--stale``, and a line on stderr says how many were left out."""
     import sys
 
-    from pi_ask.session.resume import NO_RESUME
+    from pi_ask.session.resume import NO_RESUME, listed
 
-    shown = found if getattr(args, "stale", False) else tuple(r for r in found if not r.is_stale())
+    shown = listed(found, stale=getattr(args, "stale", False))
     hidden = len(found) - len(shown)
     if not shown:
         print(f"{gettext(NO_RESUME)} {_looked_in(args, files)}", file=sys.stderr)

@@ -96,10 +96,20 @@ def find_resumables(
     return tuple(sorted(found.values(), key=lambda r: r.timestamp_ms, reverse=True))
 
 
-def pick(resumables: tuple[Resumable, ...], wanted: str | None) -> Resumable | None:
-    """The newest resumable ask, or the one whose id is (or uniquely starts with) ``wanted``."""
+def listed(resumables: tuple[Resumable, ...], *, stale: bool = False) -> tuple[Resumable, ...]:
+    """The asks ``resume --list`` shows, newest first: every one with ``stale``, else all
+    but the stale ones (``Resumable.is_stale``)."""
+    return resumables if stale else tuple(r for r in resumables if not r.is_stale())
+
+
+def pick(
+    resumables: tuple[Resumable, ...], wanted: str | None, *, stale: bool = False
+) -> Resumable | None:
+    """The newest ask ``resume --list`` (``--stale``) shows, or the resumable ask whose id
+    is (or uniquely starts with) ``wanted``, stale or not."""
     if wanted is None:
-        return resumables[0] if resumables else None
+        shown = listed(resumables, stale=stale)
+        return shown[0] if shown else None
     exact = [r for r in resumables if r.ask_id == wanted]
     if exact:
         return exact[0]

@@ -326,3 +326,54 @@ def test_resume_list_leaves_out_old_asks_that_reached_no_terminal(env: Env) -> N
     assert stale.stderr == ""
     # It can still be resumed by its id.
     assert env.run("resume", "ask-old", "--ui", "none").question_ids() == ["old"]
+
+
+def test_resume_without_an_id_opens_the_newest_ask_the_list_shows(env: Env) -> None:
+    """The newest ask reached no terminal two days ago and has no draft: ``resume --list``
+    hides it, so ``resume`` alone opens the newest it shows; ``--stale`` or the id opens
+    the hidden one."""
+    day_ms = 24 * 60 * 60 * 1000
+    now = int(time.time() * 1000)
+
+    def run(*args: str) -> Run:
+        # Written again before each run: one that reaches no terminal (--ui none) marks the
+        # ask it opened as unreached too.
+        write(
+            env.log,
+            payload_entry(
+                "e1", None, "ask-cut", {"questions": [question("cut", "a")]}, stamp=now - 3 * day_ms
+            ),
+            payload_entry(
+                "e2", "e1", "ask-old", {"questions": [question("old", "a")]}, stamp=now - 2 * day_ms
+            ),
+            custom(
+                "e3",
+                "e2",
+                "ask:unreached",
+                {"toolCallId": "ask-old", "timestamp": now - 2 * day_ms},
+            ),
+        )
+        return env.run(*args)
+
+    listing = run("resume", "--list")
+    assert [row.split()[0] for row in listing.stdout.splitlines()] == ["ask-cut"]
+    assert run("resume", "--ui", "none").question_ids() == ["cut"]
+    assert run("ask", "--resume", "--ui", "none").question_ids() == ["cut"]
+    assert run("resume", "--stale", "--ui", "none").question_ids() == ["old"]
+    assert run("resume", "ask-old", "--ui", "none").question_ids() == ["old"]
+
+
+def test_resume_says_when_it_passed_over_the_only_asks_there_are(env: Env) -> None:
+    old = int(time.time() * 1000) - 2 * 24 * 60 * 60 * 1000
+    write(
+        env.log,
+        payload_entry("e1", None, "ask-old", {"questions": [question("old", "a")]}, stamp=old),
+        custom("e2", "e1", "ask:unreached", {"toolCallId": "ask-old", "timestamp": old}),
+    )
+    run = env.run("resume", "--ui", "none")
+    assert (run.status, run.stdout) == (1, "")
+    assert run.stderr.splitlines() == [
+        f"{NO_RESUME} {env.looked_in}",
+        "1 ask that reached no terminal over a day ago was passed over; --stale or its ID"
+        " opens it.",
+    ]
