@@ -11,8 +11,9 @@ which bounds how many it holds.
 An asker holds at most ``MAX_PEERS`` terminals, each to say hello within
 ``HELLO_TIMEOUT_S``; a newcomer beyond that replaces the peer that has waited longest
 without saying hello (``room_for_newcomer``: idle peers cannot hide the ask from a terminal).
-The asker (``relay.pending``, a thread per peer) and the small waiting process it may become
-(``cli/waiting.py``, one ``select`` loop) keep these rules alike. That process loads this
+The asker (``relay.pending``, a thread per peer), the small waiting process it may become
+(``cli/waiting.py``, one ``select`` loop) and the inbox's socket (``relay.inbox_socket``,
+whose peers say one poke and go) keep these rules alike. That process loads this
 module and nothing of the relay besides, so it imports only what that process holds
 anyway (``os``, ``socket``, ``sys``, ``time``): no JSON, no threads, no ``struct``, no
 ``typing``, no ``contextlib``.

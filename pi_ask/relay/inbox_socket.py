@@ -2,9 +2,11 @@
 ``pi-ask web`` while a paired page is connected. Askers find it (``relay.inboxes``) and route
 ``--ui auto`` to it; their pokes need no answer.
 
-At most ``MAX_PEERS`` peers are held, each for ``POKE_TIMEOUT_S`` at most: a newcomer beyond
-that replaces the one held longest, so idle connections cannot keep an asker's poke out. An
-accept that fails (EMFILE) is said in one line and tried again (``relay.accepting``).
+Peers are held by the rules of every acceptor (``relay.accepting``): at most ``MAX_PEERS``,
+each let go after ``HELLO_TIMEOUT_S`` of silence, a newcomer beyond that replacing the one
+held longest (``room_for_newcomer``; a peer here says one thing, its poke, and goes, so every
+one held is idle), so idle connections cannot keep an asker's poke out. An accept that fails
+(EMFILE) is said in one line and tried again.
 
 Apart from ``relay.inboxes`` so an asker that only looks for inboxes loads none of this.
 """
@@ -18,11 +20,8 @@ import threading
 from pathlib import Path
 
 from pi_ask.relay import wire
-from pi_ask.relay.accepting import accept_peers
+from pi_ask.relay.accepting import HELLO_TIMEOUT_S, MAX_PEERS, accept_peers, room_for_newcomer
 from pi_ask.relay.paths import INBOX_SUFFIX, fresh_socket_name, listen_at
-
-MAX_PEERS = 16
-POKE_TIMEOUT_S = 5.0
 
 
 class InboxListener:
@@ -43,8 +42,11 @@ class InboxListener:
 
     def _take(self, sock: socket.socket) -> None:
         with self._lock:
-            if len(self._peers) >= MAX_PEERS:
-                oldest = next(iter(self._peers))
+            taken, oldest = room_for_newcomer(len(self._peers), iter(self._peers))
+            if not taken:  # not while every one held is idle, as here
+                sock.close()
+                return
+            if oldest is not None:
                 del self._peers[oldest]
                 # Its own thread closes it: the socket is only shut down under it here.
                 with contextlib.suppress(OSError):
@@ -55,7 +57,7 @@ class InboxListener:
     def _serve(self, sock: socket.socket) -> None:
         connection = wire.Connection(sock)
         try:
-            sock.settimeout(POKE_TIMEOUT_S)
+            sock.settimeout(HELLO_TIMEOUT_S)
             with contextlib.suppress(OSError, wire.ProtocolError):
                 message = connection.receive()
                 if message is not None and message["type"] == "poke":

@@ -16,8 +16,12 @@ import socket
 from collections.abc import Callable
 from pathlib import Path
 
-from pi_ask.relay.inbox_socket import MAX_PEERS
-from pi_ask.relay.paths import INBOX_SUFFIX
+import pytest
+
+from pi_ask.relay import accepting, inbox_socket
+from pi_ask.relay.accepting import MAX_PEERS
+from pi_ask.relay.inbox_socket import InboxListener
+from pi_ask.relay.paths import INBOX_SUFFIX, runtime_dir
 from tests.child_processes import wait_until
 from tests.e2e.terminal import Terminal
 from tests.inbox.conftest import out_of_descriptors
@@ -107,3 +111,23 @@ def test_idle_peers_are_held_at_most_max_peers_at_once_and_a_poke_gets_through(
             sock.close()
     inbox.press("q")
     assert inbox.exit_status() == 0
+
+
+def test_the_inbox_holds_its_peers_by_the_rule_every_acceptor_keeps(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """One rule (``relay.accepting``) for the asker's socket and the inbox's: with its limit
+    lowered, a newcomer past it replaces the peer held longest."""
+    monkeypatch.setattr(accepting, "MAX_PEERS", 2)
+    monkeypatch.setattr(inbox_socket, "HELLO_TIMEOUT_S", 600.0)  # only replacing lets one go
+    listener = InboxListener(runtime_dir())  # made private, as `pi-ask inbox` makes it
+    first, second = _connect(listener.path), _connect(listener.path)
+    try:
+        assert _poke_is_read(listener.path)  # accepted after both: it replaced the first
+        assert listener.woken.is_set()
+        assert _closed_by_peer(first)
+        assert not _closed_by_peer(second)
+    finally:
+        first.close()
+        second.close()
+        listener.close()
