@@ -9,8 +9,8 @@ import subprocess
 from pathlib import Path
 
 from tests.child_processes import wait_until
-from tests.e2e.terminal import pi_ask_command
-from tests.inbox.conftest import pending
+from tests.e2e.terminal import Terminal, pi_ask_command
+from tests.inbox.conftest import Asker, pending
 
 
 def test_no_terminal_and_nobody_to_ask_answers_no_terminal_at_once(ask, runtime: Path) -> None:
@@ -144,11 +144,9 @@ def test_an_asker_killed_by_sigkill_disappears_from_the_list(
     assert not doomed.folder.exists()  # cleaned up when seen
 
 
-def test_attach_in_the_plain_face(ask, terminal, runtime: Path, asks: Path) -> None:
-    asker = ask("--wait")
-    pending(asks, 1)
-    term = terminal("attach", "--ui", "plain")
-    term.wait_for("Which database?")
+def _submitted_in_plain(term: Terminal, asker: Asker) -> dict[str, object]:
+    """Answer both questions with their second and first options in the plain face, submit,
+    and the waiting asker's result."""
     term.press("text:2\r")
     term.wait_for("Which ORM?")
     term.press("text:1\r")
@@ -157,6 +155,15 @@ def test_attach_in_the_plain_face(ask, terminal, runtime: Path, asks: Path) -> N
     assert term.exit_status() == 0
     result, status = asker.result()
     assert status == 0
+    return result
+
+
+def test_attach_in_the_plain_face(ask, terminal, runtime: Path, asks: Path) -> None:
+    asker = ask("--wait")
+    pending(asks, 1)
+    term = terminal("attach", "--ui", "plain")
+    term.wait_for("Which database?")
+    result = _submitted_in_plain(term, asker)
     answers = result["details"]["answers"]  # type: ignore[index]
     assert answers["db"]["values"] == ["sqlite"]
     assert answers["orm"]["values"] == ["sa"]
@@ -225,14 +232,7 @@ def test_attach_in_the_plain_face_carries_a_file(ask, terminal, tmp_path: Path, 
     term.wait_for("Not attached:")
     term.press("text:/attach notes.md\r")
     term.wait_for("Attached notes.md (8 B) to this answer.")
-    term.press("text:2\r")
-    term.wait_for("Which ORM?")
-    term.press("text:1\r")
-    term.wait_for("Submit")
-    term.press("text:1\r")
-    assert term.exit_status() == 0
-    result, status = asker.result()
-    assert status == 0
+    result = _submitted_in_plain(term, asker)
     (attached,) = result["details"]["answers"]["db"]["attachments"]  # type: ignore[index]
     assert Path(attached["path"]).read_text(encoding="utf-8") == "# notes\n"
     assert Path(attached["path"]).parent == tmp_path / "state" / "attachments" / info.ask_id
@@ -300,14 +300,7 @@ def test_attach_in_the_plain_face_holds_files_to_the_asker_s_limits(
     term.press("text:/attach two.txt\r")
     term.wait_for(ONE_FILE)
     assert [p.name for p in (info.folder / "attachments").iterdir()] == ["one.txt"]
-    term.press("text:1\r")
-    term.wait_for("Which ORM?")
-    term.press("text:1\r")
-    term.wait_for("Submit")
-    term.press("text:1\r")
-    assert term.exit_status() == 0
-    result, status = asker.result()
-    assert status == 0
+    result = _submitted_in_plain(term, asker)
     (attached,) = result["details"]["answers"]["db"]["attachments"]  # type: ignore[index]
     assert attached["name"] == "one.txt"
 
