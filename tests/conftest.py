@@ -40,7 +40,8 @@ def _markdown_switch_back_on() -> Iterator[None]:
 
     yield
     set_markdown_enabled(True)
-    markdown_lines.load_markdown(())  # a flow that ended before its worker loaded it
+    # A flow that ended before its worker loaded the parser or the lexers.
+    markdown_lines.wait_for_markdown(parser=False, lexers=False)
 
 
 @pytest.fixture

@@ -214,12 +214,11 @@ class AskServices:
                 and the registration happen now, on this thread.
             preload: Run on the worker thread too: imports the face's first key needs.
         """
-        flow = _OpenFlow(self.flow_id, questions, complete)
         settings = self._store.snapshot()
         if loop is None:
             prepared = _prepare(questions(), preload)
             self._notify(prepared, settings)
-            self._register(flow, title, prepared.bridges)
+            self._register(_OpenFlow(self.flow_id, questions, complete), title, prepared.bridges)
             return
         self._loop = loop
         self._stop_watching = self._store.start_watching(loop, WATCH_INTERVAL_S)
@@ -232,7 +231,8 @@ class AskServices:
             if isinstance(prepared, Exception):
                 raise prepared  # the loop's exception handler reports it, as it did on the loop
             self._notify(prepared, settings)
-            self._register(flow, title, prepared.bridges)
+            # Its id only now: the worker imported the bus it comes from, off the loop.
+            self._register(_OpenFlow(self.flow_id, questions, complete), title, prepared.bridges)
 
         def work() -> None:
             try:

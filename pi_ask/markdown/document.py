@@ -11,6 +11,10 @@ a window of lines at a time, the rest is cut at blank lines once a window is lon
 and a window is parsed only when one of its lines is asked for. Every source line maps to
 the display lines it gives (at least one), so a face can count, scroll and draw a window
 of the source without the rest.
+
+A face may ask for its lines unhighlighted (fenced code as plain ``code`` runs, Pygments
+not loaded): the TUI draws the Markdown that way while its worker thread loads the lexers,
+then asks again, and only the windows drawn unhighlighted are done over.
 """
 
 from __future__ import annotations
@@ -50,28 +54,37 @@ class Window(NamedTuple):
 class Outline:
     """A source text's lines and windows; each window is parsed on first use and kept."""
 
-    __slots__ = ("_done", "lines", "starts", "windows")
+    __slots__ = ("_done", "_plain", "lines", "starts", "windows")
 
     def __init__(self, text: str) -> None:
         self.lines: tuple[str, ...] = tuple(text.split("\n"))
         self.windows: tuple[Window, ...] = _windows(self.lines)
         self.starts = tuple(window.start for window in self.windows)
         self._done: dict[int, tuple[tuple[MdLine, ...], ...]] = {}
+        self._plain: set[int] = set()  # windows done with their code unhighlighted
 
     def __len__(self) -> int:
         return len(self.lines)
 
-    def line(self, number: int) -> tuple[MdLine, ...]:
-        """The display lines of source line ``number`` (at least one)."""
+    def line(self, number: int, highlighted: bool = True) -> tuple[MdLine, ...]:
+        """The display lines of source line ``number`` (at least one). Fenced code is
+        coloured by Pygments when ``highlighted``; else it is plain ``code`` runs, unless its
+        window was done coloured already."""
         at = bisect_right(self.starts, number) - 1
         done = self._done.get(at)
-        if done is None:
-            done = self._done[at] = _render_window(self.lines, self.windows[at])
+        if done is None or (highlighted and at in self._plain):
+            done = self._done[at] = _render_window(self.lines, self.windows[at], highlighted)
+            if highlighted:
+                self._plain.discard(at)
+            else:
+                self._plain.add(at)
         return done[number - self.windows[at].start]
 
-    def all(self) -> tuple[MdLine, ...]:
+    def all(self, highlighted: bool = True) -> tuple[MdLine, ...]:
         """Every display line, in order (for short texts)."""
-        return tuple(line for number in range(len(self.lines)) for line in self.line(number))
+        return tuple(
+            line for number in range(len(self.lines)) for line in self.line(number, highlighted)
+        )
 
 
 @lru_cache(maxsize=64)
@@ -80,9 +93,9 @@ def outline(text: str) -> Outline:
     return Outline(sanitize_block(text))
 
 
-def render(text: str) -> tuple[MdLine, ...]:
-    """Every display line of a (short) payload text."""
-    return outline(text).all()
+def render(text: str, highlighted: bool = True) -> tuple[MdLine, ...]:
+    """Every display line of a (short) payload text (``Outline.line`` says ``highlighted``)."""
+    return outline(text).all(highlighted)
 
 
 def _windows(lines: tuple[str, ...]) -> tuple[Window, ...]:
@@ -124,16 +137,19 @@ def _fence_end(lines: tuple[str, ...], opening: int, marks: str) -> int:
     return len(lines)
 
 
-def _render_window(lines: tuple[str, ...], window: Window) -> tuple[tuple[MdLine, ...], ...]:
+def _render_window(
+    lines: tuple[str, ...], window: Window, highlighted: bool
+) -> tuple[tuple[MdLine, ...], ...]:
     source = lines[window.start : window.end]
     if not window.code:
-        return _parse(source)
+        return _parse(source, highlighted)
     if window.language.startswith("\0open "):
         info = window.language.removeprefix("\0open ")
         return ((MdLine((("fence", info),)),),)
     if window.language == "\0close":
         return ((FENCE_END,),)
-    return tuple((MdLine(_merged(runs), code=True),) for runs in highlight(source, window.language))
+    language = window.language if highlighted else ""
+    return tuple((MdLine(_merged(runs), code=True),) for runs in highlight(source, language))
 
 
 def preload() -> None:
@@ -171,8 +187,9 @@ class _Container:
 class _Walk:
     """One window's tokens turned into display lines, filed under their source lines."""
 
-    def __init__(self, source: tuple[str, ...]) -> None:
+    def __init__(self, source: tuple[str, ...], highlighted: bool) -> None:
         self.source = source
+        self.highlighted = highlighted
         self.out: list[list[MdLine]] = [[] for _ in source]
         self.stack: list[_Container] = []
         self.lists: list[str] = []  # "bullet" or "ordered", innermost last
@@ -216,8 +233,8 @@ def _protected(source: tuple[str, ...]) -> str:
     return "\n".join(out)
 
 
-def _parse(source: tuple[str, ...]) -> tuple[tuple[MdLine, ...], ...]:
-    walk = _Walk(source)
+def _parse(source: tuple[str, ...], highlighted: bool) -> tuple[tuple[MdLine, ...], ...]:
+    walk = _Walk(source, highlighted)
     tokens = _parser().parse(_protected(source))
     index = 0
     while index < len(tokens):
@@ -270,7 +287,8 @@ def _fence(walk: _Walk, token: Token) -> None:
     info = token.info.strip()
     walk.emit(start, MdLine((("fence", info),)))
     code = token.content.removesuffix("\n")
-    rows = highlight(tuple(code.split("\n")), language_of(info)) if code else ()
+    language = language_of(info) if walk.highlighted else ""
+    rows = highlight(tuple(code.split("\n")), language) if code else ()
     for offset, runs in enumerate(rows, start=1):
         walk.emit(start + offset, MdLine(_merged(runs), code=True))
     if end - start > len(rows) + 1:

@@ -223,3 +223,29 @@ def test_an_attached_file_reaches_the_result(spawn, tmp_path: Path) -> None:
     assert copy.read_bytes() == (tmp_path / "screenshot.png").read_bytes()
     assert (tmp_path / "state") in copy.parents
     assert "attached: screenshot.png (2.1 KB)" in str(document["content"])
+
+
+def test_markdown_is_drawn_then_its_code_coloured(spawn, tmp_path: Path) -> None:
+    # The first frame draws the prompt as written; the worker loads markdown-it (the
+    # Markdown is drawn), then Pygments and the Python lexer (the code is coloured).
+    payload = json.loads(PAYLOAD_A.read_text(encoding="utf-8"))
+    payload["questions"][0]["prompt"] = (
+        "Which **loader** do we keep?\n```python\ndef load_config(path):\n    return path\n```"
+    )
+    marked = tmp_path / "markdown.json"
+    marked.write_text(json.dumps(payload), encoding="utf-8")
+    term = spawn("ask", str(marked))
+
+    def keyword_coloured() -> bool:
+        for row, line in enumerate(term.lines()):
+            column = line.find("def load_config")
+            if column >= 0:
+                cells = term.screen.buffer[row]
+                return bool(cells[column].fg != cells[column + 4].fg)
+        return False
+
+    term.wait_for("Which loader do we keep?")
+    term.wait(keyword_coloured)
+    assert "```" not in term.text() and "**" not in term.text()
+    term.press("esc")
+    assert term.exit_status() == 1

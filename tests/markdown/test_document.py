@@ -24,6 +24,23 @@ def test_fenced_code_is_highlighted_by_its_language() -> None:
     assert roles_of("```\ndef f(): pass\n```") == {"fence", "fence-end", "code"}
 
 
+def test_code_asked_for_unhighlighted_is_plain_until_asked_for_highlighted() -> None:
+    # A fence at the top level (a code window) and one in a list item (parsed with its
+    # text window): both plain, then both coloured in the same outline.
+    text = fixtures.CODE + "\n- step\n\n  ```python\n  import os\n  ```\n"
+    source = Outline(text)
+
+    def roles(highlighted: bool) -> set[str]:
+        lines = source.all(highlighted)
+        return {role for line in lines for roles, _ in line.runs for role in roles.split()}
+
+    plain = roles(False)
+    assert "code" in plain and not any(role.startswith("syntax-") for role in plain)
+    assert {"syntax-keyword", "syntax-comment"} <= roles(True)
+    runs = [run for line in source.all(True) for run in line.runs]
+    assert ("code syntax-keyword", "import") in runs  # the list item's fence
+
+
 def test_raw_html_stays_text_and_indented_lines_are_not_code() -> None:
     lines = render("<b>bold</b>\n\n    four spaces in")
     assert lines[0].runs == (("", "<b>bold</b>"),)

@@ -10,7 +10,8 @@ Everything not needed for the first frame (``pi_ask.ask.services``: notification
 config watcher, the event bridge) starts right after it. The key bindings, the engine's
 commands and transitions and the result classes are not needed to draw either: they are
 imported where they are used, and preloaded by the services' worker thread right after the
-first frame. ``face.run`` is how a host opens it.
+first frame (after the Markdown parser, when the payload has Markdown: the frame it gives
+is the next one the user sees). ``face.run`` is how a host opens it.
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ from pi_ask.faces.tui.flow_canvas import FlowCanvas
 from pi_ask.faces.tui.frame import FlowView
 from pi_ask.faces.tui.hyperlinks import use_hyperlinks
 from pi_ask.faces.tui.lines_control import LinesControl
-from pi_ask.faces.tui.markdown_lines import defer_markdown, load_markdown
+from pi_ask.faces.tui.markdown_lines import defer_markdown, load_highlighting, load_markdown
 from pi_ask.faces.tui.preview_pane import TOP, scroll_by
 from pi_ask.faces.tui.signals import catch_signals
 from pi_ask.faces.tui.terminal import Terminal, open_terminal, set_escape_timeout
@@ -68,6 +69,8 @@ if TYPE_CHECKING:
 
 # An ask with a deadline shows a countdown, every second of its last this many seconds.
 COUNTDOWN_S = 20
+# A cap on the worker's wait for a frame it asked for (a flow that ends draws no more).
+FRAME_WAIT_S = 2.0
 
 
 class AskFlow:
@@ -126,6 +129,7 @@ class AskFlow:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._loop_thread: int | None = None
         self._first_frame_done = False
+        self._frame_waiters: list[threading.Event] = []  # set by the next frame drawn
         self._bindings: KeyBindingsBase | None = None
         cwd = cwd or Path.cwd()
         files = FileIndexHolder(cwd)
@@ -395,6 +399,7 @@ class AskFlow:
             restore()
             unsubscribe()
             self.services.stop(self._result)
+            self._release_frame_waiters()
             self._set_focus_reports(on=False)
             if self._terminal is not None:
                 self._terminal.close()
@@ -592,10 +597,17 @@ class AskFlow:
     # --- after the first frame, and the end ---------------------------------------------------
 
     def _after_render(self, _app: object) -> None:
+        self._release_frame_waiters()
         if self._first_frame_done or self._loop is None:
             return
         self._first_frame_done = True
-        gc.enable()  # paused for start-up by cli.main (a no-op when it was on)
+        if not gc.isenabled():
+            # Paused for start-up by cli.main: what start-up made lives for the whole run, so
+            # it is frozen out of the collector's passes. Else the first collection after the
+            # frame scans all of it (60,000 objects, ~13 ms) in the way of the first key and
+            # of the Markdown's frame.
+            gc.freeze()
+            gc.enable()
         # Let this frame reach the terminal before anything else runs.
         self._loop.call_soon(self._start_background)
 
@@ -650,17 +662,40 @@ class AskFlow:
         )
 
     def _preload(self) -> None:
-        """On the services' worker thread, after the first frame: what the first key needs,
-        and the Markdown parser when the payload has Markdown (then a redraw shows it)."""
+        """On the services' worker thread, after the first frame: the Markdown parser when
+        the payload has Markdown (a redraw shows the Markdown), what the first key needs,
+        then the lexers its fenced code names (a redraw colours the code)."""
+        texts = tuple(_payload_texts(self._state))
+        if load_markdown(texts):
+            self._redraw_soon()
         _preload_first_key()
-        if load_markdown(_payload_texts(self._state)):
-            loop = self._loop
-            if loop is not None and not loop.is_closed():
-                loop.call_soon_threadsafe(self._redraw_afresh)
+        if load_highlighting(texts):
+            self._redraw_soon()
 
-    def _redraw_afresh(self) -> None:
+    def _redraw_soon(self) -> None:
+        """From another thread: draw the next frame afresh and wait until it is drawn, so
+        what the thread does next does not take turns with that frame for the interpreter
+        (the Markdown's frame came ~5 ms later, of ~30, while the worker imported on)."""
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            return
+        drawn = threading.Event()
+        try:
+            loop.call_soon_threadsafe(self._redraw_afresh, drawn)
+        except RuntimeError:  # closed meanwhile: the flow is over
+            return
+        drawn.wait(FRAME_WAIT_S)
+
+    def _release_frame_waiters(self) -> None:
+        while self._frame_waiters:
+            self._frame_waiters.pop().set()
+
+    def _redraw_afresh(self, drawn: threading.Event) -> None:
         self.canvas.forget()
         self.app.invalidate()
+        self._frame_waiters.append(drawn)
+        if not self.app.is_running or self._result is not None:
+            self._release_frame_waiters()  # no frame comes
 
     def _finish(self) -> None:
         if self._result is not None:

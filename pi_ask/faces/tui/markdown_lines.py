@@ -8,9 +8,11 @@ inside its column). ``text_block`` is what the screens call: Markdown only when 
 Markdown syntax and ``[ui] markdown`` is on, else the plain wrap they always drew.
 
 A flow's first frame does not wait for markdown-it and Pygments (python-port.md §8): it
-draws the text as written, the services' worker thread loads the parser and the lexers the
-payload names (``load_markdown``), and the next frame, asked for at once, draws the
-Markdown — tens of milliseconds later.
+draws the text as written, the services' worker thread loads the parser
+(``load_markdown``) and the next frame, asked for at once, draws the Markdown with its
+fenced code uncoloured; then the worker loads Pygments and the lexers the payload names
+(``load_highlighting``) and the frame after colours the code. So the Markdown waits only
+for markdown-it's import (~17 ms), not for Pygments' (a Python lexer alone is ~30 ms).
 """
 
 from __future__ import annotations
@@ -70,6 +72,7 @@ _SPACES = r"(\s+)"
 
 
 _DEFERRED = [False]
+_CODE_DEFERRED = [False]
 # The language after a fence's opening marks, for the lexers worth loading early.
 _FENCE_LANGUAGE = r"(?m)^ {0,3}(?:`{3,}|~{3,})[ \t]*([\w+#.-]+)"
 
@@ -85,10 +88,26 @@ def use_markdown(text: str | None) -> bool:
     return bool(text) and markdown_on() and has_markdown(text or "")
 
 
+def code_highlighted() -> bool:
+    """Whether fenced code is coloured now: its lexers are loaded or may be on the spot."""
+    return not _CODE_DEFERRED[0]
+
+
 def defer_markdown() -> None:
-    """Draw Markdown as written until ``load_markdown`` has run (a flow's first frame), unless
-    the parser is loaded already (a later flow in the same process)."""
-    _DEFERRED[0] = "pi_ask.markdown.document" not in sys.modules
+    """For a flow's first frame: draw Markdown as written until ``load_markdown`` has run,
+    and fenced code uncoloured until ``load_highlighting`` has, unless the parser or
+    Pygments is loaded already (a later flow in the same process)."""
+    wait_for_markdown(
+        parser="pi_ask.markdown.document" not in sys.modules,
+        lexers="pygments.lexer" not in sys.modules,
+    )
+
+
+def wait_for_markdown(*, parser: bool, lexers: bool) -> None:
+    """Draw Markdown as written while ``parser``, fenced code uncoloured while ``lexers``,
+    until ``load_markdown`` and ``load_highlighting`` have run."""
+    _DEFERRED[0] = parser
+    _CODE_DEFERRED[0] = lexers
 
 
 def markdown_deferred() -> bool:
@@ -96,28 +115,46 @@ def markdown_deferred() -> bool:
     return _DEFERRED[0]
 
 
+def _markdown_texts(texts: Iterable[str]) -> list[str]:
+    return [text for text in texts if text and has_markdown(text)]
+
+
 def load_markdown(texts: Iterable[str]) -> bool:
-    """Load the parser, and the lexers the fenced blocks of ``texts`` name, then draw Markdown.
+    """Load the parser when ``texts`` have Markdown, then draw it (code still uncoloured
+    while ``load_highlighting`` has not run).
 
     Returns:
         True when Markdown was waiting for this (the caller redraws).
     """
     if not _DEFERRED[0]:
         return False
-    languages: set[str] = set()
-    found = False
-    for text in texts:
-        if text and has_markdown(text):
-            found = True
-            languages.update(re.findall(_FENCE_LANGUAGE, text[:200_000]))
+    found = bool(_markdown_texts(texts))
     if found:
-        from pi_ask.markdown import document, highlight
+        from pi_ask.markdown import document
 
         document.preload()
-        for language in sorted(languages)[:8]:
-            highlight.preload(language)
     _DEFERRED[0] = False
     return found
+
+
+def load_highlighting(texts: Iterable[str]) -> bool:
+    """Load Pygments and the lexers the fenced blocks of ``texts`` name, then colour code.
+
+    Returns:
+        True when code on screen may have waited for this (the caller redraws).
+    """
+    if not _CODE_DEFERRED[0]:
+        return False
+    languages: set[str] = set()
+    for text in _markdown_texts(texts):
+        languages.update(re.findall(_FENCE_LANGUAGE, text[:200_000]))
+    if languages:
+        from pi_ask.markdown import highlight
+
+        for language in sorted(languages)[:8]:
+            highlight.preload(language)
+    _CODE_DEFERRED[0] = False
+    return bool(languages)
 
 
 def text_block(
@@ -129,7 +166,7 @@ def text_block(
         return wrapped(sanitize_block(text), width, style, prefix, continuation)
     from pi_ask.markdown.document import render
 
-    return markdown_block(render(text), width, style, prefix, continuation)
+    return markdown_block(render(text, code_highlighted()), width, style, prefix, continuation)
 
 
 @lru_cache(maxsize=1024)

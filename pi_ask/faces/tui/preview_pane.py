@@ -18,7 +18,12 @@ from typing import TYPE_CHECKING
 
 from pi_ask.contract.payload import Option
 from pi_ask.faces.tui import theme
-from pi_ask.faces.tui.markdown_lines import markdown_block, markdown_on, use_markdown
+from pi_ask.faces.tui.markdown_lines import (
+    code_highlighted,
+    markdown_block,
+    markdown_on,
+    use_markdown,
+)
 from pi_ask.faces.tui.scrolling import more_label
 from pi_ask.faces.tui.styled_text import Line, join, pad, span, take_width, text_width, truncate
 from pi_ask.faces.tui.wrapping import wrap_paragraph
@@ -39,13 +44,20 @@ TOP: ScrollPosition = (0, 0)
 
 
 class PreviewContent:
-    """The box's paragraphs: the plain ones, then a Markdown preview's source lines."""
+    """The box's paragraphs: the plain ones, then a Markdown preview's source lines (its
+    fenced code coloured when ``highlighted``)."""
 
-    __slots__ = ("_markdown", "_plain")
+    __slots__ = ("_highlighted", "_markdown", "_plain")
 
-    def __init__(self, plain: tuple[Paragraph, ...], markdown: Outline | None = None) -> None:
+    def __init__(
+        self,
+        plain: tuple[Paragraph, ...],
+        markdown: Outline | None = None,
+        highlighted: bool = True,
+    ) -> None:
         self._plain = plain
         self._markdown = markdown
+        self._highlighted = highlighted
 
     def __len__(self) -> int:
         return len(self._plain) + (len(self._markdown) if self._markdown is not None else 0)
@@ -62,7 +74,7 @@ class PreviewContent:
         if index < len(self._plain):
             return _plain_rows(self._plain[index], inner)
         assert self._markdown is not None
-        lines = self._markdown.line(index - len(self._plain))
+        lines = self._markdown.line(index - len(self._plain), self._highlighted)
         return markdown_block(lines, inner, theme.TEXT)
 
 
@@ -74,11 +86,13 @@ def _plain_rows(paragraph: Paragraph, inner: int) -> tuple[Line, ...]:
 
 def preview_paragraphs(option: Option | None) -> PreviewContent:
     """The box content of ``option``, sanitized (Markdown when ``[ui] markdown`` is on)."""
-    return _content(option, markdown_on(), active_language())
+    return _content(option, markdown_on(), code_highlighted(), active_language())
 
 
 @lru_cache(maxsize=16)
-def _content(option: Option | None, markdown: bool, language: str) -> PreviewContent:
+def _content(
+    option: Option | None, markdown: bool, highlighted: bool, language: str
+) -> PreviewContent:
     # ``language`` keys the cache: the "no preview" text is in it.
     if option is None:
         return PreviewContent(((theme.DIM, gettext(NO_PREVIEW)),))
@@ -89,7 +103,7 @@ def _content(option: Option | None, markdown: bool, language: str) -> PreviewCon
     if option.preview and markdown and use_markdown(option.preview):
         from pi_ask.markdown.document import outline
 
-        return PreviewContent(tuple(items), outline(option.preview))
+        return PreviewContent(tuple(items), outline(option.preview), highlighted)
     if option.preview:
         items += [(theme.TEXT, p) for p in sanitize_block(option.preview).split("\n")]
     else:
@@ -166,7 +180,15 @@ def render_preview_box(
         rows: Most content lines to draw (at least one is drawn).
         scroll: The first paragraph shown and its wrapped rows scrolled past.
     """
-    return _box(option, width, rows, scroll, markdown=markdown_on(), language=active_language())
+    return _box(
+        option,
+        width,
+        rows,
+        scroll,
+        markdown=markdown_on(),
+        highlighted=code_highlighted(),
+        language=active_language(),
+    )
 
 
 @lru_cache(maxsize=64)
@@ -177,11 +199,12 @@ def _box(
     scroll: ScrollPosition,
     *,
     markdown: bool,
+    highlighted: bool,
     language: str,
 ) -> tuple[Line, ...]:
     # ``language`` keys the cache: the borders' words are in it.
     inner = _inner(width)
-    items = _content(option, markdown, language)
+    items = _content(option, markdown, highlighted, language)
     first = max(0, min(scroll[0], len(items) - 1))
     skip = max(0, scroll[1])
     rows = max(1, rows)

@@ -18,7 +18,12 @@ from pi_ask.faces.tui.editor_view import (
     EditorView,
     render_editor,
 )
-from pi_ask.faces.tui.markdown_lines import markdown_block, text_block, use_markdown
+from pi_ask.faces.tui.markdown_lines import (
+    code_highlighted,
+    markdown_block,
+    text_block,
+    use_markdown,
+)
 from pi_ask.faces.tui.preview_pane import TOP, ScrollPosition, render_preview_box
 from pi_ask.faces.tui.styled_text import EMPTY, Line, join, span, text_width, truncate, two_columns
 from pi_ask.faces.tui.wrapping import wrap_text, wrapped
@@ -63,17 +68,17 @@ def subtitle(description: str | None, recommended: bool, width: int) -> tuple[Li
     """The muted description under a row, after a warning ``(recommended)`` when flagged."""
     marker = gettext(RECOMMENDED)
     if description and use_markdown(description):
-        return _markdown_subtitle(description, recommended, width, marker)
+        return _markdown_subtitle(description, recommended, width, marker, code_highlighted())
     return _subtitle(description, recommended, width, marker)
 
 
 @lru_cache(maxsize=1024)
 def _markdown_subtitle(
-    description: str, recommended: bool, width: int, marker: str
+    description: str, recommended: bool, width: int, marker: str, highlighted: bool
 ) -> tuple[Line, ...]:
     from pi_ask.markdown.document import render
 
-    lines = render(description)
+    lines = render(description, highlighted)
     if recommended and lines:
         marked = (("recommended", marker), ("", " | "), *lines[0].runs)
         lines = (lines[0]._replace(runs=marked), *lines[1:])

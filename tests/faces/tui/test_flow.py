@@ -271,23 +271,46 @@ def test_on_first_frame_runs_once_after_the_first_frame_off_the_loop(
 
 
 def test_the_first_frame_turns_the_collector_back_on(store: SettingsStore) -> None:
-    # cli.main pauses the cyclic collector for start-up; the flow must not run without it.
-    seen: list[bool] = []
+    # cli.main pauses the cyclic collector for start-up; the flow must not run without it,
+    # and what start-up made is frozen out of its passes (the first would scan all of it).
+    seen: list[tuple[bool, bool]] = []
+
+    def first_frame() -> None:
+        seen.append((gc.isenabled(), gc.get_freeze_count() > 0))
 
     async def scenario() -> None:
-        driver = Driver(
-            state_for("payload_a.json"), store, on_first_frame=lambda: seen.append(gc.isenabled())
-        )
+        driver = Driver(state_for("payload_a.json"), store, on_first_frame=first_frame)
         gc.disable()
         try:
             await driver.start()
             await driver.until(lambda: bool(seen))
             await driver.close()
         finally:
+            gc.unfreeze()  # this test process goes on
             gc.enable()
 
     run(scenario())
-    assert seen == [True]
+    assert seen == [(True, True)]
+
+
+def test_a_collector_left_on_freezes_nothing(store: SettingsStore) -> None:
+    # A collector nobody paused (pi-ask run as a library in someone's program): what the
+    # process holds is not pi-ask's start-up, and stays the collector's.
+    frozen_before = gc.get_freeze_count()
+    seen: list[int] = []
+
+    async def scenario() -> None:
+        driver = Driver(
+            state_for("payload_a.json"),
+            store,
+            on_first_frame=lambda: seen.append(gc.get_freeze_count()),
+        )
+        await driver.start()
+        await driver.until(lambda: bool(seen))
+        await driver.close()
+
+    run(scenario())
+    assert seen == [frozen_before]
 
 
 def test_freeform_question_opens_its_editor(store: SettingsStore) -> None:

@@ -7,7 +7,12 @@ import pytest
 from pi_ask.config.store import SettingsStore
 from pi_ask.contract.payload import Option
 from pi_ask.faces.tui import glyphs, preview_pane, theme
-from pi_ask.faces.tui.markdown_lines import text_block
+from pi_ask.faces.tui.markdown_lines import (
+    load_highlighting,
+    load_markdown,
+    text_block,
+    wait_for_markdown,
+)
 from pi_ask.faces.tui.preview_pane import render_preview_box
 from pi_ask.faces.tui.styled_text import line_width, lines_text
 from pi_ask.markdown import document
@@ -92,9 +97,9 @@ def test_a_20000_line_markdown_preview_parses_only_the_windows_it_shows(
     parsed: list[int] = []
     real = document._render_window
 
-    def counting(lines: tuple[str, ...], window: document.Window) -> object:
+    def counting(lines: tuple[str, ...], window: document.Window, highlighted: bool) -> object:
         parsed.append(window.end - window.start)
-        return real(lines, window)
+        return real(lines, window, highlighted)
 
     monkeypatch.setattr(document, "_render_window", counting)
     body = "\n".join(f"- item **{n}**" for n in range(10_000))
@@ -104,6 +109,46 @@ def test_a_20000_line_markdown_preview_parses_only_the_windows_it_shows(
     box = lines_text(render_preview_box(option, 60, 12, scroll=(15_000, 0)))
     assert any("value_" in line for line in box)
     assert sum(parsed) <= 2 * document.CODE_WINDOW
+
+
+def test_markdown_is_drawn_before_its_code_is_coloured() -> None:
+    # A flow's first frames: the text as written, then the Markdown with its code uncoloured
+    # (markdown-it loaded), then the code coloured (Pygments and the lexers loaded).
+    document.outline.cache_clear()
+    wait_for_markdown(parser=True, lexers=True)
+    assert "```python" in "\n".join(drawn(fixtures.CODE, 80))
+    assert load_markdown([fixtures.CODE])
+    assert "```" not in "\n".join(drawn(fixtures.CODE, 80))
+    assert theme.CODE in styles_of(fixtures.CODE, 80, "def")
+    assert theme.SYNTAX_KEYWORD not in styles_of(fixtures.CODE, 80, "def")
+    assert load_highlighting([fixtures.CODE])
+    assert theme.SYNTAX_KEYWORD in styles_of(fixtures.CODE, 80, "def")
+    assert not load_highlighting([fixtures.CODE])  # done once
+
+
+def test_a_preview_box_colours_its_code_once_the_lexers_load() -> None:
+    code = "\n".join(f"value_{n} = {n}" for n in range(500))
+    option = Option("big", "Big", None, f"Intro **text**\n\n```python\n{code}\n```")
+    document.outline.cache_clear()
+    preview_pane._content.cache_clear()
+
+    def number_style() -> str:
+        """The style of the last piece of the first code line in the box (its number)."""
+        for line in render_preview_box(option, 60, 12, scroll=(300, 0)):
+            pieces = [style for style, piece in line if "value_" in piece or piece.isdigit()]
+            if pieces:
+                return pieces[-1]
+        raise AssertionError("no code line in the box")
+
+    wait_for_markdown(parser=False, lexers=True)
+    assert theme.SYNTAX_NUMBER not in number_style()
+    wait_for_markdown(parser=False, lexers=False)
+    assert theme.SYNTAX_NUMBER in number_style()
+
+
+def test_text_without_a_named_language_needs_no_lexer() -> None:
+    wait_for_markdown(parser=False, lexers=True)
+    assert not load_highlighting(["**plain** words", "```\nno language\n```"])
 
 
 def markdown_payload(preview: str = fixtures.CODE) -> dict[str, object]:
@@ -131,14 +176,19 @@ def markdown_payload(preview: str = fixtures.CODE) -> dict[str, object]:
 def test_a_fenced_python_preview_is_highlighted_on_screen(store: SettingsStore) -> None:
     async def scenario() -> None:
         driver = await Driver(state_for(markdown_payload()), store, width=100, height=30).start()
-        # The first frame draws the text as written; the parser loads after it, then redraws.
+        # The first frame draws the text as written; the parser loads after it, then redraws,
+        # and the code is coloured once the lexer has loaded too.
+
+        def keyword_coloured() -> bool:
+            if "def load_config" not in "\n".join(driver.lines()):
+                return False
+            row, column = driver.find("def load_config")
+            # The keyword is coloured apart from the name.
+            return driver.style_at(row, column).fg != driver.style_at(row, column + 4).fg
+
         await driver.until(lambda: "Which loader do we keep?" in "\n".join(driver.lines()))
-        text = "\n".join(driver.lines())
-        assert "**" not in text
-        row, column = driver.find("def load_config")
-        keyword = driver.style_at(row, column)
-        name = driver.style_at(row, column + 4)
-        assert keyword.fg != name.fg  # the keyword is coloured apart from the name
+        await driver.until(keyword_coloured)
+        assert "**" not in "\n".join(driver.lines())
         row, column = driver.find("loader")
         assert driver.style_at(row, column).bold
         await driver.close()
