@@ -28,8 +28,6 @@ machine, a budget table with PASS/FAIL and the detail tables, as Markdown, and w
   with 10 / 100 / 1,000 asks, each against its floor (``relay_costs.py``); ``pi-ask mcp``
   until ``tools/list`` against minimal TypeScript and Python SDK servers (``mcp_start.py``);
   alone with ``run.py --only instant``.
-- The Markdown stress payload's two frames, the stress payload's and the floor's alone
-  with ``run.py --only markdown``.
 """
 
 from __future__ import annotations
@@ -254,30 +252,6 @@ def _flatness(keys: tuple[KeyTiming, ...], prefix: str) -> tuple[float, float]:
     return round(max(medians) / min(medians), 2), round(max(calls) / min(calls), 2)
 
 
-def markdown_frame_budgets(frames: dict[str, FrameTiming]) -> tuple[Budget, Budget]:
-    """The Markdown stress payload's first frame, and its frame with the Markdown drawn."""
-    floor = frames["floor"]
-    markdown_ratio = paired_ratio(frames["ask_markdown_stress"].frames_ms, floor.frames_ms)
-    rendered = frames["ask_markdown_rendered"]
-    rendered_ratio = paired_ratio(rendered.frames_ms, floor.frames_ms)
-    return (
-        Budget(
-            "first frame, Markdown stress payload (fenced code on screen, 20,000-line "
-            "Markdown preview) / floor, per round",
-            f"{markdown_ratio}x (median {frames['ask_markdown_stress'].median_ms} ms)",
-            f"<= {BUDGET_STRESS_FRAME_RATIO}x",
-            markdown_ratio <= BUDGET_STRESS_FRAME_RATIO,
-        ),
-        Budget(
-            "Markdown drawn, the same payload (the frame after the parser loaded) / floor, "
-            "per round",
-            f"{rendered_ratio}x (median {rendered.median_ms} ms)",
-            f"<= {BUDGET_STRESS_FRAME_RATIO}x",
-            rendered_ratio <= BUDGET_STRESS_FRAME_RATIO,
-        ),
-    )
-
-
 def budgets(
     frames: dict[str, FrameTiming],
     window: NotificationWindow,
@@ -306,6 +280,9 @@ def budgets(
     paths_ratio = paired_ratio(frames["ask_default_paths"].frames_ms, floor.frames_ms)
     edited_ratio = paired_ratio(frames["ask_edited_config"].frames_ms, floor.frames_ms)
     stress_ratio = paired_ratio(frames["ask_stress"].frames_ms, floor.frames_ms)
+    markdown_ratio = paired_ratio(frames["ask_markdown_stress"].frames_ms, floor.frames_ms)
+    rendered = frames["ask_markdown_rendered"]
+    rendered_ratio = paired_ratio(rendered.frames_ms, floor.frames_ms)
     markdown_keys = _key(keys, "markdown_preview_20000_lines")
     history = frames["ask_history"]
     history_ratio = paired_ratio(history.frames_ms, ask.frames_ms)
@@ -342,7 +319,20 @@ def budgets(
             f"<= {BUDGET_STRESS_FRAME_RATIO}x",
             stress_ratio <= BUDGET_STRESS_FRAME_RATIO,
         ),
-        *markdown_frame_budgets(frames),
+        Budget(
+            "first frame, Markdown stress payload (fenced code on screen, 20,000-line "
+            "Markdown preview) / floor, per round",
+            f"{markdown_ratio}x (median {frames['ask_markdown_stress'].median_ms} ms)",
+            f"<= {BUDGET_STRESS_FRAME_RATIO}x",
+            markdown_ratio <= BUDGET_STRESS_FRAME_RATIO,
+        ),
+        Budget(
+            "Markdown drawn, the same payload (the frame after the parser loaded) / floor, "
+            "per round",
+            f"{rendered_ratio}x (median {rendered.median_ms} ms)",
+            f"<= {BUDGET_STRESS_FRAME_RATIO}x",
+            rendered_ratio <= BUDGET_STRESS_FRAME_RATIO,
+        ),
         Budget(
             "first frame with a 26 MiB session log / with a fresh state, per round",
             f"{history_ratio}x (medians {history.median_ms} / {ask.median_ms} ms; "
@@ -722,48 +712,9 @@ def _measure_relay(workdir: Path) -> RelayCosts:
     return measure_relay_costs(workdir, payload, marker, os.environ)
 
 
-MARKDOWN_LAUNCHES = ("floor", "ask_stress", "ask_markdown_stress", "ask_markdown_rendered")
-
-
-def main_markdown_only() -> int:
-    """``run.py --only markdown``: the floor, the stress payload and the Markdown stress
-    payload's two frames alone, interleaved as in the full run (a minute or two)."""
-    started = time.perf_counter()
-    load_start = os.getloadavg()[0]
-    bytecode = _compile_bytecode()
-    sink = NotifySink()
-    try:
-        with tempfile.TemporaryDirectory(prefix="pi-ask-bench-") as tmp:
-            chosen = [
-                launch for launch in _launches(Path(tmp), sink) if launch.name in MARKDOWN_LAUNCHES
-            ]
-            frames = measure_first_frames(chosen)
-    finally:
-        sink.close()
-    machine = _machine(started, load_start, bytecode)
-    checks = markdown_frame_budgets(frames)
-    rows = [
-        (timing.name, timing.median_ms, timing.min_ms, timing.max_ms) for timing in frames.values()
-    ]
-    print(
-        "\n\n".join(
-            (
-                machine_report(machine),
-                "## Budgets (python-port.md §8, Markdown)",
-                _table(("measure", "value", "budget", "verdict"), [_row(c) for c in checks]),
-                "## First frames (ms)",
-                _table(("launch", "median", "min", "max"), rows),
-            )
-        )
-    )
-    return 0 if all(check.passed for check in checks) else 1
-
-
 def main() -> int:
     if sys.argv[1:] == ["--only", "instant"]:
         return main_instant_only()
-    if sys.argv[1:] == ["--only", "markdown"]:
-        return main_markdown_only()
     started = time.perf_counter()
     load_start = os.getloadavg()[0]
     bytecode = _compile_bytecode()
