@@ -2,10 +2,11 @@
 
 ``uv run python benchmarks/markdown_costs.py`` times, in one run: first frames of the floor,
 the stress payload and the Markdown stress payload on a real pty (interleaved rounds, paired
-ratios, ``first_frame.py``) — the Markdown one both until its first frame (drawn as written)
-and until its Markdown is drawn — then keystrokes on the 20,000-line plain and Markdown previews
-against prompt_toolkit drawing the same frames (``keystrokes.py``). ``run.py`` judges the
-same two Markdown rows among all the others; this is the quick look while working on it.
+ratios, ``first_frame.py``) — the Markdown one until its first frame (drawn as written),
+until its Markdown is drawn and until its code is coloured too — then keystrokes on the
+20,000-line plain and Markdown previews against prompt_toolkit drawing the same frames
+(``keystrokes.py``). ``run.py`` judges the same two Markdown rows among all the others; this
+is the quick look while working on it.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from keystrokes import markdown_stress_payload, measure_keystrokes, stress_paylo
 from run import (
     BUDGET_KEY_FLOOR_RATIO,
     BUDGET_STRESS_FRAME_RATIO,
+    MARKDOWN_COLOURED,
     MARKDOWN_RENDERED,
     ROOT,
     _compile_bytecode,
@@ -49,6 +51,9 @@ def main() -> int:
             Launch(
                 "ask_markdown_rendered", (_pi_ask(), "ask", str(markdown)), MARKDOWN_RENDERED, env
             ),
+            Launch(
+                "ask_markdown_coloured", (_pi_ask(), "ask", str(markdown)), MARKDOWN_COLOURED, env
+            ),
         )
         frames = measure_first_frames(launches)
         keys = {key.name: key for key in measure_keystrokes(workdir, KEY_CASES)}
@@ -62,6 +67,9 @@ def main() -> int:
         median = frames[name].median_ms
         budget = BUDGET_STRESS_FRAME_RATIO
         print(f"| first frame {name} / floor | {ratio}x ({median} ms) | <= {budget}x |")
+    coloured = frames["ask_markdown_coloured"]
+    ratio = paired_ratio(coloured.frames_ms, floor)
+    print(f"| code coloured too / floor | {ratio}x ({coloured.median_ms} ms) | (none) |")
     for name in KEY_CASES:
         key = keys[name]
         passed &= key.floor_ratio <= BUDGET_KEY_FLOOR_RATIO

@@ -37,6 +37,7 @@ import datetime
 import json
 import os
 import platform
+import re
 import subprocess
 import sys
 import sysconfig
@@ -75,6 +76,9 @@ BUDGET_STRESS_FRAME_RATIO = 1.5
 # Drawn only once the Markdown stress payload's Markdown is: the bar of its first prompt's
 # quote (nothing else on that screen draws one; the quote is "> " until then).
 MARKDOWN_RENDERED = "│"
+# Drawn once its fenced code is coloured too (a frame later, once Pygments is loaded): the
+# prompt's TOML number starts a run of its own colour. Reported, not judged.
+MARKDOWN_COLOURED = re.compile(r"\x1b\[[0-9;]*m8080")
 BUDGET_HISTORY_RATIO = 1.05
 BUDGET_RESUME_LIST_RATIO = 2.0
 BUDGET_KEY_FLOOR_RATIO = 1.2
@@ -204,6 +208,7 @@ def _launches(workdir: Path, sink: NotifySink) -> tuple[Launch, ...]:
         Launch("ask_markdown_stress", (pi_ask, "ask", str(markdown)), "Question number 1:", plain),
         # The same, until its Markdown is drawn (after the parser loaded past the first frame).
         Launch("ask_markdown_rendered", (pi_ask, "ask", str(markdown)), MARKDOWN_RENDERED, plain),
+        Launch("ask_markdown_coloured", (pi_ask, "ask", str(markdown)), MARKDOWN_COLOURED, plain),
         Launch("ask_history", ask, REVIEW_TAB, history),
         Launch("demo", (pi_ask, "demo"), REVIEW_TAB, plain),
         Launch("ask_notifying", ask, REVIEW_TAB, _env(workdir, "notifying.toml"), keyed=True),

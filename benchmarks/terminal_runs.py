@@ -8,6 +8,7 @@ however prompt_toolkit chose to redraw.
 from __future__ import annotations
 
 import os
+import re
 import signal
 import time
 from collections.abc import Callable, Mapping
@@ -30,7 +31,8 @@ class Launch:
     Attributes:
         name: The row name in the report.
         command: The program and its arguments.
-        marker: Text on the first frame; it is drawn when this appears.
+        marker: Text on the first frame; it is drawn when this appears. A pattern stands
+            for what text cannot say (a colour), matched in the bytes the terminal gets.
         env: The child's environment.
         keyed: True when the first frame is a flow whose cursor a Down key moves (from
             option 1 to option 2 of the first question).
@@ -38,7 +40,7 @@ class Launch:
 
     name: str
     command: tuple[str, ...]
-    marker: str
+    marker: str | re.Pattern[str]
     env: Mapping[str, str] = field(repr=False)
     keyed: bool = False
 
@@ -69,7 +71,11 @@ class TerminalRun:
 
     def first_frame(self) -> float:
         """Seconds from the spawn until the marker is on the terminal."""
-        self.child.expect_exact(self.launch.marker, timeout=TIMEOUT_S)
+        marker = self.launch.marker
+        if isinstance(marker, str):
+            self.child.expect_exact(marker, timeout=TIMEOUT_S)
+        else:
+            self.child.expect(marker, timeout=TIMEOUT_S)
         elapsed = time.perf_counter() - self.started
         self._stream.feed(self.child.before + self.child.after + self.child.buffer)
         self.child.buffer = ""
