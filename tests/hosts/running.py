@@ -278,3 +278,11 @@ def answers_seen(
         if sep and label in wanted:
             answers[label] = [v.strip() for v in value.split(", ")]
     return None, answers
+
+
+def submitted_answers(received: str, payload: dict[str, Any] = PAYLOAD) -> dict[str, list[str]]:
+    """The answers the model read in a tool result that must not be a cancel:
+    ``answers_seen``'s, after failing the test on a cancelled result."""
+    cancelled, answers = answers_seen(received, payload)
+    assert cancelled in (None, False), received
+    return answers

@@ -158,3 +158,18 @@ def out_of_descriptors(pid: int, path: Path) -> Iterator[None]:
         resource.prlimit(pid, resource.RLIMIT_NOFILE, (soft, hard))
         for sock in knocking:
             sock.close()
+
+
+def attach_listing(env: dict[str, str]) -> list[dict[str, object]]:
+    """The asks ``pi-ask attach --list --json`` lists (the command must succeed)."""
+    listing = subprocess.run(
+        [*pi_ask_command(), "attach", "--list", "--json"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        check=False,
+    )
+    assert listing.returncode == 0, listing.stderr
+    entries: list[dict[str, object]] = json.loads(listing.stdout)
+    return entries

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import subprocess
@@ -10,7 +9,7 @@ from pathlib import Path
 
 from tests.child_processes import wait_until
 from tests.e2e.terminal import Terminal, pi_ask_command
-from tests.inbox.conftest import Asker, pending
+from tests.inbox.conftest import Asker, attach_listing, pending
 
 
 def test_no_terminal_and_nobody_to_ask_answers_no_terminal_at_once(ask, runtime: Path) -> None:
@@ -42,11 +41,7 @@ def test_a_waiting_asker_is_answered_by_attach_in_a_pty(
     term.press("2")  # SQLite, then the next question
     term.wait_for("Which ORM?")
     term.press("1")
-    term.wait_for("Submit")
-    term.press("1", "1")
-    assert term.exit_status() == 0
-    result, status = asker.result()
-    assert status == 0
+    result = _submitted(term, asker)
     answers = result["details"]["answers"]  # type: ignore[index]
     assert answers["db"]["values"] == ["sqlite"]
     assert answers["orm"]["values"] == ["sa"]
@@ -107,11 +102,7 @@ def test_an_attach_killed_mid_answer_leaves_its_drafts_for_the_next(
     second.press("tab")
     second.wait_for("Which ORM?")
     second.press("2")
-    second.wait_for("Submit")
-    second.press("1", "1")
-    assert second.exit_status() == 0
-    result, status = asker.result()
-    assert status == 0
+    result = _submitted(second, asker)
     answers = result["details"]["answers"]  # type: ignore[index]
     assert answers["db"]["values"] == ["sqlite"]
     assert answers["orm"]["values"] == ["none"]
@@ -131,17 +122,18 @@ def test_an_asker_killed_by_sigkill_disappears_from_the_list(
     gone.process.send_signal(signal.SIGKILL)
     gone.process.wait()
     assert doomed.folder.exists()  # a killed asker cannot clean up after itself
-    listing = subprocess.run(
-        [*pi_ask_command(), "attach", "--list", "--json"],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=60,
-        check=False,
-    )
-    assert listing.returncode == 0, listing.stderr
-    assert [entry["title"] for entry in json.loads(listing.stdout)] == ["Pick a DB"]
+    assert [entry["title"] for entry in attach_listing(env)] == ["Pick a DB"]
     assert not doomed.folder.exists()  # cleaned up when seen
+
+
+def _submitted(term: Terminal, asker: Asker) -> dict[str, object]:
+    """Submit on the review screen the last answer leads to, and the waiting asker's result."""
+    term.wait_for("Submit")
+    term.press("1", "1")
+    assert term.exit_status() == 0
+    result, status = asker.result()
+    assert status == 0
+    return result
 
 
 def _submitted_in_plain(term: Terminal, asker: Asker) -> dict[str, object]:
@@ -208,11 +200,7 @@ def test_a_file_attached_in_attach_reaches_the_waiting_asker(
     term.press("2")
     term.wait_for("Which ORM?")
     term.press("1")
-    term.wait_for("Submit")
-    term.press("1", "1")
-    assert term.exit_status() == 0
-    result, status = asker.result()
-    assert status == 0
+    result = _submitted(term, asker)
     (attached,) = result["details"]["answers"]["db"]["attachments"]  # type: ignore[index]
     kept = Path(attached["path"])
     assert kept == tmp_path / "state" / "attachments" / info.ask_id / "trace.log"
@@ -276,11 +264,7 @@ def test_attach_holds_files_to_the_asker_s_limits(
     term.press("esc")  # closes the prompt; what was attached stays
     term.wait(lambda: "Attach a copy" not in term.text())
     term.press("1")
-    term.wait_for("Submit")
-    term.press("1", "1")
-    assert term.exit_status() == 0
-    result, status = asker.result()
-    assert status == 0
+    result = _submitted(term, asker)
     answers = result["details"]["answers"]  # type: ignore[index]
     assert [a["name"] for a in answers["db"]["attachments"]] == ["one.txt"]
     assert "attachments" not in answers["orm"] or answers["orm"]["attachments"] == []

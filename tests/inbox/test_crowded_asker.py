@@ -10,11 +10,9 @@ ask must not take it for gone (the answer waits in its folder until the asker ru
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import signal
 import socket
-import subprocess
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -24,8 +22,8 @@ import pytest
 from pi_ask.relay.accepting import MAX_PEERS
 from pi_ask.relay.client import list_pending
 from tests.child_processes import wait_until
-from tests.e2e.terminal import Terminal, pi_ask_command
-from tests.inbox.conftest import PAYLOAD, Asker, pending, settled
+from tests.e2e.terminal import Terminal
+from tests.inbox.conftest import PAYLOAD, Asker, attach_listing, pending, settled
 
 # In-process, a listing of a few asks takes milliseconds; one that waited on each stopped
 # asker (a connect timing out, a reply waited for) would take seconds.
@@ -151,16 +149,7 @@ def test_stopped_askers_with_full_backlogs_cost_a_listing_nothing(
             *(f"Stopped {n}" for n in range(STOPPED)),
         ]
         assert took < LISTING_CAP_S, f"a listing took {took:.1f} s"
-        listing = subprocess.run(
-            [*pi_ask_command(), "attach", "--list", "--json"],
-            capture_output=True,
-            text=True,
-            env=env,
-            timeout=60,
-            check=False,
-        )
-        assert listing.returncode == 0, listing.stderr
-        assert len(json.loads(listing.stdout)) == 1 + STOPPED
+        assert len(attach_listing(env)) == 1 + STOPPED
     finally:
         for sock in held:
             sock.close()

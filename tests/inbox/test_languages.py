@@ -3,7 +3,6 @@ write comes from the catalogues (the asks' own text, paths and key names aside).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -11,20 +10,12 @@ import pytest
 
 from tests.e2e.terminal import Terminal, pi_ask_command
 from tests.inbox.conftest import PAYLOAD, pending
+from tests.pseudo_language import WORD, unmarked
 
 pytestmark = pytest.mark.pty
 
-WORD = re.compile(r"[A-Za-z][A-Za-z'-]*[A-Za-z]")
 # Key names the footers show, the program's name and the asks' titles and words.
 ALLOWED = {"Enter", "Esc", "Ctrl", "Shift", "pi-ask"} | set(WORD.findall(str(PAYLOAD)))
-
-
-def _unmarked(text: str) -> str:
-    while True:
-        shorter = re.sub(r"«[^«»]*»", " ", text)
-        if shorter == text:
-            return text
-        text = shorter
 
 
 def _leaks(term: Terminal, cwd: Path) -> dict[str, str]:
@@ -32,7 +23,7 @@ def _leaks(term: Terminal, cwd: Path) -> dict[str, str]:
     lines = [line.replace(str(cwd), " ") for line in term.lines()]
     return {
         word: next(line for line in lines if word in line)
-        for word in WORD.findall(_unmarked("\n".join(lines)))
+        for word in WORD.findall(unmarked("\n".join(lines)))
         if word not in ALLOWED
     }
 

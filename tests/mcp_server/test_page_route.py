@@ -19,22 +19,12 @@ from pi_ask.relay.client import list_pending
 from tests.e2e.terminal import pi_ask_command
 from tests.mcp_server.helpers import FormHost
 from tests.mcp_server.test_stdio import pi_ask_mcp
+from tests.mcp_server.test_terminal_route import ONE_QUESTION
 from tests.web.conftest import Client as PageClient
 from tests.web.conftest import WebServer
 
 pytestmark = pytest.mark.anyio
 WAIT_CAP_S = 120  # a generous cap on waits for a condition, never the thing under test
-
-ONE_QUESTION = {
-    "title": "Pick a database",
-    "questions": [
-        {
-            "id": "db",
-            "prompt": "Which database?",
-            "options": [{"value": "pg", "label": "PostgreSQL"}, {"value": "sqlite"}],
-        }
-    ],
-}
 
 
 @pytest.fixture

@@ -6,15 +6,14 @@ the payload's, a ``/`` command, a file's name or the program's name was never ma
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
 
 from pi_ask import i18n
 from tests.faces.plain.conftest import PAYLOAD_A, state_of
+from tests.pseudo_language import WORD, unmarked
 
-WORD = re.compile(r"[A-Za-z][A-Za-z'-]*[A-Za-z]")
 LINES = (
     "/help",
     "/attach missing.txt",  # a refusal
@@ -37,14 +36,6 @@ LINES = (
 )
 
 
-def _unmarked(text: str) -> str:
-    while True:
-        shorter = re.sub(r"«[^«»]*»", " ", text)
-        if shorter == text:
-            return text
-        text = shorter
-
-
 def test_the_pseudo_language_finds_no_word_left_untranslated(
     answer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -63,7 +54,7 @@ def test_the_pseudo_language_finds_no_word_left_untranslated(
     }
     leaks = {
         word: next(line for line in run.output.splitlines() if word in line)
-        for word in WORD.findall(_unmarked(run.output))
+        for word in WORD.findall(unmarked(run.output))
         if word not in allowed
     }
     assert leaks == {}, "untranslated words (word: the line it is on):\n" + "\n".join(

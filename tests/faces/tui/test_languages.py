@@ -9,7 +9,6 @@ markers that is neither payload text, a key name nor a setting's value was never
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 import pytest
@@ -24,8 +23,8 @@ from pi_ask.keymaps.contexts import CONTEXTS
 from pi_ask.keymaps.keymap import DEFAULT_KEYMAPS
 from pi_ask.keymaps.terminal_bytes import terminal_bytes
 from tests.faces.tui.driver import Driver, run, state_for
+from tests.pseudo_language import WORD, unmarked
 
-WORD = re.compile(r"[A-Za-z][A-Za-z'-]*[A-Za-z]")
 LANGUAGES = ("en", "de", "es", "ja", "zh_CN")
 
 
@@ -126,15 +125,6 @@ def _on_top(lines: list[str]) -> list[str]:
     return [line[left + 1 : right] for line in lines[top + 1 : bottom]]
 
 
-def _unmarked(text: str) -> str:
-    """``text`` without what sits inside markers (innermost first: messages nest)."""
-    while True:
-        shorter = re.sub(r"«[^«»]*»", " ", text)
-        if shorter == text:
-            return text
-        text = shorter
-
-
 def test_the_pseudo_language_finds_no_word_left_untranslated(store: SettingsStore) -> None:
     i18n.use_language(i18n.PSEUDO)
     screens = run(_every_screen(store, 100, 40))
@@ -144,7 +134,7 @@ def test_the_pseudo_language_finds_no_word_left_untranslated(store: SettingsStor
     for lines in screens:
         # The overlay shows the config file's path, wrapped anywhere: not words.
         shown = [line for line in _on_top(lines) if not (line.strip() and line.strip() in path)]
-        text = _unmarked("\n".join(shown))
+        text = unmarked("\n".join(shown))
         for word in WORD.findall(text):
             if word not in allowed:
                 leaks.setdefault(word, next(line for line in lines if word in line))
@@ -156,7 +146,7 @@ def test_the_pseudo_language_finds_no_word_left_untranslated(store: SettingsStor
 
 
 def test_the_detector_sees_a_word_outside_the_markers() -> None:
-    assert WORD.findall(_unmarked("«Review» Submit «Press «Esc« or »q» again»")) == ["Submit"]
+    assert WORD.findall(unmarked("«Review» Submit «Press «Esc« or »q» again»")) == ["Submit"]
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
