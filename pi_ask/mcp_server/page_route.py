@@ -82,6 +82,7 @@ async def ask_on_page(
 ) -> ToolResult | NotOnPage:
     """Send the ask's page as a URL elicitation and wait for the answer given there (or in
     any terminal); ``NotOnPage`` when no ``pi-ask web`` runs or the host did not show it."""
+    from pi_ask.config.paths import kept_attachments_dir
     from pi_ask.relay.elsewhere import ElsewhereHooks, ask_elsewhere_async
 
     link = page_link(ask_id, store)
@@ -106,6 +107,8 @@ async def ask_on_page(
             tmux="off",  # the user is sent to the page; no popup besides
             timeout_s=settings.routing.answer_timeout_s,
             wait=True,
+            limits=settings.attachments,
+            keep_files_in=kept_attachments_dir(ask_id),
         )
     )
     try:

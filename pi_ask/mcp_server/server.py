@@ -191,17 +191,17 @@ class AskUserServer:
     def _detach(self, loaded: LoadedPayload) -> str:
         from pi_ask.relay.elsewhere import start_detached
 
-        routing = self._store.snapshot().routing
+        settings = self._store.snapshot()
         recorder = AskRecorder.open(self._session)
         ask_id = recorder.start(loaded.params, "tool")
         recorder.sync()
         start_detached(
             loaded,
             ask_id,
-            timeout_s=routing.answer_timeout_s,
-            tmux=routing.tmux,
+            timeout_s=settings.routing.answer_timeout_s,
+            tmux=settings.routing.tmux,
             log=recorder.path,
-            limits=self._store.snapshot().attachments,
+            limits=settings.attachments,
         )
         return ask_id
 
@@ -371,7 +371,8 @@ class AskUserServer:
         from pi_ask.relay.elsewhere import Unreached, start_detached
         from pi_ask.relay.paths import NoPrivateFolder
 
-        routing = self._store.snapshot().routing
+        settings = self._store.snapshot()
+        routing = settings.routing
         ask.recorder.sync()
         try:
             start_detached(
@@ -380,6 +381,7 @@ class AskUserServer:
                 timeout_s=routing.answer_timeout_s,
                 tmux=routing.tmux,
                 log=ask.recorder.path,
+                limits=settings.attachments,
                 wait=routing.no_terminal == "wait",
             )
         except (Unreached, NoPrivateFolder):

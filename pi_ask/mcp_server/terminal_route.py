@@ -52,7 +52,8 @@ async def ask_in_terminal(
     from pi_ask.config.paths import kept_attachments_dir
     from pi_ask.relay.elsewhere import ElsewhereHooks, ask_elsewhere_async
 
-    routing = store.snapshot().routing
+    settings = store.snapshot()
+    routing = settings.routing
     return await ask_elsewhere_async(
         loaded,
         ask_id,
@@ -61,6 +62,7 @@ async def ask_in_terminal(
         tmux=routing.tmux,
         timeout_s=routing.answer_timeout_s,
         wait=routing.no_terminal == "wait",
+        limits=settings.attachments,
         keep_files_in=kept_attachments_dir(ask_id),
     )
 

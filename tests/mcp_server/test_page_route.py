@@ -22,6 +22,7 @@ from tests.mcp_server.test_stdio import pi_ask_mcp
 from tests.mcp_server.test_terminal_route import ONE_QUESTION
 from tests.web.conftest import Client as PageClient
 from tests.web.conftest import WebServer
+from tests.web.test_uploads import send_file
 
 pytestmark = pytest.mark.anyio
 WAIT_CAP_S = 120  # a generous cap on waits for a condition, never the thing under test
@@ -116,6 +117,46 @@ async def test_the_page_is_sent_and_answered_there(tmp_path: Path, web: WebServe
     assert details["cancelled"] is False
     assert details["answers"]["db"]["values"] == ["sqlite"]
     assert host.completed == [ask_id]
+
+
+async def test_a_file_sent_on_the_page_is_held_to_the_settings_and_outlives_the_ask(
+    tmp_path: Path, web: WebServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The page's ask carries the user's ``[attachments]`` (one file here), and the file
+    of the answer is kept where the result says once the ask's folder is gone."""
+    monkeypatch.setenv("PI_ASK_ATTACHMENTS__MAX_FILES", "1")
+    host = PageHost(web.paired())
+    results: list[types.CallToolResult] = []
+    sent: list[int] = []
+
+    def attach_then_answer(ask_id: str) -> None:
+        sent.append(send_file(host.device, ask_id, "notes.txt", b"one").status)
+        sent.append(send_file(host.device, ask_id, "more.txt", b"two").status)
+        host.answer(ask_id)
+
+    async with Client(
+        pi_ask_mcp(tmp_path), mode="legacy", elicitation_callback=host.elicit
+    ) as client:
+
+        async def call() -> None:
+            results.append(await client.call_tool("ask_user", copy.deepcopy(ONE_QUESTION)))
+
+        with anyio.fail_after(WAIT_CAP_S):
+            async with anyio.create_task_group() as group:
+                group.start_soon(call)
+                link = await _wait_for_link(host)
+                ask_id = link.url.rpartition("#ask=")[2]
+                await anyio.to_thread.run_sync(attach_then_answer, ask_id)
+    assert sent == [200, 413]  # the second is past the user's max_files
+    [result] = results
+    details: Any = result.structured_content
+    assert details["answers"]["db"]["values"] == ["sqlite"]
+    (attached,) = details["answers"]["db"]["attachments"]
+    path = Path(attached["path"])
+    assert path.parent == Path(os.environ["PI_ASK_STATE_DIR"]) / "attachments" / ask_id
+    assert path.read_bytes() == b"one"
+    asks = Path(os.environ["PI_ASK_STATE_DIR"]) / "asks"
+    assert list_pending(asks) == []
 
 
 async def test_the_user_declining_the_page_cancels_the_ask(tmp_path: Path, web: WebServer) -> None:

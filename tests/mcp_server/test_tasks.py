@@ -118,7 +118,7 @@ def call_soon(
 
 
 async def test_an_ask_for_an_attach_is_a_task_polled_to_its_answer() -> None:
-    settings(WAIT_FOR_ATTACH + TASKS_ON)
+    settings(WAIT_FOR_ATTACH + TASKS_ON + "\n[attachments]\nmax_files = 3\n")
     tasks = Tasks()
     async with Client(build_server().server, extensions=[tasks]) as client:
         async with anyio.create_task_group() as group:
@@ -130,6 +130,7 @@ async def test_an_ask_for_an_attach_is_a_task_polled_to_its_answer() -> None:
             assert handle.status == "working" and handle.ttl_ms and handle.poll_interval_ms
             (listed,) = list_pending()  # the task is a pending ask, for inbox, attach, web
             assert listed.ask_id == handle.task_id and listed.detached
+            assert listed.files().max_files == 3  # the user's [attachments]
             assert tasks.polls[0].status == "working"
             await anyio.to_thread.run_sync(answer_first_option, handle.task_id)
         (result,) = results

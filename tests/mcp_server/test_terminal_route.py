@@ -132,7 +132,9 @@ async def test_with_no_terminal_wait_a_host_without_forms_waits_for_attach(
 ) -> None:
     config = Path(os.environ["PI_ASK_CONFIG"])
     config.parent.mkdir(parents=True, exist_ok=True)
-    config.write_text('[behaviour]\nno_terminal = "wait"\n', encoding="utf-8")
+    config.write_text(
+        '[behaviour]\nno_terminal = "wait"\n\n[attachments]\nmax_files = 3\n', encoding="utf-8"
+    )
     results: list[types.CallToolResult] = []
 
     def attach_and_answer() -> None:
@@ -150,8 +152,9 @@ async def test_with_no_terminal_wait_a_host_without_forms_waits_for_attach(
         with anyio.fail_after(WAIT_CAP_S * 2):
             async with anyio.create_task_group() as group:
                 group.start_soon(call)
-                while not list_pending():  # the ask is published: attach can see it
+                while not (listed := list_pending()):  # published: attach can see it
                     await anyio.sleep(0.05)
+                assert listed[0].files().max_files == 3  # the user's [attachments]
                 await anyio.to_thread.run_sync(attach_and_answer)
     [result] = results
     assert result.structured_content["answers"]["db"]["values"] == ["sqlite"]  # type: ignore[index]
