@@ -622,8 +622,9 @@ def resume_elsewhere(
         raise PiAskError(f"the pending ask {ask_id} is gone from {asks}")
     loaded = loaded._replace(payload=loaded.payload._replace(title=summary.title))
     draft = folder.draft()
+    files = summary.files()  # where its files are, within the limits the asker wrote
     try:
-        state = forms.state_from_form(loaded, draft or {})
+        state = forms.state_from_form(loaded, draft or {}, files)
     except forms.FormError:
         state, draft = new_state(loaded.payload), None
     recorder = AskRecorder.open(log) if log is not None else AskRecorder(None)
@@ -645,7 +646,7 @@ def resume_elsewhere(
             on_draft=recorder.draft,
             deadline_ms=summary.deadline_ms,
             wake=cancel.waker,
-            limits=summary.files(),  # as the asker wrote them in the summary
+            limits=files,
             keep_files_in=_attachments_folder(ask_id),
         )
         try:
