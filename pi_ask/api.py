@@ -563,7 +563,7 @@ def _ask_elsewhere(
         hooks = ElsewhereHooks(
             cancel=cancel,
             on_draft=recorder.draft,
-            on_progress=_collect_once_waiting,
+            on_published=gc.enable,  # paused for start-up by cli.main: it may wait for long
             announce=announce,
             rest=rest_here if rest is not None else None,
         )
@@ -659,11 +659,6 @@ def resume_elsewhere(
         return result, 128 + stop.signum  # not settled: the ask stays resumable
     _settle(recorder, ask_id, result)
     return result, exit_code(result)
-
-
-def _collect_once_waiting(progress: str) -> None:
-    if progress == "published":
-        gc.enable()  # paused for start-up by cli.main: the ask now waits, maybe for long
 
 
 def _open_store(config: Path | None) -> SettingsStore:

@@ -92,11 +92,10 @@ async def ask_on_page(
     loop = asyncio.get_running_loop()
     published = asyncio.Event()
 
-    def on_progress(what: str) -> None:  # on the relay's thread
-        if what == "published":
-            loop.call_soon_threadsafe(published.set)
+    def on_published() -> None:  # on the relay's thread
+        loop.call_soon_threadsafe(published.set)
 
-    hooks = ElsewhereHooks(on_draft=on_draft, on_progress=on_progress)
+    hooks = ElsewhereHooks(on_draft=on_draft, on_published=on_published)
     asked: asyncio.Future[types.ElicitResult] | None = None
     answer = asyncio.ensure_future(
         ask_elsewhere_async(

@@ -57,7 +57,7 @@ async def ask_in_terminal(
     return await ask_elsewhere_async(
         loaded,
         ask_id,
-        hooks=ElsewhereHooks(on_draft=on_draft, on_progress=_once_published(on_waiting)),
+        hooks=ElsewhereHooks(on_draft=on_draft, on_published=on_waiting),
         store=store,
         tmux=routing.tmux,
         timeout_s=routing.answer_timeout_s,
@@ -65,17 +65,6 @@ async def ask_in_terminal(
         limits=settings.attachments,
         keep_files_in=kept_attachments_dir(ask_id),
     )
-
-
-def _once_published(on_waiting: Callable[[], None] | None) -> Callable[[str], None] | None:
-    if on_waiting is None:
-        return None
-
-    def on_progress(what: str) -> None:
-        if what == "published":
-            on_waiting()
-
-    return on_progress
 
 
 def why_unreached(store: SettingsStore) -> str:

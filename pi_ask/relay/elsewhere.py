@@ -49,8 +49,8 @@ class ElsewhereHooks:
         cancel: Set it to give up (a client cancel, a signal): the result is ``aborted``.
             Setting it wakes the wait at once.
         on_draft: Called with the state of every draft an answering terminal commits.
-        on_progress: Told ``published``, ``inbox``, ``popup``, ``window``, ``waiting``,
-            ``attached`` and ``detached``.
+        on_published: Called (on the thread that waits) once the ask is published for the
+            terminals that will answer it, never when nobody can take it.
         announce: Told the one human line saying how to answer, when ``wait`` waits.
         rest: Given the published ask (not yet answering its terminals) when nobody could be
             reached and it waits for an attach, maybe for hours: the command line replaces
@@ -64,13 +64,13 @@ class ElsewhereHooks:
         self,
         cancel: WakeEvent | None = None,
         on_draft: Callable[[AskState], None] | None = None,
-        on_progress: Callable[[str], None] | None = None,
+        on_published: Callable[[], None] | None = None,
         announce: Callable[[str], None] | None = None,
         rest: Callable[[PendingAsk], None] | None = None,
     ) -> None:
         self.cancel = WakeEvent() if cancel is None else cancel
         self.on_draft = on_draft
-        self.on_progress = on_progress
+        self.on_published = on_published
         self.announce = announce
         self.rest = rest
 
@@ -145,8 +145,9 @@ def ask_elsewhere(
         route = _route(runtime, ask_id, tmux, pending.cwd)
         if route is None and not wait:
             return None
-        _progress(hooks, "published")
-        _progress(hooks, route or "waiting")
+        if hooks.on_published is not None:
+            with contextlib.suppress(Exception):  # the caller's hook cannot end the ask
+                hooks.on_published()
         notification = None
         if route is None:
             if hooks.announce is not None:
@@ -238,7 +239,6 @@ def wait_for_answer(
 ) -> ToolResult:
     """Block until an answer, the deadline (``time.monotonic``) or a cancel (nothing wakes
     in between); the ask stays published (``pending.close`` withdraws it)."""
-    attached = 0
     while True:
         left = None if deadline is None else max(0.0, deadline - time.monotonic())
         result = pending.wait(left)
@@ -248,22 +248,12 @@ def wait_for_answer(
             return _ended(pending, "aborted")
         if deadline is not None and time.monotonic() >= deadline:
             return _ended(pending, "timeout")
-        now_attached = pending.attached
-        if now_attached != attached:
-            _progress(hooks, "attached" if now_attached > attached else "detached")
-            attached = now_attached
 
 
 def _ended(pending: PendingAsk, outcome: Literal["timeout", "aborted"]) -> ToolResult:
     from pi_ask.relay import forms  # the engine: only once the wait is over
 
     return pending.end(forms.ended(pending.state, outcome), outcome)
-
-
-def _progress(hooks: ElsewhereHooks, what: str) -> None:
-    if hooks.on_progress is not None:
-        with contextlib.suppress(Exception):
-            hooks.on_progress(what)
 
 
 def notify_waiting_asker(
