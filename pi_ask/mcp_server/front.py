@@ -34,6 +34,7 @@ from typing import Any, Final, Literal, NamedTuple, TypeGuard
 from pi_ask.contract.kinds import JsonObject
 from pi_ask.mcp_server.tool_table import (
     INSTRUCTIONS,
+    MODERN_VERSION,
     SERVER_NAME,
     SERVER_TITLE,
     SERVER_VERSION,
@@ -45,7 +46,6 @@ TAIL_BYTES: Final = 64 * 1024  # kept from an over-long line's end, to find its 
 READ_CHUNK: Final = 64 * 1024
 MAX_BUFFERED: Final = 256  # notifications held for the SDK before it is started anyway
 LEGACY_VERSIONS: Final = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
-MODERN_VERSION: Final = "2026-07-28"
 META_VERSION: Final = "io.modelcontextprotocol/protocolVersion"
 META_CAPABILITIES: Final = "io.modelcontextprotocol/clientCapabilities"
 META_SERVER_INFO: Final = "io.modelcontextprotocol/serverInfo"

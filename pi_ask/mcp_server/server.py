@@ -58,6 +58,7 @@ from pi_ask.mcp_server.tool_table import (
     DEFAULT_WAIT_S,
     INSTRUCTIONS,
     MAX_WAIT_S,
+    MODERN_VERSION,
     RESULT_SUFFIX,
     SERVER_NAME,
     SERVER_TITLE,
@@ -73,7 +74,6 @@ if TYPE_CHECKING:
     from pi_ask.relay.elsewhere import Fetched
 
 FORM_KEY = "ask"
-MRTR_VERSION = "2026-07-28"
 PROGRESS_INTERVAL_S = 10.0
 PROGRESS_MESSAGE = "Waiting for the user's answer"
 # A form may stay open for a long time; the sealed round state must outlive it.
@@ -514,7 +514,7 @@ def _offers_forms(session: ServerSession) -> bool:
 
 
 def _is_mrtr(ctx: ServerRequestContext[Any]) -> bool:
-    return is_version_at_least(ctx.protocol_version, MRTR_VERSION)
+    return is_version_at_least(ctx.protocol_version, MODERN_VERSION)
 
 
 def _round_state(request_state: str | None) -> _RoundState | None:

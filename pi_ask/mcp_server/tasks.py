@@ -16,7 +16,6 @@ handle cannot be returned on such a connection through its public interfaces.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 from functools import partial
@@ -29,15 +28,13 @@ from mcp.shared.exceptions import MCPError
 from mcp_types.version import is_version_at_least
 
 from pi_ask.contract.results import ToolResult
-from pi_ask.mcp_server.tool_table import TASKS_EXTENSION
-from pi_ask.relay.asks import KEEP_AT_MOST_S
+from pi_ask.mcp_server.tool_table import MODERN_VERSION, TASKS_EXTENSION
+from pi_ask.relay.asks import KEEP_AT_MOST_S, now_ms
 
 EXTENSION: Final = TASKS_EXTENSION
-MODERN_VERSION: Final = "2026-07-28"
 POLL_INTERVAL_MS: Final = 2000
 TTL_MS: Final = KEEP_AT_MOST_S * 1000
 MISSING_CAPABILITY: Final = -32021
-INVALID_PARAMS: Final = -32602
 
 
 class TaskParams(types.RequestParams):
@@ -63,7 +60,7 @@ def offers_tasks(ctx: ServerRequestContext[Any]) -> bool:
 
 def task_created(ask_id: str) -> dict[str, Any]:
     """The ``CreateTaskResult`` for a task just handed over."""
-    now = _iso(time.time_ns() // 1_000_000)
+    now = _iso(now_ms())
     return {"resultType": "task", **_task(ask_id, "working", now, now)}
 
 
@@ -118,7 +115,7 @@ class TaskMethods:
         if fetched is None:
             return _task(params.task_id, "working", _iso(created), _iso(created))
         self._settle(params.task_id, fetched)
-        updated = _iso(time.time_ns() // 1_000_000)
+        updated = _iso(now_ms())
         if fetched.result.details.reason == "aborted":
             # Ended by tasks/cancel (or its asker gave up): the request was cancelled.
             return _task(params.task_id, "cancelled", _iso(created), updated)
@@ -173,4 +170,4 @@ def _require_extension(ctx: ServerRequestContext[Any]) -> None:
 
 
 def _not_found() -> MCPError:
-    return MCPError(code=INVALID_PARAMS, message="Failed to retrieve task: Task not found")
+    return MCPError(code=types.INVALID_PARAMS, message="Failed to retrieve task: Task not found")

@@ -29,6 +29,9 @@ MAX_WAIT_S: Final = 50.0
 DEFAULT_WAIT_S: Final = 25.0
 START_SUFFIX: Final = "_start"
 RESULT_SUFFIX: Final = "_result"
+MODERN_VERSION: Final = "2026-07-28"
+"""The first protocol revision of the modern era: no initialize handshake, form rounds as
+``input_required`` results, extensions such as tasks."""
 TASKS_EXTENSION: Final = "io.modelcontextprotocol/tasks"
 """The MCP Tasks extension, advertised on 2026-07-28 connections (``tasks.py``)."""
 
