@@ -61,18 +61,12 @@ def size_text(size: int) -> str:
 
 
 class LimitProblem(NamedTuple):
-    """Which of an ask's limits one more file would pass; ``str()`` words it in English (a
-    face words it in the user's language from the fields)."""
+    """Which of an ask's limits one more file would pass (``ask.attachments.limit_text``
+    words it in the user's language)."""
 
     kind: Literal["files", "bytes"]
     limit: int
     total: int = 0
-
-    def __str__(self) -> str:
-        if self.kind == "files":
-            return f"an ask takes at most {self.limit} attached files"
-        total, limit = size_text(self.total), size_text(self.limit)
-        return f"the attached files would take {total}; an ask takes at most {limit}"
 
 
 def attachment_problem(

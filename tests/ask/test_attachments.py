@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from pi_ask.ask.attachments import AttachRefused, attach_file, safe_name
+from pi_ask.ask.attachments import AttachRefused, attach_file, limit_text, safe_name
 from pi_ask.config.settings import AttachmentSettings
-from pi_ask.contract.attachments import Attachment
+from pi_ask.contract.attachments import Attachment, LimitProblem
 
 
 @pytest.fixture
@@ -85,4 +85,12 @@ def test_hostile_names_become_inert(work: Path) -> None:
     assert safe_name("../../etc/passwd") == "_.._etc_passwd"
     assert len(safe_name("a" * 300 + ".png")) <= 120 and safe_name("a" * 300 + ".png").endswith(
         ".png"
+    )
+
+
+def test_a_limit_is_worded_for_the_user() -> None:
+    assert limit_text(LimitProblem("files", 1)) == "an ask takes at most 1 attached file"
+    assert limit_text(LimitProblem("files", 2)) == "an ask takes at most 2 attached files"
+    assert limit_text(LimitProblem("bytes", 100, 101)) == (
+        "the attached files would take 101 B; an ask takes at most 100 B"
     )

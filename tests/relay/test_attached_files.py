@@ -11,7 +11,7 @@ import pytest
 
 from pi_ask.ask.attachments import KEEP_S, attach_file, settle_attachments
 from pi_ask.config.settings import AttachmentSettings
-from pi_ask.contract.attachments import Attachment
+from pi_ask.contract.attachments import Attachment, LimitProblem
 from pi_ask.contract.loading import LoadedPayload, load_payload
 from pi_ask.relay import forms
 from pi_ask.relay.asks import RESULT, AskFolder, write_file
@@ -104,10 +104,8 @@ def test_the_room_a_sent_file_is_held_to(tmp_path: Path) -> None:
     one = _copy(tmp_path, "one.txt", b"x" * 60)
     assert files.room(()) == 100 and files.room((one,)) == 40
     assert files.problem((one,), 40) is None
-    assert str(files.problem((one,), 41)) == (
-        "the attached files would take 101 B; an ask takes at most 100 B"
-    )
-    assert str(files.problem((one, one), 1)) == "an ask takes at most 2 attached files"
+    assert files.problem((one,), 41) == LimitProblem("bytes", 100, 101)
+    assert files.problem((one, one), 1) == LimitProblem("files", 2)
     assert files.room((one, one)) == 0
 
 

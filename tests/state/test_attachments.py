@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import jsonschema
 
-from pi_ask.contract.attachments import Attachment, attachment_problem
+from pi_ask.contract.attachments import Attachment, LimitProblem, attachment_problem
 from pi_ask.contract.result_reading import read_result
 from pi_ask.contract.result_schema import result_schema
 from pi_ask.state.commands import AttachFile, Confirm, DetachFile, MoveTab
@@ -52,6 +52,8 @@ def test_an_answer_holding_only_a_file_is_kept_and_named() -> None:
 
 
 def test_the_limits_say_what_is_wrong() -> None:
-    assert str(attachment_problem((SHOT,), 10, 1, 10**9)) == "an ask takes at most 1 attached files"
-    assert "at most 1.0 MB" in str(attachment_problem((), 2_000_000, 10, 1_000_000))
+    assert attachment_problem((SHOT,), 10, 1, 10**9) == LimitProblem("files", 1)
+    assert attachment_problem((), 2_000_000, 10, 1_000_000) == LimitProblem(
+        "bytes", 1_000_000, 2_000_000
+    )
     assert attachment_problem((SHOT,), 10, 10, 10**9) is None
