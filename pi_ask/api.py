@@ -435,10 +435,9 @@ def _run_flow(
     ask_id = recorder.start(loaded.params, payload_source_for(source), ask_id=ask_id)
     timeout = settings.answer_timeout_s if timeout is None else timeout
     face = pick_face(ui, terminal_face_for(settings.face))
-    if face in ("none", "elsewhere"):
-        recorder.sync()  # the faces sync once their first frame is up (on_first_frame)
-    elif face != "tui":
-        gc.enable()  # paused for start-up by cli.main; the TUI resumes it at its first frame
+    if face != "tui":  # the TUI syncs once its first frame is up (on_first_frame)
+        if face not in ("none", "elsewhere"):
+            gc.enable()  # paused for start-up by cli.main; the TUI resumes it at its first frame
         recorder.sync()
     if face in ("none", "elsewhere") and recorder.write_error is not None:
         # No face here draws the notice line: without this the ask would vanish unsaid.
