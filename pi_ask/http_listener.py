@@ -48,6 +48,17 @@ if TYPE_CHECKING:
     import ssl
 
 CLOSE_HEADER = (b"connection", b"close")
+
+
+def header(scope: Any, name: bytes) -> str | None:
+    """The one value of header ``name`` in an ASGI ``scope``; ``None`` when absent or given
+    more than once (both apps' checks read headers through it)."""
+    values = [value for key, value in scope.get("headers", ()) if key == name]
+    if len(values) != 1:
+        return None
+    return bytes(values[0]).decode("latin-1")
+
+
 """The response header that ends a connection after the response (for unproven peers)."""
 
 LOCALHOST_NAMES = ("localhost", "127.0.0.1", "::1")

@@ -13,7 +13,6 @@ listener (``pi_ask.http_listener``), which bounds what a peer without the token 
 
 from __future__ import annotations
 
-import contextlib
 import hmac
 import json
 import os
@@ -27,6 +26,7 @@ from pi_ask.http_listener import (
     CLOSE_HEADER,
     allowed_hosts,
     allowed_origins,
+    header,
     is_loopback,
     listen_tcp,
     serve,
@@ -141,11 +141,10 @@ class BodyLimit:
 
 
 def _content_length(scope: Any) -> int | None:
-    for name, value in scope.get("headers", ()):
-        if name == b"content-length":
-            with contextlib.suppress(ValueError):
-                return int(value)
-    return None
+    """The body's declared length; ``None`` without a single well-formed one (then the body
+    is counted as it comes)."""
+    length = header(scope, b"content-length")
+    return int(length) if length is not None and length.isdigit() else None
 
 
 class BearerGate:
@@ -174,11 +173,11 @@ class BearerGate:
         await self._app(scope, receive, send)
 
     def _allowed(self, scope: Any) -> bool:
-        given = [value for name, value in scope.get("headers", ()) if name == b"authorization"]
-        if len(given) != 1:
+        given = header(scope, b"authorization")
+        if given is None:
             return False
         # RFC 9110 §11.1: the scheme is case-insensitive; one or more spaces follow it.
-        scheme, _, credentials = given[0].partition(b" ")
+        scheme, _, credentials = given.encode("latin-1").partition(b" ")
         return scheme.lower() == b"bearer" and hmac.compare_digest(
             credentials.strip(b" "), self._expected
         )

@@ -26,7 +26,7 @@ from http.cookies import SimpleCookie
 from typing import Any, NamedTuple
 
 from pi_ask.config.catalogue import MAX_ATTACHED_MB
-from pi_ask.http_listener import CLOSE_HEADER
+from pi_ask.http_listener import CLOSE_HEADER, header
 from pi_ask.web_server.pairing import Device, Devices
 
 Scope = MutableMapping[str, Any]
@@ -74,14 +74,6 @@ class Names(NamedTuple):
 
 
 TAILSCALE_LOGIN = b"tailscale-user-login"
-
-
-def header(scope: Scope, name: bytes) -> str | None:
-    """The one value of header ``name``; ``None`` when absent or given more than once."""
-    values = [value for key, value in scope.get("headers", ()) if key == name]
-    if len(values) != 1:
-        return None
-    return bytes(values[0]).decode("latin-1")
 
 
 def session_token(scope: Scope, secure: bool) -> str | None:
