@@ -59,14 +59,22 @@
   }
 
   async function request(method, path, body, keepalive) {
-    const options = { method, headers: {}, credentials: "same-origin", cache: "no-store" };
+    const options = { method, headers: {} };
     if (body !== undefined) {
       options.headers["content-type"] = "application/json";
       options.body = JSON.stringify(body);
       // A page going away still sends it (a browser caps such bodies at 64 KiB).
       if (keepalive && options.body.length < KEEPALIVE_MAX) options.keepalive = true;
     }
-    if (csrf && method !== "GET") options.headers["x-csrf-token"] = csrf;
+    return send(path, options);
+  }
+
+  // Every request goes through here: the session's cookie and CSRF token, nothing cached;
+  // the answer's JSON, or null.
+  async function send(path, options) {
+    options.credentials = "same-origin";
+    options.cache = "no-store";
+    if (csrf && options.method !== "GET") options.headers["x-csrf-token"] = csrf;
     const response = await fetch(path, options);
     let data = null;
     try {
@@ -448,24 +456,18 @@
     for (const file of files) {
       if (!current || !current.reply || current.reply.ended) return;
       say(_("Sending {name}…", { name: file.name }));
-      let response;
+      let status, data;
       try {
-        response = await fetch(`/api/asks/${encodeURIComponent(current.id)}/files?question=${encodeURIComponent(questionId)}`, {
-          method: "POST", body: file, credentials: "same-origin", cache: "no-store",
-          headers: { "content-type": "application/octet-stream", "x-file-name": encodeURIComponent(file.name), "x-csrf-token": csrf },
-        });
+        ({ status, data } = await send(`/api/asks/${encodeURIComponent(current.id)}/files?question=${encodeURIComponent(questionId)}`, {
+          method: "POST", body: file,
+          headers: { "content-type": "application/octet-stream", "x-file-name": encodeURIComponent(file.name) },
+        }));
       } catch (_err) {
         fileProblem(_("{name} was not sent: the connection failed.", { name: file.name }));
         return;
       }
-      let data = null;
-      try {
-        data = await response.json();
-      } catch (_err) {
-        data = null;
-      }
-      if (response.status === 401) return unpaired();
-      if (response.status !== 200 || !data) {
+      if (status === 401) return unpaired();
+      if (status !== 200 || !data) {
         fileProblem((data && data.error) || _("{name} was not attached.", { name: file.name }));
         return;
       }
