@@ -120,3 +120,19 @@ def request(message_id: int, method: str, params: Any = None, *, modern: bool = 
 
 
 INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+
+
+def initialized(cwd: Path, phase: str) -> RawSession:
+    """``pi-ask mcp`` past its handshake, still answered by the stdio front (``phase``
+    "front") or handed to the SDK by a first call ("sdk": an empty payload, answered as the
+    contract's invalid input)."""
+    session = RawSession.pi_ask(cwd)
+    session.send(initialize(1))
+    session.answer_to(1)
+    session.send(INITIALIZED)
+    if phase == "sdk":
+        session.send(request(2, "tools/call", {"name": "ask_user", "arguments": {"questions": []}}))
+        result = session.answer_to(2)["result"]
+        assert result["isError"] is False
+        assert result["structuredContent"]["error"]["kind"] == "invalid_input"
+    return session

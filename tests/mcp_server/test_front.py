@@ -25,6 +25,7 @@ from tests.mcp_server.raw_wire import (
     SDK_ONLY,
     RawSession,
     initialize,
+    initialized,
     request,
     server_env,
 )
@@ -135,15 +136,7 @@ def oversized(message_id: int, *, id_last: bool) -> bytes:
 def test_malformed_and_oversized_lines_are_answered_and_the_session_goes_on(
     tmp_path: Path, phase: str
 ) -> None:
-    session = RawSession.pi_ask(tmp_path)
-    session.send(initialize(1))
-    session.answer_to(1)
-    session.send(INITIALIZED)
-    if phase == "sdk":  # a call hands the session to the SDK first
-        session.send(request(2, "tools/call", {"name": "ask_user", "arguments": {"questions": []}}))
-        assert (
-            session.answer_to(2)["result"]["structuredContent"]["error"]["kind"] == "invalid_input"
-        )
+    session = initialized(tmp_path, phase)
     for line, message_id, code in MALFORMED:
         session.send_raw(line)
         reply = session.read()

@@ -23,7 +23,7 @@ from mcp.shared.exceptions import MCPError
 
 from pi_ask.mcp_server.http import MAX_BODY_BYTES
 from tests.mcp_server.helpers import log_types
-from tests.mcp_server.raw_wire import INITIALIZED, RawSession, initialize, request
+from tests.mcp_server.raw_wire import initialized, request
 from tests.mcp_server.test_http import TOKEN
 from tests.mcp_server.test_http_limits import WAIT_CAP_S, Server
 
@@ -51,13 +51,7 @@ def peak_mib(pid: int) -> int:
 def test_a_huge_call_over_stdio_is_refused_in_words_and_never_held(
     tmp_path: Path, phase: str, kind: str
 ) -> None:
-    session = RawSession.pi_ask(tmp_path)
-    session.send(initialize(1))
-    session.answer_to(1)
-    session.send(INITIALIZED)
-    if phase == "sdk":  # a call hands the session to the SDK first
-        session.send(request(2, "tools/call", {"name": "ask_user", "arguments": {"questions": []}}))
-        assert session.answer_to(2)["result"]["isError"] is False
+    session = initialized(tmp_path, phase)
     pid = session.process.pid
     before = peak_mib(pid)
     session.send(request(3, "tools/call", {"name": "ask_user", "arguments": HUGE[kind]}))
