@@ -93,14 +93,21 @@ def ask(tmp_path: Path, env: dict[str, str]) -> Iterator[Callable[..., Asker]]:
 
 @pytest.fixture
 def terminal(tmp_path: Path, env: dict[str, str]) -> Iterator[Callable[..., Terminal]]:
-    """``pi-ask ARGS`` on a pty of its own (an answering terminal)."""
+    """``pi-ask ARGS`` on a pty of its own (an answering terminal), in ``language`` when
+    given (``[ui] language``)."""
     started: list[Terminal] = []
 
-    def start(*args: str, name: str = "term", width: int = 90, height: int = 30) -> Terminal:
+    def start(
+        *args: str,
+        name: str = "term",
+        width: int = 90,
+        height: int = 30,
+        language: str | None = None,
+    ) -> Terminal:
         term = Terminal(
             [*pi_ask_command(), *args],
             stdout=tmp_path / f"{name}.stdout",
-            env=env,
+            env=env if language is None else {**env, "PI_ASK_UI__LANGUAGE": language},
             width=width,
             height=height,
             cwd=tmp_path,

@@ -3,12 +3,14 @@ write comes from the catalogues (the asks' own text, paths and key names aside).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import pytest
 
-from tests.e2e.terminal import Terminal, pi_ask_command
+from pi_ask.i18n import PSEUDO
+from tests.e2e.terminal import Terminal
 from tests.inbox.conftest import PAYLOAD, pending
 from tests.pseudo_language import WORD, unmarked
 
@@ -29,24 +31,9 @@ def _leaks(term: Terminal, cwd: Path) -> dict[str, str]:
 
 
 @pytest.fixture
-def pseudo_terminal(tmp_path: Path, env: dict[str, str]) -> Iterator[object]:
-    started: list[Terminal] = []
-
-    def start(*args: str, name: str) -> Terminal:
-        term = Terminal(
-            [*pi_ask_command(), *args],
-            stdout=tmp_path / f"{name}.stdout",
-            env={**env, "PI_ASK_UI__LANGUAGE": "x-pseudo"},
-            width=100,
-            height=30,
-            cwd=tmp_path,
-        )
-        started.append(term)
-        return term
-
-    yield start
-    for term in started:
-        term.kill()
+def pseudo_terminal(terminal: Callable[..., Terminal]) -> Callable[..., Terminal]:
+    """``terminal`` in the pseudo-language, 100 columns wide."""
+    return partial(terminal, width=100, language=PSEUDO)
 
 
 def test_the_inbox_and_attach_speak_only_the_catalogues(
