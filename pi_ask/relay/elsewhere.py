@@ -123,7 +123,7 @@ def ask_elsewhere(
         asks = asks_dir()
     except NoPrivateFolder:
         return None
-    if not wait and not inbox_sockets(runtime) and not (tmux != "off" and tmux_reachable()):
+    if not wait and _nobody_reachable(runtime, tmux):
         # Nobody can be reached: answer at once, before loading anything to serve the ask.
         return None
     pending = _pending(
@@ -166,6 +166,11 @@ def ask_elsewhere(
                 notification.close()
     finally:
         pending.close()
+
+
+def _nobody_reachable(runtime: Path, tmux: TmuxMode) -> bool:
+    """No inbox listens and no tmux server may open a popup: an ask would reach nobody."""
+    return not inbox_sockets(runtime) and not (tmux != "off" and tmux_reachable())
 
 
 def _pending(
@@ -350,9 +355,15 @@ def start_detached(
         Unreached: ``wait`` is false and nobody could take the ask.
     """
     asks = asks_dir()
-    if not wait:
+    runtime: Path | None = None
+    if wait:
+        # Without a folder for sockets nobody is told, but the ask waits for an attach all
+        # the same (or the web face).
+        with contextlib.suppress(NoPrivateFolder):
+            runtime = runtime_dir()
+    else:
         runtime = runtime_dir()
-        if not inbox_sockets(runtime) and not (tmux != "off" and tmux_reachable()):
+        if _nobody_reachable(runtime, tmux):
             raise Unreached(ask_id)
     hooks = ElsewhereHooks()
     pending = _pending(
@@ -369,13 +380,8 @@ def start_detached(
     pending.publish()
     pending.release()
     hooks.cancel.waker.close()
-    try:
-        runtime = runtime_dir()
-    except NoPrivateFolder:
-        if wait:
-            return None
-        pending.close()
-        raise
+    if runtime is None:
+        return None
     route = _route(runtime, ask_id, tmux, pending.cwd)
     if route is None and not wait:
         pending.close()  # removes its folder: nobody will ever see it
