@@ -65,6 +65,17 @@ class AskFiles(NamedTuple):
         return max(self.max_bytes - sum(item.size for item in attached), 0)
 
 
+def ask_files(folder: Path, max_files: int | None = None, max_bytes: int | None = None) -> AskFiles:
+    """The files of the ask whose attachments folder is ``folder``, held to the limits the
+    asker said (the default for each it did not)."""
+    defaults = AskFiles(folder)
+    return AskFiles(
+        folder,
+        defaults.max_files if max_files is None else max_files,
+        defaults.max_bytes if max_bytes is None else max_bytes,
+    )
+
+
 def name_problem(name: str) -> str | None:
     """Why ``name`` cannot name an attached file (``None``: it can): empty, a path, a line
     break or another control character, or too long. (In English: said to the sender of a

@@ -232,12 +232,11 @@ class PendingAsk:
             return None
         # Loaded with the first draft or answer: it brings the engine's state, which an asker
         # publishes without.
-        from pi_ask.relay.attached_files import AskFiles
+        from pi_ask.relay.attached_files import ask_files
 
-        files = AskFiles(self.folder.attachments)
         if self._limits is None:
-            return files
-        return files._replace(max_files=self._limits.max_files, max_bytes=self._limits.max_bytes)
+            return ask_files(self.folder.attachments)
+        return ask_files(self.folder.attachments, self._limits.max_files, self._limits.max_bytes)
 
     @property
     def state(self) -> AskState:
