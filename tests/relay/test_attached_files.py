@@ -63,6 +63,8 @@ def test_only_regular_files_of_the_ask_s_own_folder_are_kept(tmp_path: Path) -> 
     # No folder given: the reader takes no files at all, and empty answers go.
     assert checked(state, None).answers == ()
     assert checked(state, AskFiles(tmp_path / "asks" / "other")).answers == ()
+    (tmp_path / "alias").symlink_to(folder)  # a link to the folder is not the ask's folder
+    assert checked(state, AskFiles(tmp_path / "alias")).answers == ()
 
 
 def test_a_record_whose_name_is_not_one_plain_line_is_dropped(tmp_path: Path) -> None:
