@@ -275,7 +275,7 @@ def notify_waiting_asker(
     store: SettingsStore | Callable[[], SettingsStore] | None,
     say: Callable[[str], None] | None,
     ask_id: str,
-    runtime: Path | None,
+    runtime: Path,
 ) -> Dispatch | None:
     """The "question waiting" notification of an asker that reached nobody, through the
     configured channels (best effort), with the ask's page at ``[web] public_url`` when set
@@ -290,12 +290,13 @@ def notify_waiting_asker(
     try:
         from pi_ask.i18n import gettext
         from pi_ask.notifications.waiting import notify_waiting
-        from pi_ask.relay.web_link import running_base, waiting_link
+        from pi_ask.relay.web_link import ask_page, running_base
 
-        if runtime is not None and running_base(runtime) is not None:
+        if running_base(runtime) is not None:
             return None  # a running pi-ask web rings for every ask that arrives, with its page
         settings = (store() if callable(store) else store).snapshot()
-        link = waiting_link([ask_id], settings.web.public_url, runtime) if runtime else ""
+        # No pi-ask web runs (just read): only [web] public_url can give the ask a page.
+        link = ask_page(ask_id, settings.web.public_url, None) or ""
         # No terminal of our own: bell/OSC channels have nowhere to write.
         return notify_waiting(
             settings.notifications,
