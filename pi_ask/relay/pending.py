@@ -149,10 +149,12 @@ class PendingAsk:
             runtime=None,
             state=state,
             on_draft=on_draft,
+            deadline_ms=deadline_ms,
+            wake=wake,
             limits=limits,
             keep_files_in=keep_files_in,
         )
-        ask.path, ask.deadline_ms, ask._wake = path, deadline_ms, wake
+        ask.path = path  # the socket it listens on already, not a new name
         ask.folder = AskFolder(asks / ask_id)
         server, watch = descriptors
         ask._server = socket.socket(fileno=server)
