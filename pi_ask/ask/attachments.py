@@ -39,11 +39,6 @@ class AttachRefused(Exception):
     """Why a file was not attached, in the user's language (the message is shown as it is)."""
 
 
-def attachments_folder(state_folder: Path, ask_id: str | None) -> Path:
-    """Where an ask with no folder of its own keeps its attachments."""
-    return state_folder / "attachments" / (ask_id or f"ask-{os.getpid()}")
-
-
 def safe_name(name: str) -> str:
     """``name`` as a file name that is inert everywhere: no separators, controls or bidi
     marks, no leading dots, at most 120 characters.

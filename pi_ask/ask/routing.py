@@ -35,12 +35,18 @@ def in_foreground_terminal() -> bool:
 
 def has_terminal() -> bool:
     """True when the controlling terminal can be opened for a face to draw on."""
+    return terminal_problem() is None
+
+
+def terminal_problem() -> str | None:
+    """Why the controlling terminal cannot be opened for a face to draw on (the system's
+    words), or ``None`` when it can."""
     try:
         fd = os.open("/dev/tty", os.O_RDWR | os.O_NOCTTY)
-    except OSError:
-        return False
+    except OSError as err:
+        return err.strerror or str(err)
     os.close(fd)
-    return True
+    return None
 
 
 def terminal_face(store: SettingsStore) -> TerminalFace:

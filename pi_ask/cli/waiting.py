@@ -39,7 +39,7 @@ from pi_ask.relay.accepting import (
     HELLO_TIMEOUT_S,
     AcceptFailures,
     is_same_user,
-    room_for_newcomer,
+    replaced_among_idle,
 )
 
 ARGUMENTS = ("ask_id", "asks", "runtime", "log", "server", "watch", "deadline_ms", "ui", "config")
@@ -162,14 +162,11 @@ def _hold(held: dict[socket.socket, float], peer: socket.socket, now: float) -> 
     if not is_same_user(peer):
         peer.close()  # refused before a byte is read: another user's process learns nothing
         return
-    taken, idle = room_for_newcomer(len(held), held)  # none here has said hello yet
+    idle = replaced_among_idle(held)  # none here has said hello yet
     if idle is not None:
         del held[idle]
         idle.close()
-    if taken:
-        held[peer] = now + HELLO_TIMEOUT_S
-    else:
-        peer.close()
+    held[peer] = now + HELLO_TIMEOUT_S
 
 
 def _heard(peer: socket.socket) -> str:

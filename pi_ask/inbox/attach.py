@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Literal
 
 from pi_ask.ask.face import FaceRequest, load_face
+from pi_ask.ask.routing import terminal_problem
 from pi_ask.i18n import N_, gettext
 from pi_ask.relay import forms
 from pi_ask.relay.client import AskGone, Session
@@ -39,13 +40,8 @@ NO_TERMINAL_LINES = {
 def why_no_terminal(command: Literal["attach", "inbox"]) -> str | None:
     """Why ``command`` has no terminal to draw on, or ``None``: run in the background (an
     agent's tool, a service), it says so in one line, never a traceback."""
-    import os
-
-    try:
-        os.close(os.open("/dev/tty", os.O_RDWR | os.O_NOCTTY))
-    except OSError as err:
-        return gettext(NO_TERMINAL_LINES[command]).format(why=err.strerror)
-    return None
+    why = terminal_problem()
+    return None if why is None else gettext(NO_TERMINAL_LINES[command]).format(why=why)
 
 
 def outcome_of(state: AskState) -> forms.Outcome | None:

@@ -10,7 +10,8 @@ which bounds how many it holds.
 
 An asker holds at most ``MAX_PEERS`` terminals, each to say hello within
 ``HELLO_TIMEOUT_S``; a newcomer beyond that replaces the peer that has waited longest
-without saying hello (``room_for_newcomer``: idle peers cannot hide the ask from a terminal).
+without saying hello (``room_for_newcomer``: idle peers cannot hide the ask from a terminal;
+``replaced_among_idle`` where every peer held is idle).
 The asker (``relay.pending``, a thread per peer), the small waiting process it may become
 (``cli/waiting.py``, one ``select`` loop) and the inbox's socket (``relay.inbox_socket``,
 whose peers say one poke and go) keep these rules alike. That process loads this
@@ -31,7 +32,7 @@ import time
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import threading
-    from collections.abc import Callable, Iterable
+    from collections.abc import Callable, Collection, Iterable
     from typing import TypeVar
 
     Peer = TypeVar("Peer")
@@ -80,6 +81,13 @@ def room_for_newcomer(held: int, idle_oldest_first: Iterable[Peer]) -> tuple[boo
     for idle in idle_oldest_first:
         return True, idle
     return False, None
+
+
+def replaced_among_idle(held_oldest_first: Collection[Peer]) -> Peer | None:
+    """``room_for_newcomer`` where every peer held is idle (a poke not yet read, a terminal
+    that has not said hello): the newcomer is always taken, in place of the peer held
+    longest once ``MAX_PEERS`` are; which one, or ``None`` below that."""
+    return room_for_newcomer(len(held_oldest_first), held_oldest_first)[1]
 
 
 class AcceptFailures:

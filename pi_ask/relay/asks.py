@@ -73,13 +73,9 @@ class AskSummary(NamedTuple):
 
     def files(self) -> AskFiles:
         """Where the ask's attached files are, and its limits (the defaults when unsaid)."""
-        from pi_ask.relay.attached_files import AskFiles
+        from pi_ask.relay.attached_files import ask_files
 
-        limits = AskFiles(self.folder / ATTACHMENTS)
-        return limits._replace(
-            max_files=self.max_files if self.max_files is not None else limits.max_files,
-            max_bytes=self.max_bytes if self.max_bytes is not None else limits.max_bytes,
-        )
+        return ask_files(self.folder / ATTACHMENTS, self.max_files, self.max_bytes)
 
     def to_json(self) -> dict[str, object]:
         out: dict[str, object] = {

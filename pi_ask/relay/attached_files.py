@@ -65,6 +65,17 @@ class AskFiles(NamedTuple):
         return max(self.max_bytes - sum(item.size for item in attached), 0)
 
 
+def ask_files(folder: Path, max_files: int | None = None, max_bytes: int | None = None) -> AskFiles:
+    """The files of the ask whose attachments folder is ``folder``, held to the limits the
+    asker said (the default for each it did not)."""
+    defaults = AskFiles(folder)
+    return AskFiles(
+        folder,
+        defaults.max_files if max_files is None else max_files,
+        defaults.max_bytes if max_bytes is None else max_bytes,
+    )
+
+
 def name_problem(name: str) -> str | None:
     """Why ``name`` cannot name an attached file (``None``: it can): empty, a path, a line
     break or another control character, or too long. (In English: said to the sender of a
@@ -85,21 +96,23 @@ def checked(state: AskState, files: AskFiles | None) -> AskState:
     them dropped when ``files`` is ``None``: the reader takes no files)."""
     if not any(answer.attachments for _, answer in state.answers):
         return state
+    own = None if files is None else _own_folder(files.folder)
+    if files is None or own is None:
+        return _refitted(state, lambda _answer: ())
     seen: set[str] = set()
-    total = 0
+    kept: list[Attachment] = []  # every answer's so far: the limits count them all
 
     def held(answer: Answer) -> tuple[Attachment, ...]:
-        nonlocal total
-        kept: list[Attachment] = []
+        its: list[Attachment] = []
         for item in answer.attachments:
-            if files is None or item.path in seen or not _held(item, files.folder):
+            if item.path in seen or not _held(item, own):
                 continue
-            if len(seen) + 1 > files.max_files or total + item.size > files.max_bytes:
+            if files.problem(tuple(kept), item.size) is not None:
                 continue
             seen.add(item.path)
-            total += item.size
             kept.append(item)
-        return tuple(kept)
+            its.append(item)
+        return tuple(its)
 
     return _refitted(state, held)
 
@@ -115,8 +128,20 @@ def _refitted(state: AskState, files_of: Callable[[Answer], tuple[Attachment, ..
     return state._replace(answers=tuple(answers))
 
 
-def _held(item: Attachment, folder: Path) -> bool:
-    """True when ``item`` names a regular file of its size directly in ``folder``."""
+def _own_folder(folder: Path) -> os.stat_result | None:
+    """``folder`` as ``lstat`` sees it when it is a folder of this user's, else ``None``."""
+    try:
+        own = os.lstat(folder)
+    except OSError:
+        return None
+    if not stat.S_ISDIR(own.st_mode) or own.st_uid != os.getuid():
+        return None
+    return own
+
+
+def _held(item: Attachment, own: os.stat_result) -> bool:
+    """True when ``item`` names a regular file of its size directly in the folder ``own``
+    (``_own_folder``)."""
     if name_problem(item.name) is not None or len(item.media_type) > MAX_FIELD_CHARS:
         return False
     path = Path(item.path)
@@ -125,10 +150,7 @@ def _held(item: Attachment, folder: Path) -> bool:
     try:
         info = os.lstat(path)
         parent = os.stat(path.parent)  # the same folder, however each process spells it
-        own = os.lstat(folder)
     except OSError:
-        return False
-    if not stat.S_ISDIR(own.st_mode) or own.st_uid != os.getuid():
         return False
     if (parent.st_dev, parent.st_ino) != (own.st_dev, own.st_ino):
         return False

@@ -123,7 +123,7 @@ def ask_elsewhere(
         asks = asks_dir()
     except NoPrivateFolder:
         return None
-    if not wait and not inbox_sockets(runtime) and not (tmux != "off" and tmux_reachable()):
+    if not wait and _nobody_reachable(runtime, tmux):
         # Nobody can be reached: answer at once, before loading anything to serve the ask.
         return None
     pending = _pending(
@@ -167,6 +167,11 @@ def ask_elsewhere(
                 notification.close()
     finally:
         pending.close()
+
+
+def _nobody_reachable(runtime: Path, tmux: TmuxMode) -> bool:
+    """No inbox listens and no tmux server may open a popup: an ask would reach nobody."""
+    return not inbox_sockets(runtime) and not (tmux != "off" and tmux_reachable())
 
 
 def _pending(
@@ -260,7 +265,7 @@ def notify_waiting_asker(
     store: SettingsStore | Callable[[], SettingsStore] | None,
     say: Callable[[str], None] | None,
     ask_id: str,
-    runtime: Path | None,
+    runtime: Path,
 ) -> Dispatch | None:
     """The "question waiting" notification of an asker that reached nobody, through the
     configured channels (best effort), with the ask's page at ``[web] public_url`` when set
@@ -275,12 +280,13 @@ def notify_waiting_asker(
     try:
         from pi_ask.i18n import gettext
         from pi_ask.notifications.waiting import notify_waiting
-        from pi_ask.relay.web_link import running_base, waiting_link
+        from pi_ask.relay.web_link import ask_page, running_base
 
-        if runtime is not None and running_base(runtime) is not None:
+        if running_base(runtime) is not None:
             return None  # a running pi-ask web rings for every ask that arrives, with its page
         settings = (store() if callable(store) else store).snapshot()
-        link = waiting_link([ask_id], settings.web.public_url, runtime) if runtime else ""
+        # No pi-ask web runs (just read): only [web] public_url can give the ask a page.
+        link = ask_page(ask_id, settings.web.public_url, None) or ""
         # No terminal of our own: bell/OSC channels have nowhere to write.
         return notify_waiting(
             settings.notifications,
@@ -340,9 +346,15 @@ def start_detached(
         Unreached: ``wait`` is false and nobody could take the ask.
     """
     asks = asks_dir()
-    if not wait:
+    runtime: Path | None = None
+    if wait:
+        # Without a folder for sockets nobody is told, but the ask waits for an attach all
+        # the same (or the web face).
+        with contextlib.suppress(NoPrivateFolder):
+            runtime = runtime_dir()
+    else:
         runtime = runtime_dir()
-        if not inbox_sockets(runtime) and not (tmux != "off" and tmux_reachable()):
+        if _nobody_reachable(runtime, tmux):
             raise Unreached(ask_id)
     hooks = ElsewhereHooks()
     pending = _pending(
@@ -359,13 +371,8 @@ def start_detached(
     pending.publish()
     pending.release()
     hooks.cancel.waker.close()
-    try:
-        runtime = runtime_dir()
-    except NoPrivateFolder:
-        if wait:
-            return None
-        pending.close()
-        raise
+    if runtime is None:
+        return None
     route = _route(runtime, ask_id, tmux, pending.cwd)
     if route is None and not wait:
         pending.close()  # removes its folder: nobody will ever see it

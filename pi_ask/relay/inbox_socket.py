@@ -4,7 +4,7 @@
 
 Peers are held by the rules of every acceptor (``relay.accepting``): at most ``MAX_PEERS``,
 each let go after ``HELLO_TIMEOUT_S`` of silence, a newcomer beyond that replacing the one
-held longest (``room_for_newcomer``; a peer here says one thing, its poke, and goes, so every
+held longest (``replaced_among_idle``; a peer here says one thing, its poke, and goes, so every
 one held is idle), so idle connections cannot keep an asker's poke out. An accept that fails
 (EMFILE) is said in one line and tried again.
 
@@ -20,7 +20,7 @@ import threading
 from pathlib import Path
 
 from pi_ask.relay import wire
-from pi_ask.relay.accepting import HELLO_TIMEOUT_S, MAX_PEERS, accept_peers, room_for_newcomer
+from pi_ask.relay.accepting import HELLO_TIMEOUT_S, MAX_PEERS, accept_peers, replaced_among_idle
 from pi_ask.relay.paths import INBOX_SUFFIX, fresh_socket_name, listen_at
 
 
@@ -42,10 +42,7 @@ class InboxListener:
 
     def _take(self, sock: socket.socket) -> None:
         with self._lock:
-            taken, oldest = room_for_newcomer(len(self._peers), iter(self._peers))
-            if not taken:  # not while every one held is idle, as here
-                sock.close()
-                return
+            oldest = replaced_among_idle(self._peers)
             if oldest is not None:
                 del self._peers[oldest]
                 # Its own thread closes it: the socket is only shut down under it here.

@@ -149,10 +149,12 @@ class PendingAsk:
             runtime=None,
             state=state,
             on_draft=on_draft,
+            deadline_ms=deadline_ms,
+            wake=wake,
             limits=limits,
             keep_files_in=keep_files_in,
         )
-        ask.path, ask.deadline_ms, ask._wake = path, deadline_ms, wake
+        ask.path = path  # the socket it listens on already, not a new name
         ask.folder = AskFolder(asks / ask_id)
         server, watch = descriptors
         ask._server = socket.socket(fileno=server)
@@ -232,12 +234,11 @@ class PendingAsk:
             return None
         # Loaded with the first draft or answer: it brings the engine's state, which an asker
         # publishes without.
-        from pi_ask.relay.attached_files import AskFiles
+        from pi_ask.relay.attached_files import ask_files
 
-        files = AskFiles(self.folder.attachments)
         if self._limits is None:
-            return files
-        return files._replace(max_files=self._limits.max_files, max_bytes=self._limits.max_bytes)
+            return ask_files(self.folder.attachments)
+        return ask_files(self.folder.attachments, self._limits.max_files, self._limits.max_bytes)
 
     @property
     def state(self) -> AskState:

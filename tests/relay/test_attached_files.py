@@ -15,7 +15,7 @@ from pi_ask.contract.attachments import Attachment, LimitProblem
 from pi_ask.contract.loading import LoadedPayload, load_payload
 from pi_ask.relay import forms
 from pi_ask.relay.asks import RESULT, AskFolder, write_file
-from pi_ask.relay.attached_files import AskFiles, checked, moved, name_problem
+from pi_ask.relay.attached_files import AskFiles, ask_files, checked, moved, name_problem
 from pi_ask.relay.client import Session, list_pending
 from pi_ask.relay.elsewhere import fetch_result, start_detached
 from pi_ask.relay.paths import asks_dir
@@ -63,6 +63,8 @@ def test_only_regular_files_of_the_ask_s_own_folder_are_kept(tmp_path: Path) -> 
     # No folder given: the reader takes no files at all, and empty answers go.
     assert checked(state, None).answers == ()
     assert checked(state, AskFiles(tmp_path / "asks" / "other")).answers == ()
+    (tmp_path / "alias").symlink_to(folder)  # a link to the folder is not the ask's folder
+    assert checked(state, AskFiles(tmp_path / "alias")).answers == ()
 
 
 def test_a_record_whose_name_is_not_one_plain_line_is_dropped(tmp_path: Path) -> None:
@@ -107,6 +109,14 @@ def test_the_room_a_sent_file_is_held_to(tmp_path: Path) -> None:
     assert files.problem((one,), 41) == LimitProblem("bytes", 100, 101)
     assert files.problem((one, one), 1) == LimitProblem("files", 2)
     assert files.room((one, one)) == 0
+
+
+def test_a_limit_the_asker_did_not_say_is_the_default(tmp_path: Path) -> None:
+    defaults = AskFiles(tmp_path)
+    assert ask_files(tmp_path) == defaults
+    assert ask_files(tmp_path, max_files=0) == defaults._replace(max_files=0)
+    assert ask_files(tmp_path, max_bytes=5) == defaults._replace(max_bytes=5)
+    assert ask_files(tmp_path, 3, 7) == AskFiles(tmp_path, 3, 7)
 
 
 def test_the_ask_s_limits_count_every_answer_in_question_order(tmp_path: Path) -> None:

@@ -23,7 +23,7 @@ from pi_ask.relay.asks import (
 )
 from pi_ask.relay.client import AskGone, Session, list_pending
 from pi_ask.relay.elsewhere import UnknownAsk, fetch_result, start_detached, sweep
-from pi_ask.relay.paths import asks_dir
+from pi_ask.relay.paths import NoPrivateFolder, asks_dir
 from pi_ask.state.commands import Digit
 from pi_ask.state.dispatcher import apply
 from pi_ask.state.model import Behaviour
@@ -175,3 +175,18 @@ def test_a_detached_ask_is_kept_seven_days_at_most(runtime: Path, answered: bool
     assert not folder.exists()
     with pytest.raises(UnknownAsk):
         fetch_result("ask-d7")
+
+
+@pytest.mark.parametrize("wait", [True, False], ids=["waits", "does not wait"])
+def test_a_detached_ask_without_a_folder_for_sockets(runtime: Path, wait: bool) -> None:
+    runtime.mkdir(mode=0o755, parents=True)
+    runtime.chmod(0o755)  # open to others: unfit for sockets
+    folder = AskFolder(asks_dir() / "ask-d8")
+    if wait:
+        # Nobody can be told, but it is published all the same and waits for an attach.
+        assert start_detached(_loaded(), "ask-d8", tmux="off") is None
+        assert folder.summary() is not None
+    else:
+        with pytest.raises(NoPrivateFolder, match="open to others"):
+            start_detached(_loaded(), "ask-d8", tmux="off", wait=False)
+        assert not folder.exists()  # nothing left behind
