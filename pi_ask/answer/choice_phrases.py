@@ -178,7 +178,7 @@ def choices_only(sentence: str) -> tuple[str, ...]:
     text = clean_question(sentence).rstrip(_TRAILING_MARKUP + "?").strip()
     if not _OR.search(text) or _YES_NO.match(text) or _LEADS.match(text):
         return ()
-    if re.match(r"^(?:what|which|who|how|where|when|why)\b", text, re.IGNORECASE):
+    if _WH_START.match(text):
         return ()
     parts = [p.strip(" ,;") for p in _COMMA_OR.split(text)]
     if len(parts) < 2 or any(not p or len(p.split()) > _SHORT_CHOICE_WORDS for p in parts):

@@ -228,7 +228,7 @@ def _heading_label(text: str) -> str:
 
 
 def _asks_which(found: _Found) -> bool:
-    return bool(re.match(r"^(?:which|what)\b", found.sentence, re.IGNORECASE))
+    return bool(_WH_START.match(found.sentence))
 
 
 def _paragraph_questions(text: str, following: tuple[ListItem, ...]) -> Iterator[_Found]:

@@ -5,10 +5,12 @@ folder or the home folder, within the ask's limits (its asker's ``[attachments] 
 and ``max_mb``, counted over every answer; an answering terminal reads them from the pending
 ask's summary, ``FaceRequest.file_limits``). It is copied into the ask's private folder (0700,
 the copy 0600) under a safe name, and the ``Attachment`` record returned goes into the state
-with ``AttachFile``. Every refusal is one ``AttachRefused`` whose message names the problem
-in the user's language (it is shown to them, never handed to the model); nothing already
-attached or typed is lost. A file that arrives as bytes (the web page's upload, checked
-against ``relay.attached_files`` first) is kept the same way (``keep_copy``).
+with ``AttachFile`` (``attach_command`` builds it). Every refusal is one ``AttachRefused``
+whose message names the problem in the user's language (it is shown to them, never handed to
+the model); nothing already attached or typed is lost. A file that arrives as bytes (the web
+page's upload, checked against ``relay.attached_files`` first) is kept the same way
+(``keep_copy``). The terminal faces say what became of a file in the same words: the message
+ids here (each face draws them its own way).
 """
 
 from __future__ import annotations
@@ -22,13 +24,23 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pi_ask.contract.attachments import Attachment, LimitProblem, attachment_problem, size_text
-from pi_ask.i18n import gettext, ngettext
+from pi_ask.i18n import N_, gettext, ngettext
 from pi_ask.private_folders import make_private, new_private_file
 from pi_ask.regular_files import FileTooLarge, NotRegularFile, read_regular
 
 if TYPE_CHECKING:
     from pi_ask.contract.attachments import FileLimits
     from pi_ask.contract.results import ToolResult
+    from pi_ask.state.commands import AttachFile
+    from pi_ask.state.model import AskState
+
+# What the terminal faces say about an answer's files (English message ids).
+CANNOT_ATTACH = N_("Files cannot be attached to an ask answered from here.")
+NOTHING_ATTACHED = N_("This answer has no attached file.")
+ATTACHED = N_("Attached {file} to this answer.")
+REMOVED = N_("Removed {file} from this answer.")
+NOT_ATTACHED = N_("Not attached: {why}.")
+ATTACHED_LINE = N_("Attached {number}: {file}")
 
 _NAME_LIMIT = 120
 # Controls, path separators and the characters shells and terminals trip over.
@@ -145,6 +157,30 @@ def attach_file(
     return keep_copy(folder, resolved.name, data)
 
 
+def attach_command(
+    typed: str, state: AskState, question_id: str, *, folder: Path, limits: FileLimits, cwd: Path
+) -> AttachFile:
+    """The command putting a copy of the file ``typed`` (``attach_file``) on the answer to
+    ``question_id``, the files ``state`` holds counted against ``limits``.
+
+    Raises:
+        AttachRefused: The file is not attached; the message is the refusal as the terminals
+            say it (``NOT_ATTACHED``).
+    """
+    # Imported here: the asker settling an ask's files (settle_attachments) needs neither,
+    # and the engine's commands bring dataclasses, which a lean asker does without.
+    from pi_ask.state.attachments import all_attachments
+    from pi_ask.state.commands import AttachFile
+
+    try:
+        item = attach_file(
+            typed, attached=all_attachments(state), folder=folder, limits=limits, cwd=cwd
+        )
+    except AttachRefused as refused:
+        raise AttachRefused(gettext(NOT_ATTACHED).format(why=refused)) from None
+    return AttachFile(question_id, item)
+
+
 def _store(folder: Path, name: str, data: bytes) -> Path:
     folder.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     unfit = make_private(folder)
@@ -201,7 +237,7 @@ def room_text(room: int) -> str:
 def not_attached(file: str, why: str) -> str:
     """``Not attached: FILE: WHY.``, as the terminals say a refusal, for a file another
     face was sent (the web page's upload); ``why`` from ``limit_text`` or ``room_text``."""
-    return gettext("Not attached: {why}.").format(why=f"{file}: {why}")
+    return gettext(NOT_ATTACHED).format(why=f"{file}: {why}")
 
 
 KEEP_S = 7 * 24 * 3600

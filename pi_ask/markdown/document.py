@@ -14,7 +14,8 @@ of the source without the rest.
 
 A face may ask for its lines unhighlighted (fenced code as plain ``code`` runs, Pygments
 not loaded): the TUI draws the Markdown that way while its worker thread loads the lexers,
-then asks again, and only the windows drawn unhighlighted are done over.
+then asks again, and only the windows whose drawing left a named language uncoloured are
+done over.
 """
 
 from __future__ import annotations
@@ -61,7 +62,7 @@ class Outline:
         self.windows: tuple[Window, ...] = _windows(self.lines)
         self.starts = tuple(window.start for window in self.windows)
         self._done: dict[int, tuple[tuple[MdLine, ...], ...]] = {}
-        self._plain: set[int] = set()  # windows done with their code unhighlighted
+        self._plain: set[int] = set()  # windows done with a language's code uncoloured
 
     def __len__(self) -> int:
         return len(self.lines)
@@ -73,11 +74,12 @@ class Outline:
         at = bisect_right(self.starts, number) - 1
         done = self._done.get(at)
         if done is None or (highlighted and at in self._plain):
-            done = self._done[at] = _render_window(self.lines, self.windows[at], highlighted)
-            if highlighted:
-                self._plain.discard(at)
-            else:
+            done, uncoloured = _render_window(self.lines, self.windows[at], highlighted)
+            self._done[at] = done
+            if uncoloured:
                 self._plain.add(at)
+            else:
+                self._plain.discard(at)
         return done[number - self.windows[at].start]
 
     def all(self, highlighted: bool = True) -> tuple[MdLine, ...]:
@@ -139,17 +141,20 @@ def _fence_end(lines: tuple[str, ...], opening: int, marks: str) -> int:
 
 def _render_window(
     lines: tuple[str, ...], window: Window, highlighted: bool
-) -> tuple[tuple[MdLine, ...], ...]:
+) -> tuple[tuple[tuple[MdLine, ...], ...], bool]:
+    """A window's display lines, and whether code in a named language was left uncoloured
+    (not ``highlighted``): only then would drawing it highlighted give other lines."""
     source = lines[window.start : window.end]
     if not window.code:
         return _parse(source, highlighted)
     if window.language.startswith("\0open "):
         info = window.language.removeprefix("\0open ")
-        return ((MdLine((("fence", info),)),),)
+        return ((MdLine((("fence", info),)),),), False
     if window.language == "\0close":
-        return ((FENCE_END,),)
+        return ((FENCE_END,),), False
     language = window.language if highlighted else ""
-    return tuple((MdLine(_merged(runs), code=True),) for runs in highlight(source, language))
+    rows = tuple((MdLine(_merged(runs), code=True),) for runs in highlight(source, language))
+    return rows, language != window.language
 
 
 def preload() -> None:
@@ -190,6 +195,7 @@ class _Walk:
     def __init__(self, source: tuple[str, ...], highlighted: bool) -> None:
         self.source = source
         self.highlighted = highlighted
+        self.uncoloured = False  # a fence naming a language was drawn plain
         self.out: list[list[MdLine]] = [[] for _ in source]
         self.stack: list[_Container] = []
         self.lists: list[str] = []  # "bullet" or "ordered", innermost last
@@ -233,13 +239,15 @@ def _protected(source: tuple[str, ...]) -> str:
     return "\n".join(out)
 
 
-def _parse(source: tuple[str, ...], highlighted: bool) -> tuple[tuple[MdLine, ...], ...]:
+def _parse(
+    source: tuple[str, ...], highlighted: bool
+) -> tuple[tuple[tuple[MdLine, ...], ...], bool]:
     walk = _Walk(source, highlighted)
     tokens = _parser().parse(_protected(source))
     index = 0
     while index < len(tokens):
         index = _block(walk, tokens, index)
-    return walk.result()
+    return walk.result(), walk.uncoloured
 
 
 def _block(walk: _Walk, tokens: list[Token], index: int) -> int:
@@ -287,7 +295,9 @@ def _fence(walk: _Walk, token: Token) -> None:
     info = token.info.strip()
     walk.emit(start, MdLine((("fence", info),)))
     code = token.content.removesuffix("\n")
-    language = language_of(info) if walk.highlighted else ""
+    named = language_of(info)
+    language = named if walk.highlighted else ""
+    walk.uncoloured |= language != named
     rows = highlight(tuple(code.split("\n")), language) if code else ()
     for offset, runs in enumerate(rows, start=1):
         walk.emit(start + offset, MdLine(_merged(runs), code=True))

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import pytest
+
+from pi_ask.markdown import document
 from pi_ask.markdown.document import CODE_WINDOW, TEXT_WINDOW, Outline, outline, render
 from pi_ask.markdown.lines import BLANK
 from tests.markdown import fixtures
@@ -39,6 +42,35 @@ def test_code_asked_for_unhighlighted_is_plain_until_asked_for_highlighted() -> 
     assert {"syntax-keyword", "syntax-comment"} <= roles(True)
     runs = [run for line in source.all(True) for run in line.runs]
     assert ("code syntax-keyword", "import") in runs  # the list item's fence
+
+
+def test_only_windows_with_uncoloured_code_are_parsed_again_once_highlighted(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Three text windows (cut at blank lines after TEXT_WINDOW lines): plain Markdown, a
+    # list item's fence without a language, a list item's fence in Python. Drawn plain, then
+    # highlighted: only the Python one has anything to colour, so only it is parsed again.
+    plain = "\n".join(f"**line** {n}" for n in range(TEXT_WINDOW))
+    unnamed = "- step\n\n  ```\n  echo hi\n  ```\n" + "\n" * TEXT_WINDOW
+    python = "- step\n\n  ```python\n  import os\n  ```"
+    text = f"{plain}\n\n{unnamed}\n{python}"
+    source = Outline(text)
+    assert [window.code for window in source.windows] == [False, False, False]
+    parsed: list[int] = []
+    real = document._parse
+
+    def counting(lines: tuple[str, ...], highlighted: bool) -> object:
+        parsed.append(len(lines))
+        return real(lines, highlighted)
+
+    monkeypatch.setattr(document, "_parse", counting)
+    source.all(highlighted=False)
+    assert len(parsed) == 3
+    coloured = source.all(highlighted=True)
+    assert len(parsed) == 4 and parsed[-1] == len(source.lines) - source.windows[2].start
+    runs = [run for line in coloured for run in line.runs]
+    assert ("code syntax-keyword", "import") in runs and ("code", "echo hi") in runs
+    assert coloured == Outline(text).all(highlighted=True)  # as if drawn highlighted at once
 
 
 def test_raw_html_stays_text_and_indented_lines_are_not_code() -> None:

@@ -272,34 +272,34 @@ class LineAnswers:
         """``/attach PATH``: a copy of the file joins this question's answer."""
         from pathlib import Path
 
-        from pi_ask.ask.attachments import AttachRefused, attach_file
-        from pi_ask.state.attachments import all_attachments
-        from pi_ask.state.commands import AttachFile
+        from pi_ask.ask.attachments import ATTACHED, CANNOT_ATTACH, AttachRefused, attach_command
 
         question = self._question()
         folder = self._request.attachments_folder
         if folder is None:
-            raise _Problem(gettext("Files cannot be attached to an ask answered from here."))
+            raise _Problem(gettext(CANNOT_ATTACH))
         if not typed:
             raise _Problem(
                 gettext("Type /attach and the path of a file (under this folder or home).")
             )
         try:
-            item = attach_file(
+            command = attach_command(
                 typed,
-                attached=all_attachments(self.state),
+                self.state,
+                question.id,
                 folder=folder,
                 limits=self._request.file_limits(),
                 cwd=Path.cwd(),
             )
         except AttachRefused as refused:
-            raise _Problem(gettext("Not attached: {why}.").format(why=refused)) from None
-        self._send(AttachFile(question.id, item))
-        file = render.attachment_text(item)
-        self._say(gettext("Attached {file} to this answer.").format(file=file))
+            raise _Problem(str(refused)) from None
+        self._send(command)
+        file = render.attachment_text(command.attachment)
+        self._say(gettext(ATTACHED).format(file=file))
 
     def _detach(self, rest: str) -> None:
         """``/detach N``: attachment N of this question leaves the answer."""
+        from pi_ask.ask.attachments import NOTHING_ATTACHED, REMOVED
         from pi_ask.state.commands import DetachFile
 
         question = self._question()
@@ -307,7 +307,7 @@ class LineAnswers:
         items = answer.attachments if answer is not None else ()
         number, _ = split_number(rest)
         if not items:
-            raise _Problem(gettext("This answer has no attached file."))
+            raise _Problem(gettext(NOTHING_ATTACHED))
         if number is None or not 1 <= number <= len(items):
             raise _Problem(
                 gettext("Type /detach and a number from 1 to {last}.").format(last=len(items))
@@ -315,7 +315,7 @@ class LineAnswers:
         item = items[number - 1]
         self._send(DetachFile(question.id, item.path))
         file = render.attachment_text(item)
-        self._say(gettext("Removed {file} from this answer.").format(file=file))
+        self._say(gettext(REMOVED).format(file=file))
 
     def _question_note(self, text: str) -> None:
         self._question()

@@ -119,10 +119,11 @@ def question_lines(state: AskState, index: int) -> list[str]:
         lines += _row_lines(state, question, row)
     if answer is not None and answer.note:
         lines += _labelled(gettext("Question note: "), answer.note)
-    if answer is not None:
+    if answer is not None and answer.attachments:
+        from pi_ask.ask.attachments import ATTACHED_LINE  # loaded once there are files
+
         lines += [
-            "  "
-            + gettext("Attached {number}: {file}").format(number=number, file=attachment_text(item))
+            "  " + gettext(ATTACHED_LINE).format(number=number, file=attachment_text(item))
             for number, item in enumerate(answer.attachments, start=1)
         ]
     lines.append(how_to_answer(question))

@@ -3,10 +3,11 @@
 ``main.attach`` opens a one-line prompt under the question, completing paths from the same
 file list as the editors' ``@`` (``@path`` typed in an answer or a note stays text, as in
 the reference: attaching is this explicit action). The answer editor's submit key copies
-the file (``pi_ask.ask.attachments``, the I/O every face shares) and hands the engine an
-``AttachFile``; a refusal stays under the prompt with what was typed, so nothing is lost.
-``main.detach`` takes the file attached last off the current answer (``DetachFile``).
-The prompt is the face's own, like the settings overlay: the engine only sees the commands.
+the file (``pi_ask.ask.attachments``, the I/O and the words every terminal face shares)
+and hands the engine an ``AttachFile``; a refusal stays under the prompt with what was
+typed, so nothing is lost. ``main.detach`` takes the file attached last off the current
+answer (``DetachFile``). The prompt is the face's own, like the settings overlay: the engine
+only sees the commands.
 """
 
 from __future__ import annotations
@@ -30,13 +31,7 @@ if TYPE_CHECKING:
 
 PROMPT_TITLE = N_("Attach a copy of a file to this answer (under this folder or home):")
 PROMPT_PLACEHOLDER = N_("path/to/file")
-CANNOT_ATTACH = N_("Files cannot be attached to an ask answered from here.")
 NO_QUESTION = N_("Go to a question to attach a file to its answer.")
-NOTHING_ATTACHED = N_("This answer has no attached file.")
-ATTACHED = N_("Attached {file} to this answer.")
-REMOVED = N_("Removed {file} from this answer.")
-NOT_ATTACHED = N_("Not attached: {why}.")
-ATTACHED_LINE = N_("Attached {number}: {file}")
 _INDENT = " "
 
 
@@ -52,8 +47,10 @@ def attached_lines(
 ) -> list[Line]:
     """``Attached 1: shot.png (12.0 KB)`` per file of the question's answer, muted."""
     answer = answer_for(state, question_id)
-    if answer is None:
+    if answer is None or not answer.attachments:
         return []
+    from pi_ask.ask.attachments import ATTACHED_LINE  # loaded once there are files
+
     lines: list[Line] = []
     for number, item in enumerate(answer.attachments, start=1):
         text = gettext(ATTACHED_LINE).format(number=number, file=attachment_text(item))
@@ -94,6 +91,8 @@ class Attaching:
     def open(self, state: AskState) -> str | None:
         """Open the prompt on the current question; a notice when it cannot be opened."""
         if self.folder is None:
+            from pi_ask.ask.attachments import CANNOT_ATTACH
+
             return gettext(CANNOT_ATTACH)
         if current_question(state) is None:
             return gettext(NO_QUESTION)
@@ -114,28 +113,21 @@ class Attaching:
             The command that attaches the copy and the notice saying so; or ``None`` and the
             refusal, which also stays under the open prompt.
         """
-        from pi_ask.ask.attachments import AttachRefused, attach_file
-        from pi_ask.state.attachments import all_attachments
-        from pi_ask.state.commands import AttachFile
+        from pi_ask.ask.attachments import ATTACHED, CANNOT_ATTACH, AttachRefused, attach_command
 
         question = current_question(state)
         if self.folder is None or question is None:
             self.close()
             return None, gettext(CANNOT_ATTACH if self.folder is None else NO_QUESTION)
         try:
-            item = attach_file(
-                self.field.text,
-                attached=all_attachments(state),
-                folder=self.folder,
-                limits=limits,
-                cwd=self.cwd,
+            command = attach_command(
+                self.field.text, state, question.id, folder=self.folder, limits=limits, cwd=self.cwd
             )
         except AttachRefused as refused:
-            self.problem = gettext(NOT_ATTACHED).format(why=refused)
+            self.problem = str(refused)
             return None, self.problem
         self.close()
-        notice = gettext(ATTACHED).format(file=attachment_text(item))
-        return AttachFile(question.id, item), notice
+        return command, gettext(ATTACHED).format(file=attachment_text(command.attachment))
 
     def view(self) -> AttachView | None:
         """What the frame draws for the prompt, while it is open."""
@@ -145,6 +137,7 @@ class Attaching:
 def detach_last(state: AskState) -> tuple[DetachFile | None, str]:
     """The command taking the current answer's last attached file off, and the notice; or
     ``None`` and why there is nothing to take off."""
+    from pi_ask.ask.attachments import NOTHING_ATTACHED, REMOVED
     from pi_ask.state.commands import DetachFile
 
     question = current_question(state)

@@ -42,12 +42,12 @@ class EditorField:
     """The editor buffer and its completion menu.
 
     Args:
-        files: Where the completion's file list comes from (a folder, or a shared holder).
+        files: Where the completion's file list comes from (shared by a flow's editors).
         bare: Complete the whole text as a path (the attach prompt), not ``@path``.
     """
 
-    def __init__(self, files: Path | FileIndexHolder, *, bare: bool = False) -> None:
-        self.files = files if isinstance(files, FileIndexHolder) else FileIndexHolder(files)
+    def __init__(self, files: FileIndexHolder, *, bare: bool = False) -> None:
+        self.files = files
         self._bare = bare
         self._completer: Completer | None = None
         self.buffer = Buffer(

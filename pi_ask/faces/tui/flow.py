@@ -240,8 +240,7 @@ class AskFlow:
             return
         self.face_notice = None if command is None else notice
         if command is not None:
-            self._sync_editor(None, self._state)
-            self.dispatch(command)
+            self.dispatch(command)  # puts the focus back on the frame (the prompt is closed)
         self.app.invalidate()
 
     def detach_last(self) -> None:

@@ -50,6 +50,7 @@ class FlowCanvas:
         self._panel = panel
         self._size = terminal_size
         self._cached: tuple[FlowView, int, int, Frame] | None = None
+        self._linked: tuple[Frame, tuple[Line, ...]] | None = None  # a frame, with its links
         self._scroll = Scroll(0, follow=False, opening=True)
         self._page = 0
         self._total = 0
@@ -112,17 +113,24 @@ class FlowCanvas:
             self._cached = None
 
     def render_frame(self, width: int, height: int) -> tuple[Line, ...]:
-        lines = self.frame(width, height).lines
+        frame = self.frame(width, height)
         if self._panel() is None:
             # Under the overlay no link is opened: its cells would carry it onto the panel.
-            return with_hyperlinks(lines, width) if hyperlinks_on() else lines
+            return self._with_hyperlinks(frame, width) if hyperlinks_on() else frame.lines
         # The overlay floats centred over the frame: no two-cell character may straddle its
         # edges (prompt_toolkit centres a float at (width - its width) // 2).
         from pi_ask.faces.tui.settings_screen import overlay_width
 
         left = (width - overlay_width(self._size().columns)) // 2
         cuts = frozenset({left, left + overlay_width(self._size().columns)})
-        return tuple(clear_split_cells(line, cuts) for line in lines)
+        return tuple(clear_split_cells(line, cuts) for line in frame.lines)
+
+    def _with_hyperlinks(self, frame: Frame, width: int) -> tuple[Line, ...]:
+        """``frame``'s lines with their links, made again only with the frame (a cached
+        frame is only ever drawn at the width it was made for)."""
+        if self._linked is None or self._linked[0] is not frame:
+            self._linked = (frame, with_hyperlinks(frame.lines, width))
+        return self._linked[1]
 
     def measure_frame(self, width: int, max_height: int) -> int:
         height = len(self.frame(width, max_height).lines)

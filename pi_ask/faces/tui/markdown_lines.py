@@ -73,7 +73,8 @@ _SPACES = r"(\s+)"
 
 _DEFERRED = [False]
 _CODE_DEFERRED = [False]
-# The language after a fence's opening marks, for the lexers worth loading early.
+# The language after a fence's opening marks, for the lexers worth loading early. A fence is
+# Markdown itself (``has_markdown`` says so), so plain text needs no separate sifting out.
 _FENCE_LANGUAGE = r"(?m)^ {0,3}(?:`{3,}|~{3,})[ \t]*([\w+#.-]+)"
 
 
@@ -115,10 +116,6 @@ def markdown_deferred() -> bool:
     return _DEFERRED[0]
 
 
-def _markdown_texts(texts: Iterable[str]) -> list[str]:
-    return [text for text in texts if text and has_markdown(text)]
-
-
 def load_markdown(texts: Iterable[str]) -> bool:
     """Load the parser when ``texts`` have Markdown, then draw it (code still uncoloured
     while ``load_highlighting`` has not run).
@@ -128,7 +125,7 @@ def load_markdown(texts: Iterable[str]) -> bool:
     """
     if not _DEFERRED[0]:
         return False
-    found = bool(_markdown_texts(texts))
+    found = any(text and has_markdown(text) for text in texts)
     if found:
         from pi_ask.markdown import document
 
@@ -146,7 +143,7 @@ def load_highlighting(texts: Iterable[str]) -> bool:
     if not _CODE_DEFERRED[0]:
         return False
     languages: set[str] = set()
-    for text in _markdown_texts(texts):
+    for text in texts:
         languages.update(re.findall(_FENCE_LANGUAGE, text[:200_000]))
     if languages:
         from pi_ask.markdown import highlight

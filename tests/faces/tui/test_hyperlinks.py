@@ -208,6 +208,29 @@ def test_redraws_keep_every_hyperlink_to_its_link_s_cells(store: SettingsStore) 
     assert targets == {"https://a.example/x", "https://b.example/x", "https://c.example/"}
 
 
+def test_a_frame_s_links_are_made_once_with_the_frame(store: SettingsStore) -> None:
+    store.path.write_text('[ui]\nhyperlinks = "on"\n', encoding="utf-8")
+    store.reload()
+
+    async def scenario() -> None:
+        driver = await Driver(state_for(PAYLOAD), store, width=80, height=24).start()
+        await driver.until(
+            lambda: any("Read aaa (https://a.example/x)" in x for x in driver.lines())
+        )
+        canvas = driver.flow.canvas
+        linked = canvas.render_frame(80, 24)
+        assert linked == with_hyperlinks(canvas.frame(80, 24).lines, 80)
+        assert any(style == ESCAPE for line in linked for style, _ in line)
+        assert canvas.render_frame(80, 24) is linked  # the same frame: its links kept
+        await driver.press("tab")
+        again = canvas.render_frame(80, 24)
+        assert again is not linked  # a new frame: its own links
+        assert again == with_hyperlinks(canvas.frame(80, 24).lines, 80)
+        await driver.close()
+
+    run(scenario())
+
+
 def test_off_writes_no_hyperlink(store: SettingsStore) -> None:
     store.path.write_text('[ui]\nhyperlinks = "off"\n', encoding="utf-8")
     store.reload()
