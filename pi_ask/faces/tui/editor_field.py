@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from prompt_toolkit.buffer import Buffer
-from prompt_toolkit.completion import Completer, DynamicCompleter, ThreadedCompleter
+from prompt_toolkit.completion import Completer, Completion, DynamicCompleter, ThreadedCompleter
 from prompt_toolkit.document import Document
 
 from pi_ask.faces.tui.editor_view import EditorView
@@ -107,12 +107,28 @@ class EditorField:
         else:
             self.buffer.complete_previous()
 
-    def accept_completion(self) -> None:
-        """Take the highlighted completion (the first when none is highlighted)."""
+    def _chosen(self) -> Completion | None:
+        """The completion a key would take: the highlighted one, else the first."""
         complete = self.buffer.complete_state
         if complete is None or not complete.completions:
+            return None
+        return complete.current_completion or complete.completions[0]
+
+    def completion_adds_nothing(self) -> bool:
+        """True when the completion a key would take leaves the text as it is (the whole
+        name is typed already): Enter then does the editor's own work, not a no-op."""
+        chosen = self._chosen()
+        if chosen is None or chosen.text.endswith("/"):
+            return False  # taking a folder opens its files
+        document = self.buffer.document
+        start = document.cursor_position + chosen.start_position
+        return document.text[start : document.cursor_position] == chosen.text
+
+    def accept_completion(self) -> None:
+        """Take the highlighted completion (the first when none is highlighted)."""
+        chosen = self._chosen()
+        if chosen is None:
             return
-        chosen = complete.current_completion or complete.completions[0]
         self.buffer.apply_completion(chosen)
         if chosen.text.endswith("/"):
             self.open_completions()  # a folder: go on inside it

@@ -185,8 +185,10 @@ def load_completion_bindings(flow: AskFlow, filters: FlowFilters) -> KeyBindings
     field = flow.active_field
     bindings.add(Keys.Down, filter=active)(lambda e: field().next_completion(1))
     bindings.add(Keys.Up, filter=active)(lambda e: field().next_completion(-1))
-    for key in (Keys.Tab, Keys.Enter):
-        bindings.add(key, filter=active)(lambda e: field().accept_completion())
+    bindings.add(Keys.Tab, filter=active)(lambda e: field().accept_completion())
+    # Enter on a completion that adds nothing (the whole name typed) submits instead.
+    adds = Condition(lambda: not field().completion_adds_nothing())
+    bindings.add(Keys.Enter, filter=active & adds)(lambda e: field().accept_completion())
     bindings.add(Keys.Escape, filter=active)(lambda e: field().close_completions())
     return bindings
 

@@ -71,6 +71,30 @@ def test_a_file_is_attached_through_the_prompt_and_taken_off_again(
     run(scenario())
 
 
+def test_enter_attaches_a_whole_name_its_completion_would_not_change(
+    tmp_path: Path, store: SettingsStore
+) -> None:
+    # The menu offers the name typed in full first, then a longer one: taking the first would
+    # change nothing, so Enter attaches (the menu comes while typing, from a worker thread:
+    # an Enter that took it did nothing, and the user had to press it again).
+    work, folder = work_tree(tmp_path)
+    (work / "notes.txt.bak").write_text("older\n", encoding="utf-8")
+
+    async def scenario() -> None:
+        driver = Driver(state_for("payload_a.json"), store, cwd=work, attachments_folder=folder)
+        await driver.start()
+        await driver.press("a")
+        await driver.press("text:notes.txt")
+        await driver.until(driver.flow.attaching.field.has_completions)
+        await driver.until(lambda: "notes.txt.bak" in screen(driver))  # the menu is drawn
+        await driver.press("enter")
+        assert "Attached 1: notes.txt (16 B)" in screen(driver)
+        (item,) = dict(driver.flow.state.answers)["lang"].attachments
+        assert item.name == "notes.txt"
+
+    run(scenario())
+
+
 def test_a_refusal_stays_under_the_prompt_with_what_was_typed(
     tmp_path: Path, store: SettingsStore
 ) -> None:
