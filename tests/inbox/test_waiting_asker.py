@@ -112,17 +112,29 @@ def test_the_small_waiting_process_answers_as_the_asker_would(
     ask: Callable[..., Asker], asks: Path, tmp_path: Path
 ) -> None:
     # Taken over from its folder after the image was replaced: the title it was asked
-    # under, a draft recorded in its session log, then the answer settled there.
+    # under, a draft recorded in its session log (with the file a terminal attached while it
+    # rested), then the answer settled there.
+    from pi_ask.ask.attachments import attach_command
+    from pi_ask.config.settings import AttachmentSettings
     from pi_ask.session.log import read_session
 
     asker = ask("--wait", "--title", "Renamed here")
     (info,) = pending(asks, 1)
     wait_until(lambda: settled(asker.process.pid), "the asker to settle into its wait")
+    (tmp_path / "trace.log").write_text("boom\n", encoding="utf-8")
     session = Session(info)
     session.open()
     try:
         assert session.state is not None
-        chosen = apply(session.state, Digit(2), Behaviour())
+        attach = attach_command(
+            "trace.log",
+            session.state,
+            "db",
+            folder=session.folder.attachments,
+            limits=AttachmentSettings(),
+            cwd=tmp_path,
+        )
+        chosen = apply(apply(session.state, attach, Behaviour()), Digit(2), Behaviour())
         session.send_draft(chosen)
         chosen = apply(chosen, Digit(1), Behaviour())
         chosen = apply(chosen, Digit(1), Behaviour())
@@ -136,51 +148,12 @@ def test_the_small_waiting_process_answers_as_the_asker_would(
     assert details["title"] == "Renamed here"
     assert details["answers"]["db"]["values"] == ["sqlite"]
     (log,) = (tmp_path / "state" / "sessions").glob("*.jsonl")  # the asker's own state folder
-    kinds = [entry.custom_type for entry in read_session(log).entries]
+    entries = read_session(log).entries
+    kinds = [entry.custom_type for entry in entries]
     assert kinds[0] == "ask:payload" and "ask:draft" in kinds
     assert kinds[-1] == "ask:pending-dismissed"
-
-
-def test_a_draft_written_while_the_asker_rested_is_logged_with_its_files(
-    ask: Callable[..., Asker], asks: Path, tmp_path: Path
-) -> None:
-    # A terminal (the web page, say) attaches a file and writes its draft to the ask's
-    # folder while the asker rests in the small waiting process: the asker, taken over from
-    # the folder, logs that draft as it would have, the file's record included.
-    from pi_ask.ask.attachments import attach_file
-    from pi_ask.config.settings import AttachmentSettings
-    from pi_ask.session.log import read_session
-    from pi_ask.state.commands import AttachFile
-
-    asker = ask("--wait")
-    (info,) = pending(asks, 1)
-    wait_until(lambda: settled(asker.process.pid), "the asker to settle into its wait")
-    (tmp_path / "trace.log").write_text("boom\n", encoding="utf-8")
-    session = Session(info)
-    session.open()
-    try:
-        assert session.state is not None
-        item = attach_file(
-            "trace.log",
-            attached=(),
-            folder=session.folder.attachments,
-            limits=AttachmentSettings(),
-            cwd=tmp_path,
-        )
-        chosen = apply(session.state, AttachFile("db", item), Behaviour())
-        session.send_draft(chosen)
-        chosen = apply(chosen, Digit(2), Behaviour())
-        chosen = apply(chosen, Digit(1), Behaviour())
-        chosen = apply(chosen, Digit(1), Behaviour())
-        assert session.send_answer(chosen, "submit") is True
-    finally:
-        session.close()
-    result, status = asker.result()
-    assert status == 0, result
-    (log,) = (tmp_path / "state" / "sessions").glob("*.jsonl")
-    drafts = [e.raw for e in read_session(log).entries if e.custom_type == "ask:draft"]
-    assert drafts, "no draft was logged"
-    assert "trace.log" in json.dumps(drafts[0]), drafts[0]
+    draft = next(entry.raw for entry in entries if entry.custom_type == "ask:draft")
+    assert "trace.log" in json.dumps(draft), draft
 
 
 def _waiting_with_helpers(pid: int) -> list[int]:

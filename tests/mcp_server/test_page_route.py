@@ -7,7 +7,7 @@ from __future__ import annotations
 import copy
 import os
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -86,11 +86,15 @@ async def _wait_for_link(host: PageHost) -> types.ElicitRequestURLParams:
     return host.links[0]
 
 
-async def test_the_page_is_sent_and_answered_there(tmp_path: Path, web: WebServer) -> None:
-    host = PageHost(web.paired())
+async def _answered_on_page(
+    cwd: Path, host: PageHost, on_page: Callable[[str], None]
+) -> tuple[types.CallToolResult, types.ElicitRequestURLParams]:
+    """``ask_user`` called by a client that is sent the page, ``on_page(ask_id)`` doing the
+    user's part there: the call's result, and the link the client was sent (once the client
+    heard the elicitation is complete)."""
     results: list[types.CallToolResult] = []
     async with Client(
-        pi_ask_mcp(tmp_path),
+        pi_ask_mcp(cwd),
         mode="legacy",
         elicitation_callback=host.elicit,
         message_handler=host.on_message,
@@ -103,16 +107,22 @@ async def test_the_page_is_sent_and_answered_there(tmp_path: Path, web: WebServe
             async with anyio.create_task_group() as group:
                 group.start_soon(call)
                 link = await _wait_for_link(host)
-                ask_id = link.url.rpartition("#ask=")[2]
-                await anyio.to_thread.run_sync(host.answer, ask_id)
+                await anyio.to_thread.run_sync(on_page, link.url.rpartition("#ask=")[2])
             while not host.completed:  # the notification may trail the result
                 await anyio.sleep(0.02)
+    [result] = results
+    return result, link
+
+
+async def test_the_page_is_sent_and_answered_there(tmp_path: Path, web: WebServer) -> None:
+    host = PageHost(web.paired())
+    result, link = await _answered_on_page(tmp_path, host, host.answer)
+    ask_id = link.url.rpartition("#ask=")[2]
     # The ask's page, nothing pre-authenticated in it (no pairing code, no token).
     assert link.url == f"http://127.0.0.1:{web.port}/#ask={ask_id}"
     assert all(code not in link.url for code in web.codes())
     assert link.elicitation_id == ask_id
     assert link.message == "Pick a database: Answer on the pi-ask web page"
-    [result] = results
     details: Any = result.structured_content
     assert details["cancelled"] is False
     assert details["answers"]["db"]["values"] == ["sqlite"]
@@ -126,7 +136,6 @@ async def test_a_file_sent_on_the_page_is_held_to_the_settings_and_outlives_the_
     of the answer is kept where the result says once the ask's folder is gone."""
     monkeypatch.setenv("PI_ASK_ATTACHMENTS__MAX_FILES", "1")
     host = PageHost(web.paired())
-    results: list[types.CallToolResult] = []
     sent: list[int] = []
 
     def attach_then_answer(ask_id: str) -> None:
@@ -134,21 +143,9 @@ async def test_a_file_sent_on_the_page_is_held_to_the_settings_and_outlives_the_
         sent.append(send_file(host.device, ask_id, "more.txt", b"two").status)
         host.answer(ask_id)
 
-    async with Client(
-        pi_ask_mcp(tmp_path), mode="legacy", elicitation_callback=host.elicit
-    ) as client:
-
-        async def call() -> None:
-            results.append(await client.call_tool("ask_user", copy.deepcopy(ONE_QUESTION)))
-
-        with anyio.fail_after(WAIT_CAP_S):
-            async with anyio.create_task_group() as group:
-                group.start_soon(call)
-                link = await _wait_for_link(host)
-                ask_id = link.url.rpartition("#ask=")[2]
-                await anyio.to_thread.run_sync(attach_then_answer, ask_id)
+    result, link = await _answered_on_page(tmp_path, host, attach_then_answer)
+    ask_id = link.url.rpartition("#ask=")[2]
     assert sent == [200, 413]  # the second is past the user's max_files
-    [result] = results
     details: Any = result.structured_content
     assert details["answers"]["db"]["values"] == ["sqlite"]
     (attached,) = details["answers"]["db"]["attachments"]
