@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.conftest import PAYLOAD_A, PAYLOADS
+from tests.e2e.terminal import Terminal
 
 pytestmark = pytest.mark.pty
 
@@ -20,6 +21,17 @@ def result_of(tmp_path: Path) -> dict[str, object]:
     return document
 
 
+def _submit_with_the_first_layout(term: Terminal) -> None:
+    """On the layout question: its first option, then Submit (1 twice) on the review."""
+    term.wait_for("Pick a config file layout.")
+    term.press("enter")
+    term.wait_for("Review answers")
+    term.press("1")
+    term.wait_for("Press 1 again to Submit.")
+    term.press("1")
+    assert term.exit_status() == 0
+
+
 def test_submit_through_the_flow(spawn, tmp_path: Path) -> None:
     term = spawn("ask", str(PAYLOAD_A))
     term.wait_for("Which language should the new command-line tool be written in?")
@@ -28,13 +40,7 @@ def test_submit_through_the_flow(spawn, tmp_path: Path) -> None:
     term.press("down", "enter")
     term.wait_for("Which features should ship in v1?")
     term.press("space", "down", "down", "space", "enter")
-    term.wait_for("Pick a config file layout.")
-    term.press("enter")
-    term.wait_for("Review answers")
-    term.press("1")
-    term.wait_for("Press 1 again to Submit.")
-    term.press("1")
-    assert term.exit_status() == 0
+    _submit_with_the_first_layout(term)
     assert term.lines()[:3] == [
         "✓ Language: Go",
         "✓ Features: Login, Cloud sync",
@@ -203,13 +209,7 @@ def test_an_attached_file_reaches_the_result(spawn, tmp_path: Path) -> None:
     term.press("down", "enter")
     term.wait_for("Which features should ship in v1?")
     term.press("space", "enter")
-    term.wait_for("Pick a config file layout.")
-    term.press("enter")
-    term.wait_for("Review answers")
-    term.press("1")
-    term.wait_for("Press 1 again to Submit.")
-    term.press("1")
-    assert term.exit_status() == 0
+    _submit_with_the_first_layout(term)
     assert "  attached: screenshot.png (2.1 KB)" in term.lines()
     document = result_of(tmp_path)
     (attached,) = document["details"]["answers"]["lang"]["attachments"]  # type: ignore[index]
